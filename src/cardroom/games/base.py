@@ -1,0 +1,55 @@
+"""What every game of the card room shares: the Game protocol and the illegal-action error.
+
+The server, the bots, the arena and the terminal client talk to a game only through this
+protocol, so a second game (1000) plugs in beside 500 without any of them changing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now. The message says why, for a human."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A whole match of one game: deal after deal until somebody wins.
+
+    A game is a pure state machine: ``apply`` of an action gives the next state,
+    deterministically; randomness comes only from the seed it was created with.
+    """
+
+    players: int
+
+    @property
+    def phase(self) -> str:
+        """The name of the current phase (``bidding``, ``discard``, ``play``, ``over`` …)."""
+        ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is, or ``None`` when the match is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match has a winner."""
+        ...
+
+    def legal_actions(self) -> Sequence[Any]:
+        """Every action the seat to act may take now (empty only when the match is over)."""
+        ...
+
+    def apply(self, action: Any) -> list[dict[str, Any]]:
+        """Apply an action of the seat to act and return the public events it caused.
+
+        Raises :class:`IllegalAction` and leaves the game unchanged if it is not legal.
+        """
+        ...
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may see (``None``: a spectator), as JSON-ready data."""
+        ...

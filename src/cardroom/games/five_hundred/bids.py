@@ -1,0 +1,145 @@
+"""Bids of 500 and their point values (the Avondale schedule).
+
+A :class:`Bid` is interned and immutable: a number of tricks with a trump suit or no trumps,
+or one of the special contracts. Its *value* is fixed by the schedule; its *place in the
+bidding order* depends on the rules (misère may sit after the sevens or at its value), so the
+order lives in :meth:`cardroom.games.five_hundred.rules.Rules.bid_ladder`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from cardroom.games.cards import Suit
+
+
+class Contract(StrEnum):
+    """The kinds of contract a bid can make."""
+
+    TRICKS = "tricks"
+    """Six to ten tricks with a trump suit or in no trumps."""
+    MISERE = "misere"
+    """Misère / No Tricks / Nullo: the bidder alone tries to take no trick; partner folds."""
+    OPEN_MISERE = "open-misere"
+    """Open misère / Spread: misère with the bidder's hand shown after the first trick."""
+    NELLO = "nello"
+    """Seed 000's Nello: only a side in the hole; partner adds a card to the widow and folds."""
+    ACROSS_THE_CORNER = "across-the-corner"
+    """Seed 004: a No Tricks duel between the bidder and the opponent who bid No Tricks."""
+    ACROSS_THE_TABLE = "across-the-table"
+    """Seed 004: both partners play and neither may take a trick; partner picks from discards."""
+
+
+MISERE_TYPES = frozenset({Contract.MISERE, Contract.OPEN_MISERE, Contract.NELLO,
+                          Contract.ACROSS_THE_CORNER, Contract.ACROSS_THE_TABLE})
+"""Contracts whose makers try to take no tricks (played in no trumps, joker the only trump)."""
+
+SPECIAL_VALUES = {
+    Contract.MISERE: 250,
+    Contract.OPEN_MISERE: 500,
+    Contract.NELLO: 250,
+    Contract.ACROSS_THE_CORNER: 250,
+    Contract.ACROSS_THE_TABLE: 500,
+}
+"""Point values of the special contracts (RULES.md 1.5)."""
+
+STRAIN_NAMES = {None: "no trumps", Suit.SPADES: "spades", Suit.CLUBS: "clubs",
+                Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts"}
+
+
+class Bid:
+    """One bid. Interned: compare with ``==`` or ``is``; hashable; ``str`` gives its notation.
+
+    ``Bid.parse("7H")``, ``Bid.parse("8NT")``, ``Bid.parse("misere")``. For trick bids
+    ``tricks`` is 6…10 and ``trump`` the suit or ``None`` for no trumps; for special contracts
+    ``tricks`` is 0 (the makers aim at no tricks) and ``trump`` is ``None``.
+    """
+
+    __slots__ = ("contract", "name", "text", "tricks", "trump", "value")
+
+    contract: Contract
+    tricks: int
+    trump: Suit | None
+    value: int
+    text: str
+    name: str
+
+    def __init__(self, contract: Contract, tricks: int = 0, trump: Suit | None = None) -> None:
+        self.contract = contract
+        self.tricks = tricks
+        self.trump = trump
+        if contract is Contract.TRICKS:
+            strain_rank = 4 if trump is None else int(trump)
+            self.value = 40 + 100 * (tricks - 6) + 20 * strain_rank
+            self.text = f"{tricks}{'NT' if trump is None else trump.letter}"
+            self.name = f"{tricks} {STRAIN_NAMES[trump]}"
+        else:
+            self.value = SPECIAL_VALUES[contract]
+            self.text = contract.value
+            self.name = {Contract.MISERE: "misère (No Tricks)",
+                         Contract.OPEN_MISERE: "open misère (Spread)",
+                         Contract.NELLO: "Nello",
+                         Contract.ACROSS_THE_CORNER: "Across The Corner",
+                         Contract.ACROSS_THE_TABLE: "Across The Table"}[contract]
+
+    @property
+    def is_misere_type(self) -> bool:
+        """True for contracts whose makers must take no tricks."""
+        return self.contract in MISERE_TYPES
+
+    @staticmethod
+    def parse(text: str | Bid) -> Bid:
+        """Parse ``7H``, ``7♥``, ``7 hearts``, ``8NT``, ``misere``, ``spread`` …; ``ValueError``."""
+        if isinstance(text, Bid):
+            return text
+        key = re.sub(r"[\s_]+", "-", text.strip().lower()).replace("è", "e")
+        if key in _SPECIAL_WORDS:
+            return _SPECIAL_WORDS[key]
+        match = re.fullmatch(r"(6|7|8|9|10)-?(.+)", key)
+        if match:
+            strain = match[2]
+            if strain in ("nt", "no-trumps", "no-trump", "notrumps", "n"):
+                return TRICK_BIDS[(int(match[1]), None)]
+            try:
+                return TRICK_BIDS[(int(match[1]), Suit.parse(strain))]
+            except ValueError:
+                pass
+        raise ValueError(f"not a bid: {text!r} (e.g. 7H, 8NT, misere, open-misere)")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Bid({self.text!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Bid.parse, (self.text,))
+
+
+TRICK_BIDS: dict[tuple[int, Suit | None], Bid] = {
+    (tricks, trump): Bid(Contract.TRICKS, tricks, trump)
+    for tricks in range(6, 11)
+    for trump in (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None)
+}
+"""Every trick bid, by (tricks, trump or None)."""
+
+SPECIAL_BIDS: dict[Contract, Bid] = {kind: Bid(kind) for kind in SPECIAL_VALUES}
+"""Every special-contract bid, by contract kind."""
+
+_SPECIAL_WORDS = {
+    "misere": SPECIAL_BIDS[Contract.MISERE],
+    "no-tricks": SPECIAL_BIDS[Contract.MISERE],
+    "nullo": SPECIAL_BIDS[Contract.MISERE],
+    "open-misere": SPECIAL_BIDS[Contract.OPEN_MISERE],
+    "spread": SPECIAL_BIDS[Contract.OPEN_MISERE],
+    "lay-down-misere": SPECIAL_BIDS[Contract.OPEN_MISERE],
+    "nello": SPECIAL_BIDS[Contract.NELLO],
+    "across-the-corner": SPECIAL_BIDS[Contract.ACROSS_THE_CORNER],
+    "across-the-table": SPECIAL_BIDS[Contract.ACROSS_THE_TABLE],
+}
+
+
+def bid_value(bid: Bid | str) -> int:
+    """The Avondale point value of a bid: ``bid_value("7S") == 140``."""
+    return Bid.parse(bid).value
