@@ -72,8 +72,12 @@ class Record:
         actions: list[str] = []
         seats: list[int | None] = []
         in_actions = False
+        notes: dict[int, str] = {}
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
+            if in_actions and line.startswith("#"):
+                notes[len(actions)] = line.lstrip("#").strip()
+                continue
             if not line or line.startswith("#"):
                 continue
             if in_actions:
@@ -104,6 +108,7 @@ class Record:
                 deal=json.loads(header["deal"]) if "deal" in header else None,
                 actions=actions,
                 seats=seats,
+                notes=notes,
             )
         except (json.JSONDecodeError, ValueError) as error:
             raise ValueError(f"record header is malformed: {error}") from None
@@ -120,11 +125,12 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for storage and the wire)."""
         return {"game": self.game, "rules": self.rules, "seed": self.seed,
-                "dealer": self.dealer, "deal": self.deal, "actions": list(self.actions)}
+                "dealer": self.dealer, "deal": self.deal, "actions": list(self.actions),
+                "seats": list(self.seats)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
         """The inverse of :meth:`to_dict`."""
         return cls(game=data["game"], rules=data["rules"], seed=data["seed"],
                    dealer=data["dealer"], deal=data.get("deal"),
-                   actions=list(data.get("actions", [])))
+                   actions=list(data.get("actions", [])), seats=list(data.get("seats", [])))

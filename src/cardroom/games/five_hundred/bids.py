@@ -93,6 +93,8 @@ class Bid:
         """Parse ``7H``, ``7♥``, ``7 hearts``, ``8NT``, ``misere``, ``spread`` …; ``ValueError``."""
         if isinstance(text, Bid):
             return text
+        if not isinstance(text, str):
+            raise ValueError(f"not a bid: {text!r}")
         key = re.sub(r"[\s_]+", "-", text.strip().lower()).replace("è", "e")
         if key in _SPECIAL_WORDS:
             return _SPECIAL_WORDS[key]

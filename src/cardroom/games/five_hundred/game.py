@@ -277,6 +277,7 @@ class Game:
         self.exchange = 0  # cards the seat exchanging may see besides its hand
         self.exchange_count = 0
         self.given = 0
+        self.handed_over = 0  # Across The Table: the contractor's discards, passed to partner
         self.bids: list[tuple[int, Bid | None]] = []
         self.high_bid: Bid | None = None
         self.high_bidder: int | None = None
@@ -559,15 +560,15 @@ class Game:
 
     def _discard(self, seat: int, action: Action) -> list[dict[str, Any]]:
         self.hands[seat] &= ~action.mask
-        self.discards[seat] |= action.mask
         events: list[dict[str, Any]] = [
             {"type": "discard", "seat": seat, "count": len(action.cards)}]
         if self._phase == DISCARD_PHASE and self.contract.contract is Contract.ACROSS_THE_TABLE:  # type: ignore[union-attr]
             partner = self.partner_of(seat)
             self.hands[partner] |= action.mask
-            self.exchange = action.mask
+            self.exchange = self.handed_over = action.mask
             self._phase, self._to_act = PARTNER_DISCARD, partner
             return [*events, {"type": "discards_passed", "seat": seat, "to": partner}]
+        self.discards[seat] |= action.mask
         self.exchange = 0
         return events + self._start_play()
 
@@ -575,11 +576,9 @@ class Game:
 
     def _start_play(self) -> list[dict[str, Any]]:
         self._phase = PLAYING
-        if self.contract is None:
-            self.joker_any_time = self.rules.nt_joker == "play_any_time"
-        else:
-            self.joker_any_time = (self.strain.trump is None
-                                   and self.rules.nt_joker == "play_any_time")
+        no_trumps = self.contract is None or (self.contract.contract is Contract.TRICKS
+                                              and self.contract.trump is None)
+        self.joker_any_time = no_trumps and self.rules.nt_joker == "play_any_time"
         if self.rules.first_lead == "contractor" and self.contractor is not None:
             self._to_act = self.contractor
         else:
@@ -648,7 +647,8 @@ class Game:
         if self.nominated is not None:
             done["nominated"] = self.nominated.letter
         self.completed.append(done)
-        events: list[dict[str, Any]] = [{"type": "trick", **done}]
+        events: list[dict[str, Any]] = [
+            {"type": "trick", **done, "cards": list(cards), "seats": list(done["seats"])}]
         self.trick = []
         self.trick_seats = []
         self.nominated = None
@@ -845,7 +845,12 @@ class Game:
             "led": (None if not self.trick else
                     (self.nominated.letter if self.nominated is not None
                      else "SCDHJ"[self.led])),
-            "tricks": [dict(t) for t in self.completed],
+            "tricks": [{**t, "cards": list(t["cards"]), "seats": list(t["seats"])}
+                       for t in self.completed],
+            "handed_over": ([str(c) for c in cards_of(self.handed_over)]
+                            if seat is not None and self.contractor is not None
+                            and self.team_of[seat] == self.team_of[self.contractor]
+                            else []),
             "tricks_won": list(self.tricks_won),
             "scores": list(self.scores),
             "history": [result.to_dict() for result in self.history],

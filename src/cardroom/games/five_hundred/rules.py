@@ -92,7 +92,8 @@ class Rules:
     inkle: bool = False
     """Six-level bids ("inkles") only by the first two players to speak (American)."""
     all_pass: AllPassRule = "redeal"
-    """What happens when every player passes (RULES.md 1.3)."""
+    """What happens when every player passes (RULES.md 1.3). In ``play_no_trump`` the player
+    left of the dealer leads, as the first bidder would have."""
     first_lead: FirstLead = "contractor"
     """Who leads to the first trick: the contractor, or the player left of the dealer."""
     misere: bool = False
@@ -115,9 +116,10 @@ class Rules:
     """When a no-tricks contract takes a trick: ``stop`` the hand there, or ``play_on`` so the
     defenders score 10 for every trick the makers take (seed 004)."""
     nt_joker: NoTrumpJoker = "only_when_void"
-    """In no trumps (and no-tricks contracts) the joker, led, names a suit that the others must
-    follow, and wins. Not led, it may be played ``only_when_void`` in the suit led (seed 000,
-    pagat) or at ``play_any_time`` (seed 004 rule 5)."""
+    """In no trumps the joker, led, names a suit that the others must follow, and wins. Not led,
+    it may be played ``only_when_void`` in the suit led (seed 000, pagat) or at
+    ``play_any_time`` (seed 004 rule 5, which speaks of no-trump hands only: in no-tricks
+    contracts the joker is played only when void, see ``misere_joker_forced``)."""
     misere_joker_forced: bool = False
     """In no-tricks contracts the joker must be played when its holder cannot follow suit, and
     may not be led except to the last trick (seed 004)."""
@@ -137,7 +139,8 @@ class Rules:
     lose_at: int | None = -500
     """A side at or below this score loses (``None``: never)."""
     win_needs_bid: bool = False
-    """A side reaching the target wins only in a hand where it won the bid (seed 004)."""
+    """A side reaching the target wins only in a hand where it won the bid and made it
+    (seed 004; a side that fails its contract has gone back, not won)."""
     both_reach_target: BothReachTarget = "contractor"
     """When both sides reach the target in the same hand: the contractor's side wins, or the
     higher score (ties to the contractor's side)."""
@@ -166,9 +169,11 @@ class Rules:
         if not isinstance(data, dict):
             raise RulesError("rules must be a mapping of option names to values")
         data = dict(data)
-        base = cls.PRESETS.get(data.pop("preset", "online"), None)
-        if base is None:
-            raise RulesError(f"unknown preset; choose one of: {', '.join(cls.PRESETS)}")
+        preset = data.pop("preset", "online")
+        if not isinstance(preset, str) or preset not in cls.PRESETS:
+            raise RulesError(f"unknown preset {preset!r}; choose one of: "
+                             f"{', '.join(cls.PRESETS)}")
+        base = cls.PRESETS[preset]
         unknown = sorted(set(data) - OPTION_TYPES.keys())
         if unknown:
             raise RulesError(f"unknown rules option(s): {', '.join(unknown)}; known options: "

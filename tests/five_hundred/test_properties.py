@@ -1,0 +1,794 @@
+"""Property tests of the four-player 500 engine over thousands of random games.
+
+Every game here is derived from seeds that hypothesis draws: the deal comes from
+``Game.new(preset, seed=...)`` and the moves from a ``random.Random`` seeded with a string built
+from the same numbers, so any failure names a seed that reproduces it.
+
+Uniformly random bidding nearly always runs up to 10NT and ends the match in one hand, so the
+games are also driven by biased policies (see :data:`POLICIES`): passing often, bidding low, or
+reaching for the special contracts. Together they exercise all-pass handling, long matches of
+many hands, the kitty exchanges, Nello, misère, Spread and the Across contracts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardroom.games.cards import CARDS, cards_of, mask_of
+from cardroom.games.five_hundred import (
+    PRESET_NAMES,
+    Action,
+    Contract,
+    Game,
+    IllegalAction,
+    Record,
+)
+from cardroom.games.five_hundred.actions import (
+    BID_ACTIONS,
+    GIVE_ACTIONS,
+    JOKER_LEADS,
+    PASS_ACTION,
+    PLAY_ACTIONS,
+)
+from cardroom.games.five_hundred.bids import Bid
+
+# -- driving random games ---------------------------------------------------------------------
+
+POLICIES = ("uniform", "passive", "low", "special")
+"""How a random player bids (card play and discards are always uniformly random):
+
+- ``uniform``: any legal action, equally likely (matches end fast, usually on a 10NT);
+- ``passive``: pass with probability 0.7, else any legal bid (many all-pass deals);
+- ``low``: pass with probability 0.7, else one of the three lowest legal bids (long matches of
+  many hands, scores drifting towards both the target and the losing score);
+- ``special``: a special contract (misère, Spread, Nello, Across …) whenever one is legal, with
+  probability 0.5; otherwise like ``low``.
+"""
+
+SEEDS = st.integers(min_value=0, max_value=2**40)
+MATCH_ACTION_LIMIT = 20_000
+"""No match of random play may take more actions than this (they take about 50 to 2,000)."""
+
+EXCHANGE_PHASES = ("discard", "partner_discard")
+GAMES_PLAYED = [0]
+"""How many random games the tests of this module have played (a tally for the curious)."""
+
+
+def choose_action(game: Game, rng: random.Random, policy: str) -> Action:
+    """A legal action for the seat to act, picked by ``policy``."""
+    legal = game.legal_actions()
+    if game.phase != "bidding" or policy == "uniform":
+        return rng.choice(legal)
+    passes = [action for action in legal if action.kind == "pass"]
+    bids = [action for action in legal if action.kind == "bid"]
+    if policy == "special":
+        specials = [a for a in bids if a.bid.contract is not Contract.TRICKS]  # type: ignore[union-attr]
+        if specials and rng.random() < 0.5:
+            return rng.choice(specials)
+    if passes and (not bids or rng.random() < 0.7):
+        return passes[0]
+    return rng.choice(bids[:3] if policy in ("low", "special") else bids)
+
+
+def random_game(preset: str, seed: int, policy: str,
+                max_actions: int = MATCH_ACTION_LIMIT) -> Iterator[Game]:
+    """Play one random match, yielding the game before the first and after every action.
+
+    The same game object is yielded each time (it changes in between); the generator stops when
+    the match is over or after ``max_actions`` actions.
+    """
+    GAMES_PLAYED[0] += 1
+    game = Game.new(preset, seed=seed)
+    rng = random.Random(f"moves:{preset}:{seed}:{policy}")
+    yield game
+    while not game.is_over and len(game.actions) < max_actions:
+        game.apply(choose_action(game, rng, policy))
+        yield game
+
+
+def play_out(preset: str, seed: int, policy: str, max_actions: int = MATCH_ACTION_LIMIT) -> Game:
+    """The game after a whole random match (or ``max_actions`` actions of it)."""
+    return deque(random_game(preset, seed, policy, max_actions), maxlen=1)[0]
+
+
+def game_plan(seed: int, per_policy: dict[str, int]) -> list[tuple[str, int]]:
+    """(policy, game seed) pairs for one hypothesis example: several games from one seed."""
+    plan = []
+    for policy, count in per_policy.items():
+        plan.extend((policy, seed * 16 + number) for number in range(count))
+    return plan
+
+
+MIXED = {"uniform": 3, "passive": 2, "low": 1, "special": 2}
+"""The games of a typical example: 8 matches, mostly short, one long."""
+MANY = {"uniform": 6, "passive": 4, "low": 1, "special": 3}
+"""The games of an example whose checks are cheap: 14 matches."""
+
+
+# -- looking at a game ----------------------------------------------------------------------
+
+CARD_TEXTS = frozenset(card.text for card in CARDS)
+CARD_MASKS = {card.text: card.mask for card in CARDS}
+WORD = re.compile(r"[0-9A-Za-z]+")
+
+
+def played_mask(game: Game) -> int:
+    """Cards played to this hand's tricks, the current one included."""
+    mask = 0
+    for index in game.trick:
+        mask |= 1 << index
+    for trick in game.completed:
+        mask |= texts_mask(trick["cards"])
+    return mask
+
+
+def card_places(game: Game) -> list[tuple[str, int]]:
+    """Every place a card can be in, with the mask of the cards there."""
+    places = [(f"hand {seat}", mask) for seat, mask in enumerate(game.hands)]
+    places.append(("kitty", game.kitty))
+    places.extend((f"discards {seat}", mask) for seat, mask in enumerate(game.discards))
+    places.extend(("current trick", 1 << index) for index in game.trick)
+    for number, trick in enumerate(game.completed, start=1):
+        places.extend((f"trick {number}", CARD_MASKS[text]) for text in trick["cards"])
+    return places
+
+
+def conservation_problems(game: Game) -> list[str]:
+    """What is wrong with where the cards are: duplicates, missing or stray cards."""
+    union = count = 0
+    for _, mask in card_places(game):
+        union |= mask
+        count += mask.bit_count()
+    if union == game.rules.deck_spec.mask and count == union.bit_count():
+        return []  # the quick answer; the slow one below says what is wrong
+    seen: dict[int, str] = {}
+    problems = []
+    for place, mask in card_places(game):
+        for card in cards_of(mask):
+            if card.index in seen:
+                problems.append(f"{card} is in {seen[card.index]} and in {place}")
+            seen.setdefault(card.index, place)
+    deck = game.rules.deck_spec.mask
+    all_cards = mask_of(CARDS[i] for i in seen)
+    problems += [f"{card} is missing" for card in cards_of(deck & ~all_cards)]
+    problems += [f"{card} is not in the deck" for card in cards_of(all_cards & ~deck)]
+    return problems
+
+
+def check_turn(game: Game) -> None:
+    """Property 1: somebody may act until the match is over, and then nobody."""
+    if game.is_over:
+        assert game.phase == "over"
+        assert game.to_act is None
+        assert len(game.legal_actions()) == 0
+        assert game.winner in (0, 1)
+        return
+    assert game.to_act in range(4)
+    assert len(game.legal_actions()) > 0
+    assert game.winner is None
+    if game.phase == "play":
+        assert game.to_act in game.active
+        assert len(game.trick) < len(game.active)
+    elif game.phase == "bidding" and game.rules.bidding == "until_passed":
+        assert not game.passed >> game.to_act & 1, "a seat that passed is asked to bid"
+
+
+def check_bidding(game: Game) -> None:
+    """The bids of this hand rise, passed seats stay out, and the contract is the last bid."""
+    rules = game.rules
+    ranks = [rules.bid_rank[bid] for _, bid in game.bids if bid is not None]
+    assert ranks == sorted(set(ranks)), f"bids do not rise: {game.bids}"
+    if rules.bidding == "single":
+        assert len(game.bids) <= 4
+    else:
+        passed: set[int] = set()
+        for seat, bid in game.bids:
+            assert seat not in passed, f"seat {seat} bid after passing: {game.bids}"
+            if bid is None:
+                passed.add(seat)
+    if rules.inkle:
+        for position, (_, bid) in enumerate(game.bids):
+            assert bid is None or bid.tricks != 6 or position < 2, f"late inkle: {game.bids}"
+    if game.phase != "bidding" and game.contract is not None:
+        last_seat, last_bid = next((s, b) for s, b in reversed(game.bids) if b is not None)
+        assert (game.contractor, game.contract) == (last_seat, last_bid)
+
+
+def check_hand_sizes(game: Game) -> None:
+    """Ten cards each before the play; in the play, one fewer per trick for those who play."""
+    sizes = [mask.bit_count() for mask in game.hands]
+    if game.phase == "bidding":
+        assert sizes == [10] * 4
+        assert game.kitty.bit_count() == game.rules.kitty_size
+    elif game.phase in EXCHANGE_PHASES:
+        assert sizes[game.to_act] == 10 + game.exchange_count  # type: ignore[index]
+    elif game.phase == "play":
+        for seat in game.active:
+            expected = 10 - len(game.completed) - (seat in game.trick_seats)
+            assert sizes[seat] == expected, f"seat {seat} holds {sizes[seat]} cards"
+
+
+NOT_CARDS = re.compile(r'"(?:bid|contract)": "[^"]*"|"bid [^"]*"|"rules": \{[^{}]*\}')
+"""Parts of a view's JSON that hold no cards but look like some: bid texts (``7H``, also in
+legal actions ``bid 7H`` and the contract of past hands) and the rules options."""
+
+
+def cards_in_view(text: str) -> set[str]:
+    """Card texts anywhere in a view's JSON text (values and keys alike), bids aside."""
+    return set(WORD.findall(NOT_CARDS.sub("", text))) & CARD_TEXTS
+
+
+def texts_mask(texts: Iterable[str]) -> int:
+    """The mask of some card texts."""
+    mask = 0
+    for text in texts:
+        mask |= CARD_MASKS[text]
+    return mask
+
+
+def check_view(game: Game, viewer: int | None) -> None:
+    """Property 3: ``view(viewer)`` shows no card the viewer may not see, and is JSON."""
+    view = game.view(viewer)
+    text = json.dumps(view)
+    assert json.loads(text) == view
+    allowed = played_mask(game)
+    if game.open_hand is not None:
+        allowed |= game.hands[game.open_hand]
+    if viewer is not None:
+        allowed |= game.hands[viewer] | game.discards[viewer]
+        if game.contractor is not None and viewer % 2 == game.contractor % 2:
+            allowed |= game.handed_over  # Across The Table: the discards passed to partner
+        if viewer == game.to_act and game.phase in EXCHANGE_PHASES:
+            allowed |= game.exchange
+    shown = texts_mask(cards_in_view(text))
+    leaked = shown & ~allowed
+    assert not leaked, (f"view({viewer}) shows {cards_of(leaked)} in phase {game.phase} "
+                        f"(hand {game.hand_number}, after {len(game.actions)} actions)")
+    assert not shown & game.kitty, f"view({viewer}) shows the kitty"
+    for seat in range(4):
+        if seat not in (viewer, game.open_hand):
+            assert not shown & game.hands[seat] & ~allowed, f"view({viewer}) shows hand {seat}"
+    if viewer is None:
+        assert view["hand"] is None
+    else:
+        assert mask_of(view["hand"]) == game.hands[viewer]
+        assert len(view["hand"]) == game.hands[viewer].bit_count()
+    if viewer is None or viewer != game.to_act:
+        assert view["exchange"] is None
+        assert view["legal_actions"] == []
+    elif game.phase not in EXCHANGE_PHASES:
+        assert view["legal_actions"] == [a.text for a in game.legal_actions()]
+    assert view["hand_sizes"] == [mask.bit_count() for mask in game.hands]
+    assert view["scores"] == game.scores
+    assert_no_seed(text, game.seed)
+
+
+def assert_no_seed(text: str, seed: int) -> None:
+    """The seed would let a viewer recompute every deal: it must not be in any view."""
+    assert '"seed"' not in text
+    if seed >= 100_000:  # smaller numbers occur in views by chance (scores, values)
+        assert str(seed) not in text
+
+
+def check_all_views(game: Game) -> None:
+    for viewer in (0, 1, 2, 3, None):
+        check_view(game, viewer)
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything observable about a game, to compare two games or a game before and after."""
+    return (
+        [json.dumps(game.view(viewer), sort_keys=True) for viewer in (0, 1, 2, 3, None)],
+        game.record.to_text(),
+        game.phase, game.to_act, game.winner, list(game.scores),
+        [result.to_dict() for result in game.history],
+        list(game.hands), game.kitty, list(game.discards), list(game.trick),
+        json.dumps(game.completed), [(seat, str(bid)) for seat, bid in game.bids],
+        legal_summary(game),
+    )
+
+
+def legal_summary(game: Game) -> list[str] | int:
+    """The legal actions as texts (only their number when they are the many kitty discards)."""
+    legal = game.legal_actions()
+    if game.phase in EXCHANGE_PHASES:
+        return len(legal)
+    return [action.text for action in legal]
+
+
+def sampled(rng: random.Random, probability: float,
+            phase_changes: bool = True) -> Callable[[Game], bool]:
+    """A step filter: true at random steps, and at every change of phase or hand if asked."""
+    last = [""]
+
+    def wants(game: Game) -> bool:
+        moment = f"{game.hand_number}:{game.phase}"
+        changed = moment != last[0]
+        last[0] = moment
+        return (phase_changes and changed) or game.is_over or rng.random() < probability
+
+    return wants
+
+
+# -- property 1 and 2: turns and cards --------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS)
+def test_someone_may_act_until_the_match_is_over(preset: str, seed: int) -> None:
+    for policy, game_seed in game_plan(seed, MANY):
+        for game in random_game(preset, game_seed, policy):
+            check_turn(game)
+            check_bidding(game)
+            check_hand_sizes(game)
+        assert game.is_over
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS)
+def test_every_card_is_in_exactly_one_place(preset: str, seed: int) -> None:
+    for policy, game_seed in game_plan(seed, MIXED):
+        for game in random_game(preset, game_seed, policy, max_actions=1500):
+            problems = conservation_problems(game)
+            assert not problems, (f"{preset} seed {game_seed} {policy}, after "
+                                  f"{len(game.actions)} actions: {problems}")
+
+
+def _across_the_table_game(seed: int) -> Game:
+    """An online game where seat 3 bids Across The Table after its partner bid No Tricks."""
+    game = Game.new("online", seed=seed, dealer=0)
+    for text in ("bid misere", "pass", "bid across-the-table", "pass", "pass"):
+        game.apply(text)
+    assert game.phase == "discard" and game.to_act == 3
+    return game
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, picks=st.tuples(SEEDS, SEEDS))
+def test_across_the_table_passes_discards_without_copying_them(
+        seed: int, picks: tuple[int, int]) -> None:
+    game = _across_the_table_game(seed)
+    for pick in picks:
+        choices = game.legal_actions()
+        game.apply(choices[pick % len(choices)])
+    assert game.phase == "play"
+    assert not conservation_problems(game)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS)
+def test_special_contracts_keep_the_cards(preset: str, seed: int) -> None:
+    """Misère, Spread, Nello and the Across contracts move hands and widows correctly."""
+    for policy, game_seed in game_plan(seed, {"special": 6}):
+        for game in random_game(preset, game_seed, policy, max_actions=600):
+            assert not conservation_problems(game)
+
+
+# -- property 3: views ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS)
+def test_views_show_only_what_the_viewer_may_see(preset: str, seed: int) -> None:
+    """Every step of one short match, and sampled steps of four more, all five views each."""
+    plan = game_plan(seed, {"uniform": 1, "passive": 1, "special": 2, "low": 1})
+    for number, (policy, game_seed) in enumerate(plan):
+        wants = sampled(random.Random(game_seed), 0.04)
+        for game in random_game(preset, game_seed, policy, max_actions=400):
+            if number == 0 or wants(game):
+                check_all_views(game)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_views_of_the_special_contracts_show_only_what_they_may(preset: str, seed: int) -> None:
+    """Every step of the hands played under a special contract, in up to three matches."""
+    for policy, game_seed in game_plan(seed, {"special": 3}):
+        for game in random_game(preset, game_seed, policy, max_actions=300):
+            if game.contract is not None and game.contract.is_misere_type:
+                check_all_views(game)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_events_reveal_only_the_card_played(preset: str, seed: int) -> None:
+    """``apply`` returns public events (sent to every seat): no hidden card may be in them."""
+    for policy, game_seed in game_plan(seed, {"uniform": 2, "passive": 1, "special": 2}):
+        GAMES_PLAYED[0] += 1
+        game = Game.new(preset, seed=game_seed)
+        rng = random.Random(f"events:{game_seed}:{policy}")
+        while not game.is_over and len(game.actions) < 600:
+            action = choose_action(game, rng, policy)
+            public = played_mask(game) | (action.mask if action.kind == "play" else 0)
+            text = json.dumps(game.apply(action))
+            shown = texts_mask(cards_in_view(text))
+            assert not shown & ~public, (
+                f"{preset} seed {game_seed} {policy}: '{action}' gave events showing "
+                f"{cards_of(shown & ~public)}: {text}")
+            assert_no_seed(text, game.seed)
+
+
+def test_spread_hand_is_shown_to_everybody_after_the_first_trick() -> None:
+    """Seeds until a Spread is played: its hand must appear in every other view, once open."""
+    opened = 0
+    for seed in range(200):
+        for game in random_game("australian", seed, "special", max_actions=400):
+            spread = (game.phase == "play" and game.contract is not None
+                      and game.contract.contract is Contract.OPEN_MISERE)
+            if not spread:
+                continue
+            seat = game.contractor
+            assert seat is not None
+            if game.completed:
+                opened += 1
+                assert game.open_hand == seat
+                for viewer in (0, 1, 2, 3, None):
+                    view = game.view(viewer)
+                    if viewer != seat:
+                        shown = view["open_hands"][str(seat)]
+                        assert mask_of(shown) == game.hands[seat]
+            else:
+                for viewer in (0, 1, 2, 3, None):
+                    assert str(seat) not in game.view(viewer)["open_hands"]
+        if opened >= 20:
+            break
+    assert opened >= 20
+
+
+def test_kitty_is_shown_only_to_the_seat_exchanging() -> None:
+    checked = 0
+    for preset in PRESET_NAMES:
+        for seed in range(30):
+            for game in random_game(preset, seed, "passive", max_actions=300):
+                if game.phase not in EXCHANGE_PHASES:
+                    continue
+                checked += 1
+                seat = game.to_act
+                assert game.view(seat)["exchange"]
+                assert mask_of(game.view(seat)["exchange"]) & ~game.hands[seat] == 0
+                for viewer in (0, 1, 2, 3, None):
+                    if viewer != seat:
+                        assert game.view(viewer)["exchange"] is None
+    assert checked > 50
+
+
+# -- property 4: scores ---------------------------------------------------------------------
+
+
+def check_scores(game: Game) -> None:
+    """Property 4: the score of each side is the sum of its hand results."""
+    running = [0, 0]
+    for number, result in enumerate(game.history, start=1):
+        assert result.number == number
+        running = [running[side] + result.points[side] for side in (0, 1)]
+        assert list(result.scores) == running
+    assert game.scores == running
+    assert game.scores == [sum(h.points[side] for h in game.history) for side in (0, 1)]
+
+
+def expected_points(game: Game, result: Any) -> tuple[list[int], bool | None]:
+    """Independent scoring of one hand (RULES.md 1.4 and 1.5) from its contract and tricks."""
+    rules = game.rules
+    defenders_pay = rules.defender_points == "always"
+    tricks = result.tricks
+    team = [tricks[0] + tricks[2], tricks[1] + tricks[3]]
+    if result.contract is None:
+        if rules.all_pass == "play_no_trump":
+            return [10 * team[0], 10 * team[1]], None
+        assert sum(tricks) == 0
+        return [0, 0], None
+    bid = Bid.parse(result.contract)
+    seat = result.contractor
+    side = seat % 2
+    points = [0, 0]
+    if bid.contract is Contract.ACROSS_THE_CORNER:
+        mine = tricks[seat]
+        theirs = team[1 - side]  # only one opponent plays: the one who bid No Tricks
+        if mine == theirs:
+            return points, None
+        fewer = side if mine < theirs else 1 - side
+        points[fewer] = bid.value
+        return points, mine < theirs
+    if bid.is_misere_type:
+        makers = [seat, (seat + 2) % 4] if bid.contract is Contract.ACROSS_THE_TABLE else [seat]
+        taken = sum(tricks[s] for s in makers)
+        made = taken == 0
+        points[side] = bid.value if made else -bid.value
+        if defenders_pay:
+            points[1 - side] = 10 * taken
+        return points, made
+    made = team[side] >= bid.tricks
+    value = bid.value
+    if made and team[side] == 10:
+        if rules.all_tricks_bonus == "slam_250":
+            value = max(value, 250)
+        elif rules.all_tricks_bonus == "sweep_plus_50" and bid.tricks < 10:
+            value += 50
+    points[side] = value if made else -value
+    if defenders_pay:
+        points[1 - side] = 10 * team[1 - side]
+    return points, made
+
+
+def check_hand_results(game: Game) -> None:
+    for result in game.history:
+        points, made = expected_points(game, result)
+        assert list(result.points) == points, result
+        assert result.made == made, result
+        played = sum(result.tricks)
+        assert played <= 10
+        stopped = (game.rules.misere_failure == "stop" and result.contract is not None
+                   and Bid.parse(result.contract).is_misere_type and result.made is False)
+        if result.contract is not None and not stopped:
+            assert played == 10, result
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS)
+def test_scores_are_the_sum_of_hand_results(preset: str, seed: int) -> None:
+    for policy, game_seed in game_plan(seed, MANY):
+        game = play_out(preset, game_seed, policy)
+        check_scores(game)
+        check_hand_results(game)
+
+
+# -- property 5: replay ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_replay_of_the_record_gives_the_same_game(preset: str, seed: int) -> None:
+    plan = game_plan(seed, {"uniform": 2, "passive": 1, "special": 2, "low": 1})
+    for policy, game_seed in plan:
+        rng = random.Random(game_seed)
+        stop_at = rng.randrange(1, 400)
+        midway: tuple[Record, tuple[Any, ...]] | None = None
+        for game in random_game(preset, game_seed, policy, max_actions=3000):
+            if len(game.actions) == stop_at:
+                midway = (game.record, snapshot(game))
+        final = snapshot(game)
+        records = [game.record, Record.from_text(game.record.to_text()),
+                   Record.from_dict(game.record.to_dict())]
+        if midway is not None:
+            records.append(midway[0])
+        for record in records:
+            expected = midway[1] if midway and record is midway[0] else final
+            assert snapshot(Game.replay(record)) == expected
+
+
+# -- property 6: illegal actions --------------------------------------------------------------
+
+GARBAGE: tuple[Any, ...] = (
+    "", "   ", "fold", "bye bye", "bid", "bid 11H", "bid 5S", "bid 7X", "bid 7H now", "play",
+    "play ZZ", "play 1H", "play 2", "play AS:H", "play JK:X", "play AS KS", "discard",
+    "discard 99", "give", "give AS KS", "pass 7H", "BID SEVEN HEARTS", "\n", "#", "0: pass",
+    None, 42, 3.5, ["pass"], {"kind": "pass"}, b"pass",
+)
+
+
+def illegal_candidates(game: Game, rng: random.Random) -> list[Any]:
+    """Actions (and junk) that the rules should refuse now, of every kind."""
+    phase = game.phase
+    seat = game.to_act
+    candidates: list[Any] = list(rng.sample(GARBAGE, 4))
+    others = [PASS_ACTION, rng.choice(list(BID_ACTIONS.values())), rng.choice(PLAY_ACTIONS),
+              rng.choice(GIVE_ACTIONS), "discard " + " ".join(c.text for c in rng.sample(CARDS, 5))]
+    candidates += others
+    if seat is None:
+        return candidates
+    hand = game.hands[seat]
+    held = cards_of(hand)
+    if phase == "bidding":
+        candidates += list(BID_ACTIONS.values())
+    elif phase == "play":
+        candidates += [rng.choice(PLAY_ACTIONS) for _ in range(6)]
+        candidates += [PLAY_ACTIONS[card.index] for card in held]
+        candidates += [*JOKER_LEADS.values(), "play JK"]
+        candidates += [f"play {card.text}:H" for card in held[:2]]
+    elif phase in EXCHANGE_PHASES:
+        count = game.exchange_count
+        for size in {count - 1, count + 1, 0, len(held)} - {count}:
+            if 0 < size <= len(held):
+                candidates.append(Action("discard", cards=rng.sample(held, size)))
+        strangers = [card for card in CARDS if not hand & card.mask]
+        mixed = [*rng.sample(held, count - 1), rng.choice(strangers)]
+        candidates.append("discard " + " ".join(card.text for card in mixed))
+        candidates.append("discard " + " ".join([held[0].text] * count))
+    elif phase == "give":
+        candidates += [GIVE_ACTIONS[card.index] for card in CARDS if not hand & card.mask][:5]
+    return candidates
+
+
+def is_listed(game: Game, candidate: Any) -> bool:
+    """Whether ``candidate`` is one of the legal actions the game lists."""
+    legal = game.legal_actions()
+    if isinstance(candidate, str):
+        try:
+            candidate = Action.parse(candidate)
+        except ValueError:
+            return False
+    if not isinstance(candidate, Action):
+        return False
+    if game.phase in EXCHANGE_PHASES:
+        return candidate in legal
+    return candidate.text in {action.text for action in legal}
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS)
+def test_illegal_actions_are_refused_and_change_nothing(preset: str, seed: int) -> None:
+    tried = 0
+    for policy, game_seed in game_plan(seed, {"uniform": 1, "passive": 1, "special": 1}):
+        rng = random.Random(game_seed)
+        wants = sampled(rng, 0.05)
+        for game in random_game(preset, game_seed, policy, max_actions=500):
+            if not wants(game):
+                continue
+            before = snapshot(game)
+            for candidate in illegal_candidates(game, rng):
+                if is_listed(game, candidate):
+                    continue
+                with pytest.raises(IllegalAction):
+                    game.apply(candidate)
+                tried += 1
+            if not game.is_over:
+                legal = game.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+                for wrong in range(1, 4):
+                    with pytest.raises(IllegalAction):
+                        game.apply(action, seat=(game.to_act + wrong) % 4)  # type: ignore[operator]
+                    with pytest.raises(IllegalAction):
+                        game.apply(action.text, seat=(game.to_act + wrong) % 4)  # type: ignore[operator]
+            assert snapshot(game) == before
+    assert tried > 0
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_an_action_is_accepted_exactly_when_it_is_listed(preset: str, seed: int) -> None:
+    """Every pass, bid, play and give is tried at sampled steps: accepted iff legal."""
+    universe: list[Action] = [PASS_ACTION, *BID_ACTIONS.values(), *PLAY_ACTIONS,
+                              *JOKER_LEADS.values(), *GIVE_ACTIONS]
+    for policy, game_seed in game_plan(seed, {"passive": 1, "special": 1}):
+        wants = sampled(random.Random(game_seed), 0.05)
+        for game in random_game(preset, game_seed, policy, max_actions=500):
+            if game.is_over or not wants(game):
+                continue
+            if game.phase in EXCHANGE_PHASES:
+                continue  # discards are covered by the illegal-action test
+            listed = {action.text for action in game.legal_actions()}
+            for action in universe:
+                twin = game.copy()
+                try:
+                    twin.apply(action)
+                except IllegalAction:
+                    accepted = False
+                else:
+                    accepted = True
+                assert accepted == (action.text in listed), (
+                    f"{preset} seed {game_seed} {policy}: {action} in phase {game.phase} "
+                    f"after {len(game.actions)} actions: listed={action.text in listed}")
+
+
+# -- property 7: copies ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS)
+def test_a_copy_is_independent_of_the_original(preset: str, seed: int) -> None:
+    for policy, game_seed in game_plan(seed, {"uniform": 1, "special": 1, "low": 1}):
+        rng = random.Random(game_seed)
+        wants = sampled(rng, 0.03, phase_changes=policy != "low")
+        for game in random_game(preset, game_seed, policy, max_actions=300):
+            if game.is_over or not wants(game):
+                continue
+            before = snapshot(game)
+            twin = game.copy()
+            assert snapshot(twin) == before
+            for _ in range(rng.randrange(1, 80)):
+                if twin.is_over:
+                    break
+                twin.apply(choose_action(twin, rng, policy))
+            assert snapshot(game) == before
+            twin_state = snapshot(twin)
+            other = game.copy()
+            for _ in range(rng.randrange(1, 80)):
+                if other.is_over:
+                    break
+                other.apply(choose_action(other, rng, "uniform"))
+            assert snapshot(twin) == twin_state
+            assert snapshot(game) == before
+
+
+def test_editing_a_view_leaves_the_game_alone() -> None:
+    game = Game.new("classic", seed=3)
+    rng = random.Random(3)
+    while not game.completed:
+        game.apply(choose_action(game, rng, "uniform"))
+    before = snapshot(game)
+    view = game.view(0)
+    view["tricks"][0]["cards"].append("AS")
+    view["tricks"][0]["seats"].clear()
+    view["hand"].clear()
+    view["scores"].append(1)
+    assert snapshot(game) == before
+
+
+def test_editing_the_events_leaves_the_game_alone() -> None:
+    game = Game.new("classic", seed=3)
+    rng = random.Random(3)
+    while True:
+        events = game.apply(choose_action(game, rng, "uniform"))
+        tricks = [event for event in events if event["type"] == "trick"]
+        if tricks:
+            break
+    before = snapshot(game)
+    for event in events:
+        for value in event.values():
+            if isinstance(value, list):
+                value.append("AS")
+    assert tricks[0]["cards"][-1] == "AS"
+    assert snapshot(game) == before
+
+
+# -- property 8: every match ends -------------------------------------------------------------
+
+
+def check_match_end(game: Game) -> None:
+    """The match ended exactly at the first hand after which the rules name a winner."""
+    rules = game.rules
+    assert game.is_over and game.winner in (0, 1)
+
+    def reached(score: int) -> bool:
+        return score > rules.target if rules.target_strict else score >= rules.target
+
+    for number, result in enumerate(game.history, start=1):
+        last = number == len(game.history)
+        lost = [side for side in (0, 1)
+                if rules.lose_at is not None and result.scores[side] <= rules.lose_at]
+        won = [side for side in (0, 1) if reached(result.scores[side])]
+        if rules.win_needs_bid:
+            contract_side = None if result.contractor is None else result.contractor % 2
+            won = [side for side in won if side == contract_side and result.made]
+        if not last:
+            assert not won and not lost, f"hand {number} should have ended the match"
+            continue
+        assert won or lost, "the match ended without a winner by the rules"
+        if len(won) == 1:
+            assert game.winner == won[0]
+        elif not won and len(lost) == 1:
+            assert game.winner == 1 - lost[0]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS)
+def test_every_match_ends_with_a_winner(preset: str, seed: int) -> None:
+    for policy, game_seed in game_plan(seed, MANY):
+        game = play_out(preset, game_seed, policy)
+        assert game.is_over, f"{preset} seed {game_seed} {policy}: no winner after " \
+                             f"{MATCH_ACTION_LIMIT} actions"
+        assert game.winner in (0, 1)
+        check_match_end(game)
+        with pytest.raises(IllegalAction):
+            game.apply(PASS_ACTION)
