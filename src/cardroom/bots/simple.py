@@ -1,0 +1,358 @@
+"""The simple bot: plain, sensible 500 from a seat's view, with no search and no memory.
+
+It bids from a count of likely tricks, keeps its trumps and aces in the kitty exchange, wins
+tricks as cheaply as it can (or ducks them in a no-tricks contract) and never wastes a card
+on a trick its partner is already winning. It is the bot that fills empty seats and the
+baseline any smarter bot has to beat; it only ever answers with a legal action.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from cardroom.games.cards import JOKER_INDEX, Card, Rank, Suit
+from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
+from cardroom.games.five_hundred.rules import DECKS
+
+PARTNER_TRICKS = 1.5
+"""Tricks a partner is expected to bring to any contract."""
+KITTY_TRICKS = {3: 0.5, 5: 1.0}
+"""Tricks the kitty is expected to add, by kitty size."""
+TRUMP_HONOURS = {"joker": 1.0, "right": 1.0, "left": 0.75, Rank.ACE: 0.75, Rank.KING: 0.5,
+                 Rank.QUEEN: 0.25}
+"""Likely tricks from each top trump held."""
+LOW_TRUMP = 0.5
+"""Likely tricks from each trump below the honours (ruffs and long trumps)."""
+MIN_TRUMPS = 4
+"""Fewest trumps to bid a suit with."""
+STRAINS: tuple[Suit | None, ...] = (*Suit, None)
+
+
+def worth(strain: Strain, card: Card) -> int:
+    """How strong a card is within its own effective suit (trumps and the joker above all)."""
+    return strain.keys[strain.suit_of[card.index]][card.index]
+
+
+def suit_lengths(strain: Strain, cards: Iterable[Card]) -> Counter[int]:
+    """How many of ``cards`` belong to each effective suit."""
+    return Counter(strain.suit_of[card.index] for card in cards)
+
+
+def lowest(strain: Strain, cards: list[Card]) -> Card:
+    """The cheapest card to give up: the weakest, from the shortest suit on a tie."""
+    lengths = suit_lengths(strain, cards)
+    return min(cards, key=lambda c: (worth(strain, c), lengths[strain.suit_of[c.index]], c))
+
+
+def highest(strain: Strain, cards: list[Card]) -> Card:
+    """The strongest card of ``cards``."""
+    return max(cards, key=lambda c: (worth(strain, c), c))
+
+
+# -- hand evaluation for the bidding -------------------------------------------------------
+
+
+def trump_tricks(hand: list[Card], trump: Suit) -> float:
+    """Likely tricks of ``hand`` with ``trump`` as trumps (0 if it is too short in trumps)."""
+    strain = strain_for(trump)
+    trumps = [card for card in hand if strain.suit_of[card.index] == trump]
+    if len(trumps) < MIN_TRUMPS:
+        return 0.0
+    honours = 0.0
+    honour_count = 0
+    for card in trumps:
+        value = TRUMP_HONOURS.get(_trump_role(card, trump), 0.0)
+        honours += value
+        honour_count += value > 0
+    side_aces = sum(1 for card in hand if card.rank is Rank.ACE
+                    and strain.suit_of[card.index] != trump)
+    return honours + LOW_TRUMP * (len(trumps) - honour_count) + side_aces
+
+
+def _trump_role(card: Card, trump: Suit) -> object:
+    """``joker``, ``right``, ``left`` or the rank of a card of the trump suit."""
+    if card.is_joker:
+        return "joker"
+    if card.rank is Rank.JACK:
+        return "right" if card.suit is trump else "left"
+    return card.rank
+
+
+def no_trump_tricks(hand: list[Card]) -> float:
+    """Likely tricks of ``hand`` in no trumps: the joker, aces, backed kings, long suits."""
+    tricks = 0.0
+    for suit in Suit:
+        ranks = {card.rank for card in hand if card.suit is suit}
+        if Rank.ACE in ranks:
+            tricks += 1 + 0.5 * max(0, len(ranks) - 4)
+            tricks += 0.5 * (Rank.KING in ranks)
+    return tricks + any(card.is_joker for card in hand)
+
+
+def capacity(hand: list[Card], trump: Suit | None, kitty_size: int) -> int:
+    """How many tricks the partnership can hope for with ``trump`` (``None``: no trumps)."""
+    mine = no_trump_tricks(hand) if trump is None else trump_tricks(hand, trump)
+    if mine == 0:
+        return 0
+    return int(mine + PARTNER_TRICKS + KITTY_TRICKS.get(kitty_size, 1.0))
+
+
+def clearly_low(hand: list[Card]) -> bool:
+    """A hand fit for misère: no joker, nothing above a jack (one at most), a low card in
+    every suit held."""
+    if any(card.is_joker for card in hand):
+        return False
+    if any(card.rank is not None and card.rank > Rank.JACK for card in hand):
+        return False
+    if sum(card.rank is Rank.JACK for card in hand) > 1:
+        return False
+    return all(min(card.rank for card in hand if card.suit is suit) <= Rank.SIX  # type: ignore[type-var]
+               for suit in {card.suit for card in hand})
+
+
+# -- what the seat sees ----------------------------------------------------------------------
+
+
+class Seen:
+    """A seat's view, parsed once into cards, the strain and the state of the trick."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        self.partner = (self.seat + 2) % 4
+        self.hand = [Card.parse(text) for text in view["hand"]]
+        contract = view["contract"] or {}
+        self.contractor: int | None = contract.get("contractor")
+        self.bid = Bid.parse(contract["bid"]) if contract.get("bid") else None
+        self.trump = Suit.parse(contract["trump"]) if contract.get("trump") else None
+        self.no_tricks = self.bid is not None and self.bid.is_misere_type
+        joker_low = self.no_tricks and view["rules"]["joker_low_in_misere"]
+        self.strain = strain_for(self.trump, joker_low)
+        self.opponent: int | None = contract.get("opponent")
+        self.trick = [Card.parse(play["card"]).index for play in view["trick"]]
+        self.trick_seats = [play["seat"] for play in view["trick"]]
+        led = view["led"]
+        self.led = 4 if led == "J" else "SCDH".index(led) if led else 0
+
+    def team(self, seat: int) -> int:
+        """The side (0 or 1) of a seat."""
+        return seat % 2
+
+    @property
+    def makers(self) -> tuple[int, ...]:
+        """Seats that must take no tricks in a no-tricks contract (empty otherwise)."""
+        if not self.no_tricks or self.contractor is None:
+            return ()
+        kind = self.bid.contract  # type: ignore[union-attr]
+        if kind is Contract.ACROSS_THE_TABLE:
+            return (self.contractor, (self.contractor + 2) % 4)
+        if kind is Contract.ACROSS_THE_CORNER:
+            return (self.contractor, self.opponent)  # type: ignore[return-value]
+        return (self.contractor,)
+
+    def wins(self, card: Card) -> bool:
+        """Would ``card``, played now, be winning the trick?"""
+        return self.strain.winner([*self.trick, card.index], self.led) == len(self.trick)
+
+    def current_winner(self) -> int:
+        """The seat winning the trick so far."""
+        return self.trick_seats[self.strain.winner(self.trick, self.led)]
+
+    def outstanding(self) -> int:
+        """Mask of the deck's cards this seat has not seen played, held or discarded."""
+        deck = DECKS[self.view["rules"]["deck"]].mask
+        seen = sum(card.mask for card in self.hand)
+        for text in self.view["discards"]:
+            seen |= Card.parse(text).mask
+        for trick in self.view["tricks"]:
+            for text in trick["cards"]:
+                seen |= Card.parse(text).mask
+        seen |= sum(1 << index for index in self.trick)
+        return deck & ~seen
+
+    def is_boss(self, card: Card, outstanding: int) -> bool:
+        """True if no unseen card of the same effective suit beats ``card``."""
+        suit = self.strain.suit_of[card.index]
+        keys = self.strain.keys[suit]
+        rivals = self.strain.follow_mask[suit] & outstanding
+        mine = keys[card.index]
+        return not any(keys[i] > mine for i in range(JOKER_INDEX + 1) if rivals >> i & 1)
+
+
+# -- the bot ---------------------------------------------------------------------------------
+
+
+class SimpleBot:
+    """Sensible, deterministic 500: counted bids, tidy discards, cheap winners, safe ducks."""
+
+    name = "simple"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed  # the bot has no randomness; the seed keeps the registry uniform
+
+    def choose(self, view: dict[str, Any]) -> str:
+        """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
+        seen = Seen(view)
+        if view.get("discard_count"):
+            return self.discard(seen, view["discard_count"])
+        legal: list[str] = view["legal_actions"]
+        if view["phase"] == "bidding":
+            return self.bid(seen, legal)
+        if view["phase"] == "give":
+            gifts = [Card.parse(text.split()[1]) for text in legal]
+            return f"give {lowest(strain_for(None), gifts)}"
+        return self.play(seen, legal)
+
+    # bidding
+
+    def bid(self, seen: Seen, legal: list[str]) -> str:
+        """The lowest legal bid in the strain the hand counts best, else pass (or misère)."""
+        view = seen.view
+        kitty = DECKS[view["rules"]["deck"]].kitty
+        counts = {strain: capacity(seen.hand, strain, kitty) for strain in STRAINS}
+        high = view["high_bid"]
+        margin = 2 if high is not None and high["seat"] == seen.partner else 0
+        offers = [bid for bid in _legal_trick_bids(legal)
+                  if bid.tricks <= counts[bid.trump] - margin]
+        if offers:
+            return f"bid {_cheapest_in_best_strain(offers, counts)}"
+        if "bid misere" in legal and not margin and clearly_low(seen.hand):
+            return "bid misere"
+        if "pass" in legal:
+            return "pass"
+        forced = _legal_trick_bids(legal)
+        return f"bid {_cheapest_in_best_strain(forced, counts)}" if forced else legal[0]
+
+    # kitty exchange
+
+    def discard(self, seen: Seen, count: int) -> str:
+        """Put back ``count`` cards: the highest in a no-tricks contract, else the side rubbish."""
+        strain = seen.strain
+        if seen.no_tricks:
+            chosen = sorted(seen.hand, key=lambda c: (worth(strain, c), c), reverse=True)[:count]
+        else:
+            chosen = _rubbish(seen, count)
+        return "discard " + " ".join(str(card) for card in chosen)
+
+    # card play
+
+    def play(self, seen: Seen, legal: list[str]) -> str:
+        """Choose a card for the trick by the seat's aim, then write the action for it."""
+        options = _plays_by_card(legal)
+        cards = list(options)
+        if seen.no_tricks:
+            card = self._duck(seen, cards) if seen.seat in seen.makers else self._feed(seen, cards)
+        elif seen.trick:
+            card = self._follow(seen, cards)
+        else:
+            card = self._lead(seen, cards)
+        return _action_for(seen, card, options[card])
+
+    def _follow(self, seen: Seen, cards: list[Card]) -> Card:
+        """Win as cheaply as possible unless partner already has the trick."""
+        if seen.current_winner() == seen.partner:
+            return lowest(seen.strain, cards)
+        winners = [card for card in cards if seen.wins(card)]
+        return lowest(seen.strain, winners or cards)
+
+    def _lead(self, seen: Seen, cards: list[Card]) -> Card:
+        """Lead a boss trump to draw trumps (makers), else a boss card, else a low card."""
+        strain = seen.strain
+        outstanding = seen.outstanding()
+        trump = strain.trump
+        trumps = [c for c in cards if trump is not None and strain.suit_of[c.index] == trump]
+        enemy_trumps = trump is not None and strain.follow_mask[trump] & outstanding
+        attacking = seen.contractor is None or seen.team(seen.contractor) == seen.team(seen.seat)
+        if attacking and trumps and enemy_trumps:
+            top = highest(strain, trumps)
+            if seen.is_boss(top, outstanding):
+                return top
+        bosses = [c for c in cards if c not in trumps and seen.is_boss(c, outstanding)]
+        if bosses:
+            return highest(strain, bosses)
+        side = [c for c in cards if c not in trumps] or cards
+        lengths = suit_lengths(strain, side)
+        longest = max(lengths.values())
+        return lowest(strain, [c for c in side if lengths[strain.suit_of[c.index]] == longest])
+
+    def _duck(self, seen: Seen, cards: list[Card]) -> Card:
+        """As a no-tricks maker: shed the highest card that loses the trick, else the lowest."""
+        strain = seen.strain
+        if not seen.trick:
+            safe = [c for c in cards if not c.is_joker] or cards
+            return lowest(strain, safe)
+        losers = [card for card in cards if not seen.wins(card)]
+        return highest(strain, losers) if losers else lowest(strain, cards)
+
+    def _feed(self, seen: Seen, cards: list[Card]) -> Card:
+        """As a defender of a no-tricks contract: keep a maker winning, or play low under them."""
+        strain = seen.strain
+        if seen.trick and seen.current_winner() in seen.makers:
+            keep = [card for card in cards if not seen.wins(card)]
+            if keep:
+                return highest(strain, keep)
+        safe = [c for c in cards if not c.is_joker] or cards
+        return lowest(strain, safe)
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _legal_trick_bids(legal: list[str]) -> list[Bid]:
+    """The legal six-to-ten trick bids, in ladder order."""
+    bids = [Bid.parse(text[4:]) for text in legal if text.startswith("bid ")]
+    return [bid for bid in bids if bid.contract is Contract.TRICKS]
+
+
+def _cheapest_in_best_strain(bids: list[Bid], counts: dict[Suit | None, int]) -> Bid:
+    """The first (cheapest) of ``bids`` in the strain with the best count (higher on ties)."""
+    def strength(bid: Bid) -> tuple[int, int]:
+        return counts[bid.trump], 4 if bid.trump is None else int(bid.trump)
+
+    best = max(bids, key=strength)
+    return next(bid for bid in bids if bid.trump == best.trump)
+
+
+def _rubbish(seen: Seen, count: int) -> list[Card]:
+    """The side cards to throw in a trick contract: whole short suits first, to make voids,
+    then the lowest cards left; trumps, the joker and aces (kings in no trumps) go last."""
+    strain = seen.strain
+
+    def keeper(card: Card) -> bool:
+        suit = strain.suit_of[card.index]
+        return (card.is_joker or suit == strain.trump or card.rank is Rank.ACE
+                or (strain.trump is None and card.rank is Rank.KING))
+
+    groups: dict[int, list[Card]] = {}
+    for card in seen.hand:
+        if not keeper(card):
+            groups.setdefault(strain.suit_of[card.index], []).append(card)
+    guarded = {strain.suit_of[c.index] for c in seen.hand if keeper(c)}
+    chosen: list[Card] = []
+    for suit in sorted(groups, key=lambda s: (s in guarded, len(groups[s]), s)):
+        if suit not in guarded and len(chosen) + len(groups[suit]) <= count:
+            chosen.extend(groups[suit])
+    rest = sorted((c for c in seen.hand if c not in chosen),
+                  key=lambda c: (keeper(c), worth(strain, c), c))
+    return chosen + rest[:count - len(chosen)]
+
+
+def _plays_by_card(legal: list[str]) -> dict[Card, list[str]]:
+    """Legal play actions grouped by card (a joker led in no trumps has one per suit)."""
+    options: dict[Card, list[str]] = {}
+    for text in legal:
+        card_text = text.split()[1].split(":")[0]
+        options.setdefault(Card.parse(card_text), []).append(text)
+    return options
+
+
+def _action_for(seen: Seen, card: Card, actions: list[str]) -> str:
+    """The action playing ``card``; a joker led in no trumps names the longest suit held."""
+    if len(actions) == 1:
+        return actions[0]
+    lengths = Counter(c.suit for c in seen.hand if not c.is_joker)
+    named = max(Suit, key=lambda suit: (lengths[suit], suit))
+    wanted = f"play {card}:{named.letter}"
+    return wanted if wanted in actions else actions[0]

@@ -1,0 +1,164 @@
+"""The ``cardroom`` command: one typer app, one function per sub-command.
+
+Each command only parses its options, builds what it needs and hands over to the module that
+does the work (:mod:`cardroom.terminal` for playing and replaying), so new commands (serve,
+arena, bench …) slot in beside these without touching them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from cardroom.bots import make_bot
+from cardroom.games.five_hundred import PRESET_NAMES, Game, Record
+from cardroom.terminal import TerminalMatch, replay_match
+
+app = typer.Typer(
+    name="cardroom",
+    help="An online card room for 500: play in the terminal, replay records.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+HUMAN_SEAT = 0
+BOT_FOR_EMPTY_SEATS = "simple"
+
+
+def _console() -> Console:
+    """A console on the current standard output (so test runners can capture it)."""
+    return Console(highlight=False)
+
+
+def _fail(console: Console, message: str) -> typer.Exit:
+    """Print an error and give the exit to raise (code 1)."""
+    console.print(Text("Error: ", style="red").append(message), soft_wrap=True)
+    return typer.Exit(code=1)
+
+
+@app.command()
+def play(
+    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(PRESET_NAMES)}.")]
+    = "online",
+    seed: Annotated[int | None, typer.Option(help="Seed of the deals (random if omitted).")]
+    = None,
+    auto: Annotated[bool, typer.Option(help="Four bots play; you watch.")] = False,
+    verbose: Annotated[bool, typer.Option(help="With --auto: show bids and tricks.")] = False,
+    record: Annotated[Path | None, typer.Option(help="Save the match record to this file.")]
+    = None,
+) -> None:
+    """Play a match of 500 in the terminal: you are South, bots hold the other seats."""
+    console = _console()
+    if preset not in PRESET_NAMES:
+        raise _fail(console, f"unknown preset {preset!r}; choose one of: "
+                             f"{', '.join(PRESET_NAMES)}")
+    seed = secrets.randbelow(1_000_000) if seed is None else seed
+    game = Game.new(preset, seed=seed)
+    human = None if auto else HUMAN_SEAT
+    bots = {seat: make_bot(BOT_FOR_EMPTY_SEATS, seed=seed * 4 + seat)
+            for seat in range(game.players) if seat != human}
+    console.print(f"500, preset [bold]{preset}[/bold], seed {seed}")
+    if human is not None:
+        console.print("Type actions like 'pass', '7H', 'discard 4C 5C 6D', 'JH' or 'JK:H'; "
+                      "'?' lists what you may do, 'quit' leaves.")
+    detail = "summary" if auto and not verbose else "full"
+    TerminalMatch(game, bots, console, human=human, detail=detail).run()
+    if record is not None:
+        game.record.save(record)
+        console.print(Text(f"Record saved to {record}"))
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A match record saved by 'play --record'.")],
+) -> None:
+    """Replay a recorded match: every deal, bid and trick, hand by hand."""
+    console = _console()
+    try:
+        saved = Record.load(file)
+        Game.replay(saved)  # check the whole record before printing any of it
+        start = Game.replay(dataclasses.replace(saved, actions=[], seats=[]))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise _fail(console, f"cannot replay {file}: {error}") from None
+    replay_match(start, saved.actions, console)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(envvar="CARDROOM_HOST",
+                                      help="Address to listen on (0.0.0.0: every interface).")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="CARDROOM_PORT", help="Port to listen on.")] = 8500,
+    database_url: Annotated[str, typer.Option(
+        envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
+        help="sqlite:///file or postgresql://user@host/db")] = "sqlite:///cardroom.sqlite3",
+    redis_url: Annotated[str | None, typer.Option(
+        envvar=["CARDROOM_REDIS_URL", "REDIS_URL"],
+        help="redis://host:port to share tables between processes (default: in-process).")]
+    = None,
+    disconnect_grace: Annotated[float, typer.Option(
+        help="Seconds a disconnected player's seat waits before a bot plays it.")] = 120.0,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot pauses before acting.")]
+    = 0.8,
+    next_match_delay: Annotated[float, typer.Option(
+        help="Seconds between the end of a match and the next one.")] = 5.0,
+    message_rate: Annotated[float, typer.Option(
+        help="Messages a second one connection may send on average.")] = 20.0,
+    message_burst: Annotated[float, typer.Option(
+        help="Messages one connection may send at once.")] = 60.0,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Start the card room server (SQLite file and one process unless told otherwise)."""
+    from cardroom.tables.room import RoomSettings
+    from cardroom.web.app import ServerConfig
+    from cardroom.web.server import serve as run_server
+
+    settings = RoomSettings(disconnect_grace=disconnect_grace, bot_delay=bot_delay,
+                            next_match_delay=next_match_delay)
+    config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
+                          rate=message_rate, burst=message_burst)
+    _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
+    run_server(host, port, config, log_level)
+
+
+@app.command()
+def bugs(
+    database_url: Annotated[str, typer.Option(
+        envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
+        help="The server's database.")] = "sqlite:///cardroom.sqlite3",
+) -> None:
+    """List the bug reports players sent, newest last."""
+    import asyncio
+
+    from rich.table import Table as RichTable
+
+    from cardroom.store.db import Store
+
+    async def load() -> list:
+        store = await Store.open(database_url)
+        try:
+            return await store.bugs()
+        finally:
+            await store.close()
+
+    console = _console()
+    reports = asyncio.run(load())
+    if not reports:
+        console.print("No bug reports.")
+        return
+    listing = RichTable(title="Bug reports")
+    for column in ("#", "when", "player", "table", "actions", "description"):
+        listing.add_column(column, overflow="fold")
+    for report in reports:
+        actions = len(report.record["actions"]) if report.record else 0
+        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(report.created_at))
+        listing.add_row(str(report.id), when, report.player_name, report.table_id or "-",
+                        str(actions), report.description)
+    console.print(listing)
