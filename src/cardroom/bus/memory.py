@@ -1,0 +1,51 @@
+"""The bus interface and its in-process implementation.
+
+The table layer publishes "table X changed" notices on a channel per table and on the lobby
+channel; every server process subscribes and pushes fresh views to its own connections. In
+one process the bus is a direct call; across processes a Redis implementation carries the same
+notices (DESIGN.md, "Defaults and scale").
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Bus(Protocol):
+    """Publish/subscribe of small JSON notices by channel name."""
+
+    async def publish(self, channel: str, notice: dict[str, Any]) -> None:
+        """Deliver ``notice`` to every subscriber of ``channel`` (in every process)."""
+        ...
+
+    def subscribe(self, channel: str, handler: Handler) -> None:
+        """Call ``handler`` with every notice published on ``channel``."""
+        ...
+
+    async def close(self) -> None:
+        """Stop delivering."""
+        ...
+
+
+class InProcessBus:
+    """A bus for one server process: publishing awaits each subscriber in turn."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, list[Handler]] = defaultdict(list)
+
+    async def publish(self, channel: str, notice: dict[str, Any]) -> None:
+        """Call the channel's handlers now, in subscription order."""
+        for handler in list(self._handlers.get(channel, ())):
+            await handler(notice)
+
+    def subscribe(self, channel: str, handler: Handler) -> None:
+        """Add a handler for a channel."""
+        self._handlers[channel].append(handler)
+
+    async def close(self) -> None:
+        """Forget every handler."""
+        self._handlers.clear()

@@ -1,0 +1,200 @@
+"""A small asyncio client for the card room's WebSocket protocol.
+
+Tests and load tools use it, and so can anyone writing their own bot::
+
+    async with Client("ws://127.0.0.1:8500/ws") as client:
+        token = await client.register("Alice")
+        table = await client.create_table(preset="online")
+        await client.start_with_bots(table)
+        update = await client.wait_for(table, lambda u: u["view"]["to_act"] == u["seat"])
+        await client.act(table, update["view"]["legal_actions"][0])
+
+Every request waits for its ``ack`` and returns its ``result``, or raises :class:`ClientError`
+with the server's error code and message. ``table`` updates are kept per table (the latest
+wins) and can be awaited with :meth:`Client.wait_for`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+
+class ClientError(Exception):
+    """The server refused a request: ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Client:
+    """One connection to the card room."""
+
+    def __init__(self, url: str, timeout: float = 10.0,
+                 on_table: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """``on_table``, if given, is called with every ``table`` message as it arrives."""
+        self.url = url
+        self.timeout = timeout
+        self.on_table = on_table
+        self.socket: ClientConnection | None = None
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.lobby: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+        self.keep_all = False
+        self._seq = 0
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._changed = asyncio.Condition()
+        self._reader: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Client:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Open the socket and start reading."""
+        self.socket = await websockets.connect(self.url, max_size=2**22)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def close(self) -> None:
+        """Close the socket."""
+        if self.socket is not None:
+            await self.socket.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+    @property
+    def connected(self) -> bool:
+        """True while the reader runs."""
+        return self._reader is not None and not self._reader.done()
+
+    async def _read(self) -> None:
+        assert self.socket is not None
+        try:
+            async for text in self.socket:
+                message = json.loads(text)
+                if self.keep_all:
+                    self.received.append(message)
+                await self._dispatch(message)
+        finally:
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(ClientError("disconnected", "connection closed"))
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        seq = message.get("seq")
+        if kind in ("ack", "error") and seq in self._pending:
+            self._pending.pop(seq).set_result(message)
+        elif kind == "error":
+            self.errors.append(message)
+        if kind == "table" and self.on_table is not None:
+            self.on_table(message)
+        async with self._changed:
+            if kind == "table":
+                current = self.tables.get(message["table_id"])
+                if current is None or message["version"] >= current["version"]:
+                    self.tables[message["table_id"]] = message
+            elif kind == "lobby":
+                self.lobby = message
+            elif kind == "welcome":
+                self.welcome = message
+            self._changed.notify_all()
+
+    async def send_raw(self, text: str | bytes) -> None:
+        """Send anything at all (for tests of bad input)."""
+        assert self.socket is not None
+        await self.socket.send(text)
+
+    async def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a message and wait for its ack (returns ``result``) or error (raises)."""
+        self._seq += 1
+        seq = self._seq
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[seq] = future
+        assert self.socket is not None
+        await self.socket.send(json.dumps({"type": kind, "seq": seq, **fields}))
+        answer = await asyncio.wait_for(future, self.timeout)
+        if answer["type"] == "error":
+            raise ClientError(answer["code"], answer["message"])
+        return answer.get("result", {})
+
+    async def wait_for(self, table_id: str, condition: Callable[[dict[str, Any]], bool],
+                       timeout: float | None = None) -> dict[str, Any]:
+        """Wait until the latest update of ``table_id`` satisfies ``condition``; return it."""
+
+        def ready() -> bool:
+            update = self.tables.get(table_id)
+            return update is not None and condition(update)
+
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(
+                lambda: ready() or not self.connected), timeout or self.timeout)
+        if not ready():
+            raise ClientError("disconnected", "connection closed while waiting")
+        return self.tables[table_id]
+
+    # -- the protocol's requests --------------------------------------------------------------
+
+    async def register(self, name: str) -> str:
+        """Register a name; returns the secret token to keep."""
+        return (await self.request("register", name=name))["token"]
+
+    async def hello(self, token: str) -> dict[str, Any]:
+        """Prove who we are on this connection; returns the player and their tables."""
+        return await self.request("hello", token=token)
+
+    async def watch_lobby(self) -> None:
+        """Receive lobby updates."""
+        await self.request("lobby")
+
+    async def create_table(self, preset: str = "online", seat: int = 0, **options: Any) -> str:
+        """Create a table and sit at ``seat``; returns its id."""
+        return (await self.request("create_table", preset=preset, seat=seat, **options))[
+            "table_id"]
+
+    async def join(self, table_id: str, seat: int) -> None:
+        """Take a seat."""
+        await self.request("join", table_id=table_id, seat=seat)
+
+    async def leave(self, table_id: str) -> None:
+        """Give up our seat."""
+        await self.request("leave", table_id=table_id)
+
+    async def add_bot(self, table_id: str, seat: int, bot: str = "simple") -> None:
+        """Seat a bot (creator only)."""
+        await self.request("add_bot", table_id=table_id, seat=seat, bot=bot)
+
+    async def start_with_bots(self, table_id: str, bot: str = "simple") -> None:
+        """Fill the empty seats with bots (creator only)."""
+        await self.request("start_with_bots", table_id=table_id, bot=bot)
+
+    async def open(self, table_id: str) -> int | None:
+        """Follow a table; returns our seat, or ``None`` as a spectator."""
+        return (await self.request("open", table_id=table_id))["seat"]
+
+    async def act(self, table_id: str, action: str) -> dict[str, Any]:
+        """Take an action at our seat."""
+        return await self.request("act", table_id=table_id, action=action)
+
+    async def report_bug(self, description: str, table_id: str | None = None,
+                         client_state: dict[str, Any] | None = None) -> int:
+        """Send a bug report; returns its number."""
+        return (await self.request("report_bug", table_id=table_id, description=description,
+                                   client_state=client_state or {}))["bug"]

@@ -1,0 +1,255 @@
+"""The card room's WebSocket protocol: every message, as typed schemas (the single source).
+
+One WebSocket per browser tab carries JSON objects with a ``type`` field. Every message a
+client sends carries a client sequence number ``seq``; the server answers each with an
+``ack`` (same ``seq``, plus a ``result``) or an ``error`` (same ``seq``, a ``code`` from
+:class:`ErrorCode` and a human-readable ``message``). After every change at a table, each
+seat and spectator gets a ``table`` message with its full view and a version number.
+``docs/protocol.md`` describes the same messages with examples.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+MAX_MESSAGE_BYTES = 16 * 1024
+"""Largest client message accepted; larger ones get ``too_large`` and are ignored."""
+
+NAME_MAX = 24
+DESCRIPTION_MAX = 4000
+
+
+class ErrorCode(StrEnum):
+    """Why a client message was refused. Nothing refused changes any state."""
+
+    BAD_MESSAGE = "bad_message"
+    """Not JSON, not an object, a missing or malformed field."""
+    UNKNOWN_TYPE = "unknown_type"
+    """A ``type`` the server does not know."""
+    TOO_LARGE = "too_large"
+    """Over :data:`MAX_MESSAGE_BYTES`."""
+    RATE_LIMITED = "rate_limited"
+    """Too many messages too fast on this connection; slow down."""
+    NOT_REGISTERED = "not_registered"
+    """The message needs a player: send ``register`` or ``hello`` first."""
+    BAD_TOKEN = "bad_token"
+    """The token proves no player (unknown, or not the seat's owner)."""
+    NO_SUCH_TABLE = "no_such_table"
+    SEAT_TAKEN = "seat_taken"
+    NOT_AT_TABLE = "not_at_table"
+    TABLE_STARTED = "table_started"
+    """The table is playing: seats cannot change now."""
+    NOT_CREATOR = "not_creator"
+    """Only the table's creator may add bots or start with bots."""
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_ACTION = "illegal_action"
+    """The rules do not allow that action now; the message says why."""
+    BAD_RULES = "bad_rules"
+    """House rules that cannot be played; the message says why."""
+    ALREADY_REPORTED = "already_reported"
+    """One bug report per connection (seed 004: refresh to send another)."""
+    INTERNAL = "internal"
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seq: int = Field(ge=0, le=2**53)
+
+
+# -- client to server ------------------------------------------------------------------------
+
+
+class Register(_Message):
+    """Register a display name; the answer's result holds ``player_id`` and the secret token."""
+
+    type: Literal["register"]
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+
+
+class Hello(_Message):
+    """Prove who you are with the token from ``register`` (on every new connection)."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=16, max_length=128)
+
+
+class WatchLobby(_Message):
+    """Receive the lobby now and after every change (``lobby`` messages)."""
+
+    type: Literal["lobby"]
+
+
+class CreateTable(_Message):
+    """Create a table and sit at ``seat``. ``rules``: a preset name plus house options."""
+
+    type: Literal["create_table"]
+    preset: str = "online"
+    rules: dict[str, Any] = Field(default_factory=dict)
+    seat: int = Field(default=0, ge=0, le=3)
+    turn_seconds: float | None = Field(default=None, gt=0, le=3600)
+    bot: str = "simple"
+
+
+class Join(_Message):
+    """Take a free seat at a table that has not started."""
+
+    type: Literal["join"]
+    table_id: str = Field(max_length=64)
+    seat: int = Field(ge=0, le=3)
+
+
+class Leave(_Message):
+    """Give up your seat before the match starts (or once a match is over)."""
+
+    type: Literal["leave"]
+    table_id: str = Field(max_length=64)
+
+
+class AddBot(_Message):
+    """The creator puts a bot in an empty seat before the start."""
+
+    type: Literal["add_bot"]
+    table_id: str = Field(max_length=64)
+    seat: int = Field(ge=0, le=3)
+    bot: str = "simple"
+
+
+class StartWithBots(_Message):
+    """The creator fills every empty seat with bots and the match starts."""
+
+    type: Literal["start_with_bots"]
+    table_id: str = Field(max_length=64)
+    bot: str = "simple"
+
+
+class Open(_Message):
+    """Follow a table: your seat's view if you sit there (reconnecting), else a spectator's."""
+
+    type: Literal["open"]
+    table_id: str = Field(max_length=64)
+
+
+class Act(_Message):
+    """Take an action at your seat, in the engine's notation (``bid 7H``, ``play JK:H`` …)."""
+
+    type: Literal["act"]
+    table_id: str = Field(max_length=64)
+    action: str = Field(min_length=1, max_length=200)
+
+
+class ReportBug(_Message):
+    """Send a bug report with the table and the client's own state (seed 004 section 5)."""
+
+    type: Literal["report_bug"]
+    table_id: str | None = Field(default=None, max_length=64)
+    description: str = Field(min_length=1, max_length=DESCRIPTION_MAX)
+    client_state: dict[str, Any] = Field(default_factory=dict)
+
+
+class Ping(_Message):
+    """Keep-alive; answered with an ack."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Register | Hello | WatchLobby | CreateTable | Join | Leave | AddBot | StartWithBots | Open
+    | Act | ReportBug | Ping,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE = TypeAdapter(ClientMessage)
+CLIENT_TYPES = frozenset(
+    model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+    for model in (Register, Hello, WatchLobby, CreateTable, Join, Leave, AddBot,
+                  StartWithBots, Open, Act, ReportBug, Ping)
+)
+
+
+# -- server to client ------------------------------------------------------------------------
+
+
+class Ack(BaseModel):
+    """The client message ``seq`` was accepted; ``result`` says what came of it."""
+
+    type: Literal["ack"] = "ack"
+    seq: int
+    result: dict[str, Any] = Field(default_factory=dict)
+
+
+class Error(BaseModel):
+    """The client message ``seq`` (``None`` if it could not be read) was refused."""
+
+    type: Literal["error"] = "error"
+    seq: int | None
+    code: ErrorCode
+    message: str
+
+
+class SeatInfo(BaseModel):
+    """Who sits in a seat, as everybody may see it."""
+
+    seat: int
+    name: str | None
+    bot: str | None = None
+    connected: bool = False
+    away: bool = False
+    """A human whose seat a bot is playing until they come back."""
+
+
+class TableSummary(BaseModel):
+    """A lobby row (seed 004 section 2)."""
+
+    table_id: str
+    game: str
+    preset: str | None
+    status: Literal["waiting", "playing"]
+    seats: list[SeatInfo]
+    teams: list[list[int]]
+    age_seconds: float
+    scores: list[int]
+    target: int
+
+
+class Lobby(BaseModel):
+    """All open and running tables."""
+
+    type: Literal["lobby"] = "lobby"
+    tables: list[TableSummary]
+
+
+class TableUpdate(BaseModel):
+    """A table's state for one viewer after a change: the full view, not a diff."""
+
+    type: Literal["table"] = "table"
+    table_id: str
+    version: int
+    seat: int | None
+    """The viewer's seat, or ``None`` for a spectator."""
+    status: Literal["waiting", "playing"]
+    seats: list[SeatInfo]
+    match_number: int
+    creator: str | None
+    view: dict[str, Any] | None
+    """``Game.view(seat)`` of the current match (``None`` while waiting for players)."""
+    events: list[dict[str, Any]] = Field(default_factory=list)
+    """What caused this update (card played, trick won, hand scored …), for animation."""
+    clock: dict[str, Any] | None = None
+    """``{"seat": s, "deadline": unix_seconds}`` when a turn timer runs."""
+    matches: list[dict[str, Any]] = Field(default_factory=list)
+    """Results of the matches finished at this table (score history across matches)."""
+
+
+class Welcome(BaseModel):
+    """Who this connection is (after ``register`` or ``hello``)."""
+
+    type: Literal["welcome"] = "welcome"
+    player_id: str
+    name: str
+    tables: list[str]
+    """Tables where this player sits (to reconnect)."""
+
+
+ServerMessage = Ack | Error | Lobby | TableUpdate | Welcome

@@ -1,0 +1,96 @@
+"""Database tables of the card room (SQLAlchemy 2 declarative models).
+
+A game is stored as its record: the match row holds the rules, seed and first dealer, and the
+``actions`` table is an append-only log of every accepted action, numbered per match. The
+primary key (table, match, number) makes a second writer of the same action number fail, so
+the log can never fork.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every model."""
+
+
+class PlayerRow(Base):
+    """A registered player. Only the SHA-256 of the secret token is kept."""
+
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class TableRow(Base):
+    """A table: its game, house rules and options, and which match it is on."""
+
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    bot: Mapped[str] = mapped_column(String(32))
+    creator_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+    match_number: Mapped[int] = mapped_column(Integer, default=0)
+    closed: Mapped[bool] = mapped_column(default=False)
+
+
+class SeatRow(Base):
+    """Who holds a seat: a player, a bot, or nobody."""
+
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class MatchRow(Base):
+    """One match at a table: what its record needs besides the actions, and how it ended."""
+
+    __tablename__ = "matches"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[int] = mapped_column(Integer)
+    dealer: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    scores: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    history: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class ActionRow(Base):
+    """One accepted action: written before the action is acknowledged to anybody."""
+
+    __tablename__ = "actions"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    match_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class BugRow(Base):
+    """A player's bug report with the table's record and the client's state (seed 004 §5)."""
+
+    __tablename__ = "bugs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    player_id: Mapped[str] = mapped_column(String(32))
+    player_name: Mapped[str] = mapped_column(String(64))
+    description: Mapped[str] = mapped_column(Text)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    client_state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)

@@ -1,0 +1,613 @@
+"""The card room: players, the lobby, tables, seats, bots, timers and per-seat views.
+
+This is the application layer. It owns every live :class:`Table`, checks who may do what,
+writes every accepted action to the store *before* anybody hears of it, and fans out each
+change as per-seat views (``Game.view(seat)``, never hand-built). It knows no HTTP: the web
+layer hands it :class:`Listener` objects and :class:`Player` identities.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cardroom.bots import BOT_NAMES, Bot, make_bot
+from cardroom.bus import Bus, InProcessBus
+from cardroom.games.base import IllegalAction
+from cardroom.games.five_hundred import Game, Rules, RulesError
+from cardroom.games.five_hundred.game import GAME_NAME
+from cardroom.protocol import (
+    ErrorCode,
+    Lobby,
+    SeatInfo,
+    TableSummary,
+    TableUpdate,
+)
+from cardroom.store.db import Store, StoredTable
+from cardroom.store.models import BugRow, TableRow
+
+log = logging.getLogger(__name__)
+
+TABLE_CHANNEL = "tables"
+SEATS = Game.players
+
+
+class RoomError(Exception):
+    """A refused request: a protocol error code and a message for the player."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Player:
+    """A registered player, as proven by their token."""
+
+    id: str
+    name: str
+
+
+class Listener(Protocol):
+    """A connection following a table or the lobby (the web layer implements it)."""
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Queue a message for sending; must not block."""
+        ...
+
+
+@dataclass
+class RoomSettings:
+    """Timings of the room (seconds). Tests shorten them; the defaults suit people."""
+
+    disconnect_grace: float = 120.0
+    """How long a disconnected player's seat waits before a bot plays it."""
+    bot_delay: float = 0.8
+    """Pause before a bot acts, so people can follow the play."""
+    next_match_delay: float = 5.0
+    """Pause between the end of a match and the next one at the same table."""
+    bot_threads: int = 2
+    """Worker threads that run bots' decisions off the event loop."""
+
+
+@dataclass
+class Seat:
+    """A seat: a human player, a bot, or empty; plus the human's connection state."""
+
+    player: Player | None = None
+    bot: str | None = None
+    listeners: int = 0
+    away: bool = False
+    grace_task: asyncio.Task[None] | None = None
+
+    @property
+    def empty(self) -> bool:
+        """Nobody sits here."""
+        return self.player is None and self.bot is None
+
+    def info(self, number: int) -> SeatInfo:
+        """What everybody may know of this seat."""
+        return SeatInfo(seat=number, name=self.player.name if self.player else None,
+                        bot=self.bot, connected=self.listeners > 0 or self.bot is not None,
+                        away=self.away)
+
+
+@dataclass
+class Table:
+    """A live table: seats, the current match, and who follows it."""
+
+    id: str
+    rules: Rules
+    bot_level: str
+    turn_seconds: float | None
+    creator_id: str | None
+    seats: list[Seat]
+    updated_at: float
+    game: Game | None = None
+    match_number: int = 0
+    version: int = field(default_factory=lambda: int(time.time() * 1000))
+    events: list[dict[str, Any]] = field(default_factory=list)
+    finished: list[dict[str, Any]] = field(default_factory=list)
+    listeners: dict[Listener, int | None] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    turn_task: asyncio.Task[None] | None = None
+    deadline: float | None = None
+
+    @property
+    def status(self) -> str:
+        """``playing`` while a match is on, else ``waiting``."""
+        return "playing" if self.game is not None and not self.game.is_over else "waiting"
+
+    def seat_of(self, player: Player) -> int | None:
+        """The seat ``player`` holds here, if any."""
+        return next((n for n, s in enumerate(self.seats)
+                     if s.player is not None and s.player.id == player.id), None)
+
+    def summary(self) -> TableSummary:
+        """The lobby row of this table."""
+        return TableSummary(
+            table_id=self.id, game=GAME_NAME, preset=self.rules.preset_name,
+            status=self.status,  # type: ignore[arg-type]
+            seats=[s.info(n) for n, s in enumerate(self.seats)],
+            teams=[list(t) for t in self.rules.teams],
+            age_seconds=round(max(0.0, time.time() - self.updated_at), 1),
+            scores=list(self.game.scores) if self.game else [0, 0],
+            target=self.rules.target)
+
+    def update_for(self, seat: int | None) -> dict[str, Any]:
+        """The full ``table`` message for a viewer in ``seat`` (``None``: spectator)."""
+        clock = None
+        if self.deadline is not None and self.game is not None and self.game.to_act is not None:
+            clock = {"seat": self.game.to_act, "deadline": self.deadline}
+        return TableUpdate(
+            table_id=self.id, version=self.version, seat=seat,
+            status=self.status,  # type: ignore[arg-type]
+            seats=[s.info(n) for n, s in enumerate(self.seats)],
+            match_number=self.match_number, creator=self.creator_id,
+            view=self.game.view(seat) if self.game is not None else None,
+            events=self.events, clock=clock, matches=self.finished,
+        ).model_dump(mode="json")
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: a leaked database does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Room:
+    """Every table of this server process, and the rules of who may do what."""
+
+    def __init__(self, store: Store, settings: RoomSettings | None = None,
+                 bus: Bus | None = None) -> None:
+        self.store = store
+        self.settings = settings or RoomSettings()
+        self.bus = bus or InProcessBus()
+        self.tables: dict[str, Table] = {}
+        self.lobby_listeners: set[Listener] = set()
+        self._players: dict[str, Player] = {}
+        self._executor = ThreadPoolExecutor(self.settings.bot_threads,
+                                            thread_name_prefix="bot")
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.bus.subscribe(TABLE_CHANNEL, self._on_table_notice)
+
+    # -- life cycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every open table from the store, replaying current matches, and resume bots."""
+        for stored in await self.store.load_open_tables():
+            table = await self._restore(stored)
+            self.tables[table.id] = table
+        for table in self.tables.values():
+            for number, seat in enumerate(table.seats):
+                if seat.player is not None and table.status == "playing":
+                    self._start_grace(table, number)
+            if table.match_number and table.status == "waiting":
+                # Stopped between two matches: the next one starts as it would have.
+                self._spawn(self._next_match_later(table))
+            self._after_change(table)
+
+    async def stop(self) -> None:
+        """Cancel timers and bots (the store keeps everything that was acknowledged)."""
+        for task in list(self._tasks):
+            task.cancel()
+        for table in self.tables.values():
+            for seat in table.seats:
+                if seat.grace_task is not None:
+                    seat.grace_task.cancel()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _restore(self, stored: StoredTable) -> Table:
+        row = stored.row
+        player_ids = [s.player_id for s in stored.seats.values() if s.player_id]
+        players = await self.store.players(player_ids)
+        seats = []
+        for number in range(SEATS):
+            seat_row = stored.seats.get(number)
+            player = None
+            if seat_row is not None and seat_row.player_id in players:
+                found = players[seat_row.player_id]
+                player = self._players.setdefault(found.id, Player(found.id, found.name))
+            seats.append(Seat(player=player, bot=seat_row.bot if seat_row else None))
+        table = Table(id=row.id, rules=Rules.from_dict(row.rules), bot_level=row.bot,
+                      turn_seconds=row.turn_seconds, creator_id=row.creator_id, seats=seats,
+                      updated_at=row.updated_at, match_number=row.match_number)
+        table.finished = [_match_summary(m.number, m.winner, m.scores, m.history)
+                          for m in stored.finished]
+        if stored.match is not None and stored.match.finished_at is None:
+            game = Game.new(Rules.from_dict(stored.match.rules), seed=stored.match.seed,
+                            dealer=stored.match.dealer)
+            for action in stored.actions:
+                game.apply(action.action, seat=action.seat)
+            table.game = game
+        self._make_bots(table)
+        return table
+
+    # -- players --------------------------------------------------------------------------------
+
+    async def register(self, name: str) -> tuple[Player, str]:
+        """A new player with a fresh secret token (256 random bits)."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise RoomError(ErrorCode.BAD_MESSAGE, "Please enter a name.")
+        token = secrets.token_urlsafe(32)
+        player = Player(secrets.token_hex(8), clean)
+        await self.store.add_player(player.id, player.name, hash_token(token))
+        self._players[player.id] = player
+        return player, token
+
+    async def authenticate(self, token: str) -> Player:
+        """The player a token proves, or ``bad_token``."""
+        row = await self.store.player_by_token_hash(hash_token(token))
+        if row is None:
+            raise RoomError(ErrorCode.BAD_TOKEN, "That token belongs to nobody: register "
+                                                 "again with your name.")
+        return self._players.setdefault(row.id, Player(row.id, row.name))
+
+    def tables_of(self, player: Player) -> list[str]:
+        """Tables where ``player`` sits (for reconnecting)."""
+        return [t.id for t in self.tables.values() if t.seat_of(player) is not None]
+
+    # -- lobby ----------------------------------------------------------------------------------
+
+    def lobby(self) -> dict[str, Any]:
+        """The lobby message: every open and running table."""
+        rows = sorted(self.tables.values(), key=lambda t: -t.updated_at)
+        return Lobby(tables=[t.summary() for t in rows]).model_dump(mode="json")
+
+    def watch_lobby(self, listener: Listener) -> None:
+        """Send the lobby now and after every change of seats or status."""
+        self.lobby_listeners.add(listener)
+        listener.deliver(self.lobby())
+
+    # -- tables and seats -----------------------------------------------------------------------
+
+    async def create_table(self, player: Player, preset: str, options: dict[str, Any],
+                           seat: int, turn_seconds: float | None, bot: str) -> Table:
+        """A new table with ``player`` in ``seat``."""
+        try:
+            rules = Rules.from_dict({"preset": preset, **options})
+        except RulesError as error:
+            raise RoomError(ErrorCode.BAD_RULES, str(error)) from None
+        self._check_bot_name(bot)
+        now = time.time()
+        table = Table(id=secrets.token_hex(6), rules=rules, bot_level=bot,
+                      turn_seconds=turn_seconds, creator_id=player.id,
+                      seats=[Seat() for _ in range(SEATS)], updated_at=now)
+        await self.store.add_table(TableRow(
+            id=table.id, game=GAME_NAME, rules=rules.to_dict(), turn_seconds=turn_seconds,
+            bot=bot, creator_id=player.id, created_at=now, updated_at=now), SEATS)
+        self.tables[table.id] = table
+        await self.join(player, table.id, seat)
+        return table
+
+    async def join(self, player: Player, table_id: str, seat: int) -> None:
+        """Take a free seat before the match starts."""
+        table = self._table(table_id)
+        async with table.lock:
+            self._check_seating_open(table)
+            if table.seat_of(player) is not None:
+                raise RoomError(ErrorCode.SEAT_TAKEN, "You already sit at this table.")
+            if not table.seats[seat].empty:
+                raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
+            await self.store.set_seat(table.id, seat, player.id, None)
+            table.seats[seat] = Seat(player=player)
+            await self._seats_changed(table)
+
+    async def leave(self, player: Player, table_id: str) -> None:
+        """Give up a seat while no match is being played."""
+        table = self._table(table_id)
+        async with table.lock:
+            number = table.seat_of(player)
+            if number is None:
+                raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
+            if table.status == "playing":
+                raise RoomError(ErrorCode.TABLE_STARTED,
+                                "The match is on: you can leave once it is over.")
+            await self.store.set_seat(table.id, number, None, None)
+            table.seats[number] = Seat()
+            table.bots.pop(number, None)
+            if all(s.player is None for s in table.seats):
+                await self.store.close_table(table.id)
+                del self.tables[table.id]
+                await self._publish(table, lobby=True)
+                return
+            await self._seats_changed(table)
+
+    async def add_bot(self, player: Player, table_id: str, seat: int, bot: str) -> None:
+        """The creator seats a bot before the start."""
+        table = self._table(table_id)
+        async with table.lock:
+            self._check_creator(table, player)
+            self._check_seating_open(table)
+            self._check_bot_name(bot)
+            if not table.seats[seat].empty:
+                raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
+            await self.store.set_seat(table.id, seat, None, bot)
+            table.seats[seat] = Seat(bot=bot)
+            await self._seats_changed(table)
+
+    async def start_with_bots(self, player: Player, table_id: str, bot: str) -> None:
+        """The creator fills every empty seat with a bot; the match starts."""
+        table = self._table(table_id)
+        async with table.lock:
+            self._check_creator(table, player)
+            self._check_seating_open(table)
+            self._check_bot_name(bot)
+            for number, seat in enumerate(table.seats):
+                if seat.empty:
+                    await self.store.set_seat(table.id, number, None, bot)
+                    table.seats[number] = Seat(bot=bot)
+            await self._seats_changed(table)
+
+    async def _seats_changed(self, table: Table) -> None:
+        """After a seat change: start the match when every seat is filled, tell everybody."""
+        table.updated_at = time.time()
+        self._make_bots(table)
+        table.events = [{"type": "seats"}]
+        if all(not s.empty for s in table.seats) and table.status == "waiting":
+            await self._start_match(table)
+        table.version += 1
+        await self._publish(table, lobby=True)
+
+    async def _start_match(self, table: Table) -> None:
+        seed = secrets.randbits(62)
+        game = Game.new(table.rules, seed=seed)
+        number = table.match_number + 1
+        await self.store.start_match(table.id, number, seed, game.first_dealer,
+                                     table.rules.to_dict())
+        table.game, table.match_number = game, number
+        table.events = [{"type": "match_started", "match": number, "dealer": game.dealer}]
+
+    def _make_bots(self, table: Table) -> None:
+        for number, seat in enumerate(table.seats):
+            level = seat.bot or (table.bot_level if seat.player is not None else None)
+            if level is not None and number not in table.bots:
+                table.bots[number] = make_bot(level, seed=secrets.randbits(32))
+            if level is None:
+                table.bots.pop(number, None)
+
+    # -- playing --------------------------------------------------------------------------------
+
+    async def act(self, player: Player, table_id: str, action: str) -> dict[str, Any]:
+        """A player's action at their seat: checked, stored, then announced."""
+        table = self._table(table_id)
+        number = table.seat_of(player)
+        if number is None:
+            raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
+        async with table.lock:
+            return await self._apply(table, number, action)
+
+    async def _apply(self, table: Table, seat: int, action: str,
+                     expected_version: int | None = None) -> dict[str, Any]:
+        """Apply, persist and announce one action (the caller holds the table's lock)."""
+        game = table.game
+        if game is None or game.is_over:
+            raise RoomError(ErrorCode.ILLEGAL_ACTION, "No match is being played here.")
+        if expected_version is not None and table.version != expected_version:
+            return {}
+        if game.to_act != seat:
+            raise RoomError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
+        before = game.copy()
+        try:
+            events = game.apply(action, seat=seat)
+        except IllegalAction as error:
+            raise RoomError(ErrorCode.ILLEGAL_ACTION, str(error)) from None
+        number = len(game.actions) - 1
+        try:
+            await self.store.append_action(table.id, table.match_number, number, seat,
+                                           game.actions[-1].text)
+        except Exception:
+            table.game = before
+            log.exception("could not store an action at table %s", table.id)
+            raise RoomError(ErrorCode.INTERNAL, "The action could not be saved; "
+                                                "please try again.") from None
+        table.updated_at = time.time()
+        table.version += 1
+        table.events = [{"seat": seat, **e} if "seat" not in e else e for e in events]
+        match_over = game.is_over
+        if match_over:
+            await self._finish_match(table)
+        await self._publish(table, lobby=match_over or any(
+            e["type"] in ("hand_scored", "match_started") for e in events))
+        return {"version": table.version, "action": game.actions[-1].text}
+
+    async def _finish_match(self, table: Table) -> None:
+        game = table.game
+        assert game is not None and game.winner is not None
+        history = [h.to_dict() for h in game.history]
+        await self.store.finish_match(table.id, table.match_number, game.winner,
+                                      list(game.scores), history)
+        table.finished.append(_match_summary(table.match_number, game.winner,
+                                             list(game.scores), history))
+        self._spawn(self._next_match_later(table))
+
+    async def _next_match_later(self, table: Table) -> None:
+        """Seed 004: when a match ends, a new one starts with the same players."""
+        await asyncio.sleep(self.settings.next_match_delay)
+        async with table.lock:
+            if table.id not in self.tables or table.status == "playing":
+                return
+            if all(not s.empty for s in table.seats):
+                await self._start_match(table)
+                table.version += 1
+                await self._publish(table, lobby=True)
+
+    # -- bots, timers, disconnections ------------------------------------------------------------
+
+    def _after_change(self, table: Table) -> None:
+        """Arrange whoever must act next: a bot, a timer, or nobody (a human's free turn)."""
+        if table.turn_task is not None:
+            table.turn_task.cancel()
+            table.turn_task = None
+        table.deadline = None
+        game = table.game
+        if game is None or game.is_over or game.to_act is None:
+            return
+        seat = table.seats[game.to_act]
+        if seat.bot is not None or seat.away:
+            table.turn_task = self._spawn(self._bot_turn(table, table.version,
+                                                         self.settings.bot_delay))
+        elif table.turn_seconds is not None:
+            table.deadline = time.time() + table.turn_seconds
+            table.turn_task = self._spawn(self._bot_turn(table, table.version,
+                                                         table.turn_seconds))
+
+    async def _bot_turn(self, table: Table, version: int, delay: float) -> None:
+        """After ``delay``, the seat's bot moves, unless the table has moved on meanwhile."""
+        await asyncio.sleep(delay)
+        game = table.game
+        if game is None or table.version != version or game.to_act is None:
+            return
+        seat = game.to_act
+        bot = table.bots[seat]
+        view = game.view(seat)
+        loop = asyncio.get_running_loop()
+        action = await loop.run_in_executor(self._executor, bot.choose, view)
+        async with table.lock:
+            try:
+                await self._apply(table, seat, action, expected_version=version)
+            except RoomError as error:
+                log.error("bot %s at table %s seat %s: %s", bot.name, table.id, seat,
+                          error.message)
+
+    def listener_left(self, table: Table, seat: int) -> None:
+        """A seated human's connection closed: start the grace period if it was the last."""
+        state = table.seats[seat]
+        state.listeners = max(0, state.listeners - 1)
+        if state.listeners == 0 and state.player is not None and table.status == "playing":
+            self._start_grace(table, seat)
+
+    def _start_grace(self, table: Table, seat: int) -> None:
+        state = table.seats[seat]
+        if state.grace_task is None:
+            state.grace_task = self._spawn(self._grace(table, seat))
+
+    async def _grace(self, table: Table, seat: int) -> None:
+        """After the grace period, a bot plays the absent player's seat until they return."""
+        await asyncio.sleep(self.settings.disconnect_grace)
+        state = table.seats[seat]
+        state.grace_task = None
+        if state.listeners == 0 and state.player is not None:
+            state.away = True
+            table.version += 1
+            table.events = [{"type": "away", "seat": seat}]
+            await self._publish(table, lobby=True)
+
+    # -- following tables -----------------------------------------------------------------------
+
+    def open(self, listener: Listener, player: Player | None, table_id: str) -> int | None:
+        """Follow a table: the player's own seat if they sit there, else as a spectator."""
+        table = self._table(table_id)
+        seat = table.seat_of(player) if player is not None else None
+        previous = table.listeners.get(listener, "none")
+        if previous != "none" and previous is not None:
+            table.seats[previous].listeners -= 1
+        table.listeners[listener] = seat
+        if seat is not None:
+            state = table.seats[seat]
+            state.listeners += 1
+            if state.grace_task is not None:
+                state.grace_task.cancel()
+                state.grace_task = None
+            if state.away:
+                state.away = False
+                table.version += 1
+                table.events = [{"type": "back", "seat": seat}]
+                self._spawn(self._publish(table, lobby=True))
+                return seat
+        listener.deliver(table.update_for(seat))
+        return seat
+
+    def disconnect(self, listener: Listener) -> None:
+        """A connection closed: stop following everything."""
+        self.lobby_listeners.discard(listener)
+        for table in list(self.tables.values()):
+            if listener in table.listeners:
+                seat = table.listeners.pop(listener)
+                if seat is not None:
+                    self.listener_left(table, seat)
+
+    async def _publish(self, table: Table, lobby: bool) -> None:
+        await self.bus.publish(TABLE_CHANNEL, {"table_id": table.id, "lobby": lobby})
+
+    async def _on_table_notice(self, notice: dict[str, Any]) -> None:
+        """Push fresh views of a changed table to its followers (and the lobby if asked)."""
+        table = self.tables.get(notice["table_id"])
+        if table is not None:
+            self._after_change(table)
+            cache: dict[int | None, dict[str, Any]] = {}
+            for listener, seat in list(table.listeners.items()):
+                if seat not in cache:
+                    cache[seat] = table.update_for(seat)
+                listener.deliver(cache[seat])
+        if notice.get("lobby") and self.lobby_listeners:
+            message = self.lobby()
+            for listener in list(self.lobby_listeners):
+                listener.deliver(message)
+
+    # -- bug reports ----------------------------------------------------------------------------
+
+    async def report_bug(self, player: Player, table_id: str | None, description: str,
+                         client_state: dict[str, Any]) -> int:
+        """Store a bug report with the table's record so far (the seed stays server-side)."""
+        record = None
+        if table_id is not None and table_id in self.tables:
+            game = self.tables[table_id].game
+            if game is not None:
+                record = game.record.to_dict()
+        return await self.store.add_bug(BugRow(
+            table_id=table_id, player_id=player.id, player_name=player.name,
+            description=description, record=record, client_state=client_state,
+            created_at=time.time()))
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise RoomError(ErrorCode.NO_SUCH_TABLE, "There is no such table (it may have "
+                                                     "closed).")
+        return table
+
+    @staticmethod
+    def _check_creator(table: Table, player: Player) -> None:
+        if table.creator_id != player.id:
+            raise RoomError(ErrorCode.NOT_CREATOR,
+                            "Only the player who created the table may seat bots.")
+
+    @staticmethod
+    def _check_seating_open(table: Table) -> None:
+        if table.status == "playing":
+            raise RoomError(ErrorCode.TABLE_STARTED, "The match has started: seats are set.")
+
+    @staticmethod
+    def _check_bot_name(bot: str) -> None:
+        if bot not in BOT_NAMES:
+            raise RoomError(ErrorCode.BAD_MESSAGE,
+                            f"Unknown bot {bot!r}; choose one of: {', '.join(BOT_NAMES)}.")
+
+    def _spawn(self, coroutine: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room task failed", exc_info=task.exception())
+
+
+def _match_summary(number: int, winner: int | None, scores: list[int] | None,
+                   history: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """A finished match, for the score history across matches."""
+    return {"match": number, "winner": winner, "scores": scores or [0, 0],
+            "hands": history or []}

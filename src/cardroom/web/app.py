@@ -1,0 +1,70 @@
+"""The ASGI application, assembled in one visible place: routes, the room, start and stop."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from cardroom.store.db import DEFAULT_DATABASE_URL, Store
+from cardroom.tables.room import Room, RoomSettings
+from cardroom.web.socket import Connection
+
+
+@dataclass
+class ServerConfig:
+    """Everything `cardroom serve` can be told (options or environment variables)."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    redis_url: str | None = None
+    room: RoomSettings = field(default_factory=RoomSettings)
+    rate: float = 20.0
+    """Messages a second one connection may send on average."""
+    burst: float = 60.0
+    """Messages one connection may send at once."""
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The card room's ASGI app."""
+    config = config or ServerConfig()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await Store.open(config.database_url)
+        bus = None
+        if config.redis_url:
+            from cardroom.bus.redis import RedisBus
+
+            bus = await RedisBus.connect(config.redis_url)
+        room = Room(store, config.room, bus)
+        await room.start()
+        app.state.room = room
+        try:
+            yield
+        finally:
+            await room.stop()
+            await room.bus.close()
+            await store.close()
+
+    async def socket(websocket: WebSocket) -> None:
+        room: Room = websocket.app.state.room
+        await Connection(websocket, room, config.rate, config.burst).serve()
+
+    async def lobby(request: Request) -> JSONResponse:
+        return JSONResponse(request.app.state.room.lobby())
+
+    async def health(_request: Request) -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    routes = [
+        WebSocketRoute("/ws", socket),
+        Route("/api/lobby", lobby),
+        Route("/api/health", health),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

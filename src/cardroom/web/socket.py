@@ -1,0 +1,267 @@
+"""The WebSocket endpoint: one connection per browser tab, speaking :mod:`cardroom.protocol`.
+
+Each connection reads messages, checks their size, rate and shape, hands them to the room,
+and answers every one with an ``ack`` or a typed ``error``. Outgoing messages go through a
+bounded queue drained by a writer task, so a slow client never stalls a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardroom.protocol import (
+    CLIENT_MESSAGE,
+    CLIENT_TYPES,
+    MAX_MESSAGE_BYTES,
+    Ack,
+    Error,
+    ErrorCode,
+    Welcome,
+)
+from cardroom.tables.room import Player, Room, RoomError
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 500
+"""Messages queued for one client before it is judged too slow and disconnected."""
+FLOOD_CLOSE = 2000
+"""Rate-limited messages in a row after which the connection is closed."""
+
+
+class TokenBucket:
+    """Allow ``rate`` messages a second on average, in bursts of up to ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        """Spend a token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One client's socket: its player (once proven), its outbox and its handlers."""
+
+    def __init__(self, websocket: WebSocket, room: Room, rate: float, burst: float) -> None:
+        self.websocket = websocket
+        self.room = room
+        self.player: Player | None = None
+        self.bucket = TokenBucket(rate, burst)
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.reported = False
+        self.limited_in_a_row = 0
+        self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
+            "register": self._register, "hello": self._hello, "lobby": self._lobby,
+            "create_table": self._create_table, "join": self._join, "leave": self._leave,
+            "add_bot": self._add_bot, "start_with_bots": self._start_with_bots,
+            "open": self._open, "act": self._act, "report_bug": self._report_bug,
+            "ping": self._ping,
+        }
+
+    # Listener protocol
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Queue a message; a client that falls too far behind is disconnected."""
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("closing a connection that cannot keep up")
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(message)
+
+    async def serve(self) -> None:
+        """Run the connection until the client goes away."""
+        await self.websocket.accept()
+        writer = asyncio.create_task(self._write())
+        try:
+            while True:
+                text = await self._receive()
+                if text is None:
+                    break
+                await self._handle(text)
+        finally:
+            self.room.disconnect(self)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    async def _receive(self) -> str | None:
+        try:
+            message = await self.websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return None
+        if message["type"] == "websocket.disconnect":
+            return None
+        if message.get("text") is not None:
+            return message["text"]
+        data = message.get("bytes") or b""
+        return data.decode("utf-8", errors="replace")
+
+    async def _write(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            if message is None:
+                await self.websocket.close(code=1008)
+                return
+            try:
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            except (WebSocketDisconnect, RuntimeError):
+                return
+
+    async def _handle(self, text: str) -> None:
+        """Check and dispatch one message; answer with an ack or an error."""
+        if len(text.encode()) > MAX_MESSAGE_BYTES:
+            self._error(None, ErrorCode.TOO_LARGE,
+                        f"Messages may be at most {MAX_MESSAGE_BYTES} bytes.")
+            return
+        if not self.bucket.allow():
+            self.limited_in_a_row += 1
+            if self.limited_in_a_row >= FLOOD_CLOSE:
+                self.outbox.put_nowait(None)
+            self._error(_seq_of(text), ErrorCode.RATE_LIMITED,
+                        "Too many messages: slow down a little.")
+            return
+        self.limited_in_a_row = 0
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError:
+            self._error(None, ErrorCode.BAD_MESSAGE, "That message is not JSON.")
+            return
+        if not isinstance(raw, dict):
+            self._error(None, ErrorCode.BAD_MESSAGE, "A message must be a JSON object.")
+            return
+        seq = raw.get("seq") if isinstance(raw.get("seq"), int) else None
+        if raw.get("type") not in CLIENT_TYPES:
+            self._error(seq, ErrorCode.UNKNOWN_TYPE,
+                        f"Unknown message type {str(raw.get('type'))[:40]!r}; known types: "
+                        f"{', '.join(sorted(CLIENT_TYPES))}.")
+            return
+        try:
+            message = CLIENT_MESSAGE.validate_python(raw)
+        except ValidationError as error:
+            self._error(seq, ErrorCode.BAD_MESSAGE, _describe(error))
+            return
+        try:
+            result = await self.handlers[message.type](message)
+        except RoomError as error:
+            self._error(message.seq, error.code, error.message)
+            return
+        except Exception:
+            log.exception("handling %s", message.type)
+            self._error(message.seq, ErrorCode.INTERNAL, "Something went wrong on our side; "
+                                                         "the request changed nothing.")
+            return
+        self.deliver(Ack(seq=message.seq, result=result).model_dump(mode="json"))
+
+    def _error(self, seq: int | None, code: ErrorCode, text: str) -> None:
+        self.deliver(Error(seq=seq, code=code, message=text).model_dump(mode="json"))
+
+    def _need_player(self) -> Player:
+        if self.player is None:
+            raise RoomError(ErrorCode.NOT_REGISTERED,
+                            "Say who you are first: register a name or send your token.")
+        return self.player
+
+    # -- handlers ---------------------------------------------------------------------------------
+
+    async def _register(self, message: Any) -> dict[str, Any]:
+        player, token = await self.room.register(message.name)
+        self._welcome(player)
+        return {"player_id": player.id, "name": player.name, "token": token}
+
+    async def _hello(self, message: Any) -> dict[str, Any]:
+        player = await self.room.authenticate(message.token)
+        self._welcome(player)
+        return {"player_id": player.id, "name": player.name,
+                "tables": self.room.tables_of(player)}
+
+    def _welcome(self, player: Player) -> None:
+        if self.player is not None and self.player.id != player.id:
+            self.room.disconnect(self)
+        self.player = player
+        self.deliver(Welcome(player_id=player.id, name=player.name,
+                             tables=self.room.tables_of(player)).model_dump(mode="json"))
+
+    async def _lobby(self, _message: Any) -> dict[str, Any]:
+        self.room.watch_lobby(self)
+        return {}
+
+    async def _create_table(self, message: Any) -> dict[str, Any]:
+        player = self._need_player()
+        table = await self.room.create_table(player, message.preset, message.rules,
+                                             message.seat, message.turn_seconds, message.bot)
+        seat = self.room.open(self, player, table.id)
+        return {"table_id": table.id, "seat": seat}
+
+    async def _join(self, message: Any) -> dict[str, Any]:
+        player = self._need_player()
+        await self.room.join(player, message.table_id, message.seat)
+        return {"table_id": message.table_id,
+                "seat": self.room.open(self, player, message.table_id)}
+
+    async def _leave(self, message: Any) -> dict[str, Any]:
+        await self.room.leave(self._need_player(), message.table_id)
+        return {"table_id": message.table_id}
+
+    async def _add_bot(self, message: Any) -> dict[str, Any]:
+        await self.room.add_bot(self._need_player(), message.table_id, message.seat,
+                                message.bot)
+        return {"table_id": message.table_id, "seat": message.seat}
+
+    async def _start_with_bots(self, message: Any) -> dict[str, Any]:
+        await self.room.start_with_bots(self._need_player(), message.table_id, message.bot)
+        return {"table_id": message.table_id}
+
+    async def _open(self, message: Any) -> dict[str, Any]:
+        seat = self.room.open(self, self.player, message.table_id)
+        return {"table_id": message.table_id, "seat": seat}
+
+    async def _act(self, message: Any) -> dict[str, Any]:
+        return await self.room.act(self._need_player(), message.table_id, message.action)
+
+    async def _report_bug(self, message: Any) -> dict[str, Any]:
+        player = self._need_player()
+        if self.reported:
+            raise RoomError(ErrorCode.ALREADY_REPORTED,
+                            "Thank you: one report per visit. Refresh the page to send another.")
+        number = await self.room.report_bug(player, message.table_id, message.description,
+                                            message.client_state)
+        self.reported = True
+        return {"bug": number}
+
+    async def _ping(self, _message: Any) -> dict[str, Any]:
+        return {}
+
+
+def _seq_of(text: str) -> int | None:
+    """The ``seq`` of a message being refused unread, if it is cheap to find."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    seq = raw.get("seq") if isinstance(raw, dict) else None
+    return seq if isinstance(seq, int) else None
+
+
+def _describe(error: ValidationError) -> str:
+    """A short human summary of what is wrong with a message."""
+    parts = []
+    for problem in error.errors()[:3]:
+        where = ".".join(str(p) for p in problem["loc"][1:]) or "message"
+        parts.append(f"{where}: {problem['msg']}")
+    return "Malformed message: " + "; ".join(parts)
