@@ -53,6 +53,7 @@ GAME_NAME = "500"
 PLAYERS = 4
 TRICKS_PER_HAND = 10
 JOKER_BIT = 1 << JOKER_INDEX
+CARD_TEXT = tuple(card.text for card in CARDS)
 
 BIDDING = "bidding"
 GIVE_PHASE = "give"
@@ -143,6 +144,7 @@ class Game:
         self.redeals = 0
         self.winner: int | None = None
         self._ladder_actions = tuple(BID_ACTIONS[bid] for bid in rules.bid_ladder)
+        self.next_in_play: tuple[int, ...] = ()
         self._deal()
 
     # -- construction ----------------------------------------------------------------------------
@@ -576,6 +578,7 @@ class Game:
 
     def _start_play(self) -> list[dict[str, Any]]:
         self._phase = PLAYING
+        self.next_in_play = tuple(self._next_of(seat, self.active) for seat in range(PLAYERS))
         no_trumps = self.contract is None or (self.contract.contract is Contract.TRICKS
                                               and self.contract.trump is None)
         self.joker_any_time = no_trumps and self.rules.nt_joker == "play_any_time"
@@ -627,21 +630,21 @@ class Game:
         trick = self.trick
         trick.append(index)
         self.trick_seats.append(seat)
-        event: dict[str, Any] = {"type": "play", "seat": seat, "card": CARDS[index].text}  # type: ignore[attr-defined]
+        event: dict[str, Any] = {"type": "play", "seat": seat, "card": CARD_TEXT[index]}
         if len(trick) == 1:
             self.led = self.strain.led_suit(index, action.nominated)
             self.nominated = action.nominated
             if action.nominated is not None:
                 event["nominated"] = action.nominated.letter
         if len(trick) < len(self.active):
-            self._to_act = self._next_of(seat, self.active)
+            self._to_act = self.next_in_play[seat]
             return [event]
         return [event, *self._finish_trick()]
 
     def _finish_trick(self) -> list[dict[str, Any]]:
         winner = self.trick_seats[self.strain.winner(self.trick, self.led)]
         self.tricks_won[winner] += 1
-        cards = [CARDS[i].text for i in self.trick]  # type: ignore[attr-defined]
+        cards = [CARD_TEXT[i] for i in self.trick]
         done = {"leader": self.trick_seats[0], "seats": list(self.trick_seats), "cards": cards,
                 "winner": winner}
         if self.nominated is not None:
@@ -840,7 +843,7 @@ class Game:
                          else None),
             "discards": ([str(c) for c in cards_of(self.discards[seat])]
                          if seat is not None and self.discards[seat] else []),
-            "trick": [{"seat": s, "card": CARDS[i].text}  # type: ignore[attr-defined]
+            "trick": [{"seat": s, "card": CARD_TEXT[i]}
                       for s, i in zip(self.trick_seats, self.trick, strict=True)],
             "led": (None if not self.trick else
                     (self.nominated.letter if self.nominated is not None
