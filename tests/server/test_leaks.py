@@ -8,6 +8,7 @@ import sqlite3
 
 from cardroom.client import Client
 from cardroom.games.five_hundred import Game, Rules
+from cardroom.protocol import Lobby, TableUpdate
 from tests.server.helpers import cards_in, close_all, play_seat, register_clients
 
 BID_TEXTS = frozenset({"bid", "contract"})
@@ -28,7 +29,9 @@ def deals_of(database, table_id: str) -> dict[int, Game]:
 
 
 def check_message(message: dict, seeds: dict[int, int]) -> None:
-    """A table message: besides public plays, only the viewer's own cards may appear."""
+    """A table message: of the protocol's shape, and besides public plays only the viewer's
+    own cards appear in it."""
+    TableUpdate.model_validate(message)
     for event in message["events"]:
         assert event["type"] in CARD_EVENTS or not cards_in(event, skip=BID_TEXTS), event
     view = message.get("view")
@@ -69,5 +72,7 @@ async def test_no_message_leaks_hidden_cards_over_many_hands(server) -> None:
                     check_message(message, seeds)
                     checked += 1
         assert checked > 200
+        assert all(Lobby.model_validate(m) for c in clients for m in c.received
+                   if m.get("type") == "lobby")
     finally:
         await close_all([*clients, watcher])

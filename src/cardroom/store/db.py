@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import event, select, update
+from sqlalchemy import event, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from cardroom.store.models import (
@@ -26,6 +26,7 @@ from cardroom.store.models import (
 )
 
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
+_INSERT_ACTION = insert(ActionRow.__table__)
 
 
 def async_url(url: str) -> str:
@@ -128,12 +129,15 @@ class Store:
 
     async def append_action(self, table_id: str, match_number: int, number: int, seat: int,
                             action: str) -> None:
-        """Write one accepted action (fails if that number is already taken)."""
-        now = time.time()
-        async with self.sessions.begin() as session:
-            session.add(ActionRow(table_id=table_id, match_number=match_number, number=number,
-                                  seat=seat, action=action, created_at=now))
-            await self._touch(session, table_id, now)
+        """Write one accepted action (fails if that number is already taken).
+
+        One INSERT in one transaction: this is the hot path of a busy room. The table's age in
+        the lobby comes from its last action (see :meth:`load_open_tables`).
+        """
+        async with self.engine.begin() as connection:
+            await connection.execute(_INSERT_ACTION, {
+                "table_id": table_id, "match_number": match_number, "number": number,
+                "seat": seat, "action": action, "created_at": time.time()})
 
     async def finish_match(self, table_id: str, number: int, winner: int, scores: list[int],
                            history: list[dict[str, Any]]) -> None:
@@ -163,6 +167,8 @@ class Store:
                         select(ActionRow).where(ActionRow.table_id == row.id,
                                                 ActionRow.match_number == current.number)
                         .order_by(ActionRow.number))).scalars())
+                if actions:
+                    row.updated_at = max(row.updated_at, actions[-1].created_at)
                 stored.append(StoredTable(
                     row=row, seats={s.seat: s for s in seats}, match=current, actions=actions,
                     finished=[m for m in matches if m.finished_at is not None]))

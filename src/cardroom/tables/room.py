@@ -27,7 +27,6 @@ from cardroom.protocol import (
     Lobby,
     SeatInfo,
     TableSummary,
-    TableUpdate,
 )
 from cardroom.store.db import Store, StoredTable
 from cardroom.store.models import BugRow, TableRow
@@ -92,11 +91,11 @@ class Seat:
         """Nobody sits here."""
         return self.player is None and self.bot is None
 
-    def info(self, number: int) -> SeatInfo:
-        """What everybody may know of this seat."""
-        return SeatInfo(seat=number, name=self.player.name if self.player else None,
-                        bot=self.bot, connected=self.listeners > 0 or self.bot is not None,
-                        away=self.away)
+    def info(self, number: int) -> dict[str, Any]:
+        """What everybody may know of this seat (a protocol.SeatInfo)."""
+        return {"seat": number, "name": self.player.name if self.player else None,
+                "bot": self.bot, "connected": self.listeners > 0 or self.bot is not None,
+                "away": self.away}
 
 
 @dataclass
@@ -136,7 +135,7 @@ class Table:
         return TableSummary(
             table_id=self.id, game=GAME_NAME, preset=self.rules.preset_name,
             status=self.status,  # type: ignore[arg-type]
-            seats=[s.info(n) for n, s in enumerate(self.seats)],
+            seats=[SeatInfo(**s.info(n)) for n, s in enumerate(self.seats)],
             teams=[list(t) for t in self.rules.teams],
             age_seconds=round(max(0.0, time.time() - self.updated_at), 1),
             scores=list(self.game.scores) if self.game else [0, 0],
@@ -147,14 +146,15 @@ class Table:
         clock = None
         if self.deadline is not None and self.game is not None and self.game.to_act is not None:
             clock = {"seat": self.game.to_act, "deadline": self.deadline}
-        return TableUpdate(
-            table_id=self.id, version=self.version, seat=seat,
-            status=self.status,  # type: ignore[arg-type]
-            seats=[s.info(n) for n, s in enumerate(self.seats)],
-            match_number=self.match_number, creator=self.creator_id,
-            view=self.game.view(seat) if self.game is not None else None,
-            events=self.events, clock=clock, matches=self.finished,
-        ).model_dump(mode="json")
+        # Built as a plain dict (this runs for every viewer after every action); its shape is
+        # protocol.TableUpdate, which the server tests validate every message against.
+        return {
+            "type": "table", "table_id": self.id, "version": self.version, "seat": seat,
+            "status": self.status, "seats": [s.info(n) for n, s in enumerate(self.seats)],
+            "match_number": self.match_number, "creator": self.creator_id,
+            "view": self.game.view(seat) if self.game is not None else None,
+            "events": self.events, "clock": clock, "matches": self.finished,
+        }
 
 
 def hash_token(token: str) -> str:

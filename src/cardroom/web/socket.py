@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -30,6 +31,9 @@ from cardroom.protocol import (
 from cardroom.tables.room import Player, Room, RoomError
 
 log = logging.getLogger(__name__)
+
+_ENCODER = msgspec.json.Encoder()
+"""Views go out after every action to every seat: msgspec encodes them several times faster."""
 
 OUTBOX_LIMIT = 500
 """Messages queued for one client before it is judged too slow and disconnected."""
@@ -119,7 +123,7 @@ class Connection:
                 await self.websocket.close(code=1008)
                 return
             try:
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+                await self.websocket.send_text(_ENCODER.encode(message).decode())
             except (WebSocketDisconnect, RuntimeError):
                 return
 

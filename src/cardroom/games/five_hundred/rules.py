@@ -184,6 +184,10 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Every option and its value (JSON-ready); ``from_dict`` of it gives back these rules."""
+        return dict(self._options)
+
+    @cached_property
+    def _options(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     def replace(self, **changes: Any) -> Rules:
