@@ -826,6 +826,7 @@ class Game:
                         for s, b in self.bids],
             "high_bid": (None if self.high_bid is None else
                          {"seat": self.high_bidder, "bid": self.high_bid.text}),
+            "ladder": self.rules.ladder_view,
             "passed": [s for s in range(PLAYERS) if self.passed >> s & 1],
             "contract": None if contract is None and self._phase == BIDDING else {
                 "bid": contract.text if contract else None,

@@ -227,6 +227,17 @@ class Rules:
         """Every bid these rules allow, lowest first: a bid must be later than the current one."""
         return tuple(sorted(self._allowed_bids(), key=self._order_key))
 
+    @property
+    def ladder_view(self) -> list[dict[str, Any]]:
+        """The bid ladder as views show it: each bid's text, name and value, lowest first
+        (a bidding grid crosses out what lies below the current bid, shows values on hover)."""
+        return [dict(entry) for entry in self._ladder_entries]
+
+    @cached_property
+    def _ladder_entries(self) -> tuple[dict[str, Any], ...]:
+        return tuple({"bid": bid.text, "name": bid.name, "value": bid.value}
+                     for bid in self.bid_ladder)
+
     @cached_property
     def bid_rank(self) -> dict[Bid, int]:
         """Position of each allowed bid in :attr:`bid_ladder`."""
