@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from cardroom.games.cards import cards_of
-from cardroom.games.five_hundred import Game, Rules
+from cardroom.games.five_hundred import Game, IllegalAction, Rules
 
 
 def rules_of(preset: str, **changes: object) -> Rules:
@@ -109,3 +109,16 @@ MISERE_45 = {
     3: "KC AC 4D 5D 6D 7D 8D 9D 10D JD",
 }
 MISERE_45_KITTY = "JH QH KH AH JK"
+
+
+def assert_legal_exactly_when_accepted(game: Game, candidates: Iterable[str]) -> None:
+    """Each candidate action is listed by ``legal_actions()`` exactly when ``apply`` takes it."""
+    legal = set(texts(game.legal_actions()))
+    for action in candidates:
+        twin = game.copy()
+        try:
+            twin.apply(action)
+        except IllegalAction:
+            assert action not in legal, action
+        else:
+            assert action in legal, action

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import new_game, rules_of, run, texts
 
 from cardroom.games.five_hundred import Game, IllegalAction, Rules
+from conftest import assert_legal_exactly_when_accepted, new_game, rules_of, run, texts
 
 
 def auction(rules: Rules | str, scores: tuple[int, int] = (0, 0)) -> Game:
@@ -20,15 +20,8 @@ def bids_of(game: Game) -> set[str]:
 
 
 def assert_legal_actions_are_exactly_the_accepted_ones(game: Game) -> None:
-    legal = set(texts(game.legal_actions()))
-    for action in ["pass", *(f"bid {bid}" for bid in game.rules.bid_ladder)]:
-        twin = game.copy()
-        try:
-            twin.apply(action)
-        except IllegalAction:
-            assert action not in legal, action
-        else:
-            assert action in legal, action
+    candidates = ["pass", *(f"bid {bid}" for bid in game.rules.bid_ladder)]
+    assert_legal_exactly_when_accepted(game, candidates)
 
 
 def test_left_of_the_dealer_speaks_first():

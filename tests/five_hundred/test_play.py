@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from conftest import cards, first_legal, new_game, rules_of, run, texts, won_bid
 
 from cardroom.games.five_hundred import Game, IllegalAction
+from conftest import (
+    assert_legal_exactly_when_accepted,
+    cards,
+    first_legal,
+    new_game,
+    rules_of,
+    run,
+    texts,
+    won_bid,
+)
 
 HEARTS_LEADER = "4D 5H 6H 7H 8H 9H 10H QH KH AH"
 
@@ -281,15 +290,7 @@ def test_legal_plays_are_exactly_the_accepted_plays():
     game = no_trumps_game("JK 4S 5S 6S 7S 8S 9S 10S JS QS", "4H 5H 6H 7H 8H 9H AS 4C 5C 6C")
     candidates = [f"play {card}" for card in cards("JK 4S QS 4H")]
     candidates += [f"play JK:{suit}" for suit in "SCDH"] + ["play 4S:H"]
-    legal = set(texts(game.legal_actions()))
-    for action in candidates:
-        twin = game.copy()
-        try:
-            twin.apply(action)
-        except IllegalAction:
-            assert action not in legal, action
-        else:
-            assert action in legal, action
+    assert_legal_exactly_when_accepted(game, candidates)
 
 
 # -- illegal actions -------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""A real card room server in a subprocess on a free port, and helpers to play through it."""
+"""Shared fixtures: a real card room server in a subprocess on a free port."""
 
 from __future__ import annotations
 
