@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cardroom.bots import make_bot
-from cardroom.games.five_hundred import PRESET_NAMES, Game, Record
+from cardroom.games.five_hundred import PRESET_NAMES, Game, Record, Rules
 from cardroom.terminal import TerminalMatch, replay_match
 
 app = typer.Typer(
@@ -162,3 +162,51 @@ def bugs(
         listing.add_row(str(report.id), when, report.player_name, report.table_id or "-",
                         str(actions), report.description)
     console.print(listing)
+
+
+@app.command()
+def arena(
+    team_a: Annotated[str, typer.Option(help="Bot of team A (see BOT_NAMES).")] = "simple",
+    team_b: Annotated[str, typer.Option(help="Bot of team B.")] = "random",
+    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(PRESET_NAMES)}.")]
+    = "online",
+    matches: Annotated[int, typer.Option(help="Matches to play (rounded up to pairs: each "
+                                               "deal is played twice, seats swapped).")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the first pair of matches.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    records: Annotated[Path | None, typer.Option(help="Write every match's record here.")]
+    = None,
+) -> None:
+    """Bot teams against each other on duplicate deals, with 95% confidence intervals."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table as RichTable
+
+    from cardroom.arena import run_arena
+    from cardroom.bots import BOT_NAMES
+
+    console = _console()
+    for bot in (team_a, team_b):
+        if bot not in BOT_NAMES:
+            raise _fail(console, f"unknown bot {bot!r}; choose one of: {', '.join(BOT_NAMES)}")
+    if preset not in PRESET_NAMES:
+        raise _fail(console, f"unknown preset {preset!r}")
+    pairs = max(1, (matches + 1) // 2)
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task(f"{team_a} vs {team_b}", total=pairs)
+        report = run_arena(Rules.preset(preset), team_a, team_b, pairs, seed, jobs, records,
+                           lambda done: progress.update(task, completed=done))
+    table = RichTable(title=f"{report.matches} matches on duplicate deals, preset {preset} "
+                            "(95% confidence intervals)")
+    for column in ("", f"A: {team_a}", f"B: {team_b}"):
+        table.add_column(column)
+    table.add_row("match wins", str(report.win_rate("a")), str(report.win_rate("b")))
+    table.add_row("points per hand", str(report.points_per_hand("a")),
+                  str(report.points_per_hand("b")))
+    made_a, failed_a, share_a = report.contracts("a")
+    made_b, failed_b, share_b = report.contracts("b")
+    table.add_row("contracts made / failed", f"{made_a} / {failed_a}",
+                  f"{made_b} / {failed_b}")
+    table.add_row("share of contracts made", str(share_a), str(share_b))
+    console.print(table)

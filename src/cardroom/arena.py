@@ -1,0 +1,171 @@
+"""Bot against bot on duplicate deals, with confidence intervals.
+
+Every match is played twice from the same seed: once with team A in seats 0 & 2, once with
+team A in seats 1 & 3, so each side holds each set of cards once and the luck of the deal
+cancels out. Matches run in worker processes (``jobs``); each pair is independent and seeded,
+so results do not depend on how many processes play them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardroom.bots import make_bot
+from cardroom.games.five_hundred import Game, Rules
+
+MAX_ACTIONS = 20_000
+"""A match longer than this is a bug (bots that never finish), not a game."""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One match from team A's point of view."""
+
+    seed: int
+    a_seats: tuple[int, int]
+    a_won: bool
+    hands: int
+    a_points: int
+    b_points: int
+    a_contracts: tuple[int, int]
+    """(made, failed) of contracts team A won in the bidding."""
+    b_contracts: tuple[int, int]
+    record: str | None = None
+
+
+def play_match(rules: Rules, seed: int, bot_a: str, bot_b: str, a_first: bool,
+               keep_record: bool = False) -> MatchResult:
+    """Play one match; team A sits at 0 & 2 when ``a_first``, else at 1 & 3."""
+    game = Game.new(rules, seed=seed)
+    a_side = 0 if a_first else 1
+    bots = {seat: make_bot(bot_a if game.team_of[seat] == a_side else bot_b,
+                           seed=seed * 8 + seat + (0 if a_first else 4))
+            for seat in range(game.players)}
+    for _ in range(MAX_ACTIONS):
+        if game.is_over:
+            break
+        seat = game.to_act
+        game.apply(bots[seat].choose(game.view(seat)), seat=seat)  # type: ignore[index]
+    else:
+        raise RuntimeError(f"match with seed {seed} did not end in {MAX_ACTIONS} actions")
+    contracts = {0: [0, 0], 1: [0, 0]}
+    for hand in game.history:
+        if hand.contractor is not None and hand.made is not None:
+            contracts[game.team_of[hand.contractor]][0 if hand.made else 1] += 1
+    points = [sum(hand.points[side] for hand in game.history) for side in (0, 1)]
+    return MatchResult(
+        seed=seed, a_seats=game.rules.teams[a_side], a_won=game.winner == a_side,
+        hands=len(game.history), a_points=points[a_side], b_points=points[1 - a_side],
+        a_contracts=tuple(contracts[a_side]), b_contracts=tuple(contracts[1 - a_side]),  # type: ignore[arg-type]
+        record=game.record.to_text() if keep_record else None)
+
+
+def _play_pair(args: tuple[dict, int, str, str, bool]) -> tuple[MatchResult, MatchResult]:
+    rules_dict, seed, bot_a, bot_b, keep = args
+    rules = Rules.from_dict(rules_dict)
+    return (play_match(rules, seed, bot_a, bot_b, True, keep),
+            play_match(rules, seed, bot_a, bot_b, False, keep))
+
+
+@dataclass
+class Interval:
+    """An estimate with its 95% confidence interval; ``percent`` for shares."""
+
+    value: float
+    low: float
+    high: float
+    percent: bool = False
+
+    def __str__(self) -> str:
+        if math.isnan(self.value):
+            return "–"
+        if self.percent:
+            return f"{self.value:.1%} [{self.low:.1%}, {self.high:.1%}]"
+        return f"{self.value:.1f} [{self.low:.1f}, {self.high:.1f}]"
+
+
+def proportion(successes: int, trials: int) -> Interval:
+    """Wilson score interval of a proportion (good even near 0% or 100%)."""
+    if trials == 0:
+        return Interval(math.nan, math.nan, math.nan, percent=True)
+    z = 1.96
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (
+        1 + z * z / trials)
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), percent=True)
+
+
+def mean(values: list[float]) -> Interval:
+    """Mean with a normal-approximation 95% interval."""
+    if not values:
+        return Interval(math.nan, math.nan, math.nan)
+    average = sum(values) / len(values)
+    if len(values) < 2:
+        return Interval(average, math.nan, math.nan)
+    spread = math.sqrt(sum((v - average) ** 2 for v in values) / (len(values) - 1))
+    half = 1.96 * spread / math.sqrt(len(values))
+    return Interval(average, average - half, average + half)
+
+
+@dataclass
+class ArenaReport:
+    """Everything the arena measured, from team A's side and team B's."""
+
+    bot_a: str
+    bot_b: str
+    results: list[MatchResult] = field(default_factory=list)
+
+    @property
+    def matches(self) -> int:
+        """Matches played (twice the number of duplicate pairs)."""
+        return len(self.results)
+
+    def win_rate(self, side: str) -> Interval:
+        """Share of matches won by side ``"a"`` or ``"b"``."""
+        wins = sum(r.a_won for r in self.results)
+        return proportion(wins if side == "a" else self.matches - wins, self.matches)
+
+    def points_per_hand(self, side: str) -> Interval:
+        """Points a side scored per hand, match by match."""
+        return mean([(r.a_points if side == "a" else r.b_points) / max(r.hands, 1)
+                     for r in self.results])
+
+    def contracts(self, side: str) -> tuple[int, int, Interval]:
+        """Contracts a side won in the bidding: made, failed, share made."""
+        made = sum((r.a_contracts if side == "a" else r.b_contracts)[0] for r in self.results)
+        failed = sum((r.a_contracts if side == "a" else r.b_contracts)[1]
+                     for r in self.results)
+        return made, failed, proportion(made, made + failed)
+
+
+def run_arena(rules: Rules, bot_a: str, bot_b: str, pairs: int, seed: int, jobs: int = 1,
+              records: Path | None = None,
+              progress: Callable[[int], None] | None = None) -> ArenaReport:
+    """Play ``pairs`` duplicate pairs of matches; ``progress(done)`` after each pair."""
+    report = ArenaReport(bot_a, bot_b)
+    work = [(rules.to_dict(), seed + n, bot_a, bot_b, records is not None)
+            for n in range(pairs)]
+    for done, (first, second) in enumerate(_map(work, jobs), start=1):
+        for result in (first, second):
+            report.results.append(result)
+            if records is not None and result.record is not None:
+                records.mkdir(parents=True, exist_ok=True)
+                name = f"match-{result.seed}-a{result.a_seats[0]}{result.a_seats[1]}.txt"
+                (records / name).write_text(result.record, encoding="utf-8")
+        if progress is not None:
+            progress(done)
+    return report
+
+
+def _map(work: list[tuple[dict, int, str, str, bool]], jobs: int) -> Iterator[
+        tuple[MatchResult, MatchResult]]:
+    if jobs <= 1:
+        yield from map(_play_pair, work)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        yield from pool.map(_play_pair, work, chunksize=max(1, len(work) // (jobs * 8)))

@@ -1,0 +1,54 @@
+"""The arena: duplicate deals, honest intervals, records that replay."""
+
+from __future__ import annotations
+
+from cardroom.arena import play_match, proportion, run_arena
+from cardroom.games.five_hundred import Game, Record, Rules
+
+
+def test_each_deal_is_played_twice_with_the_teams_swapped() -> None:
+    report = run_arena(Rules.preset("classic"), "simple", "random", pairs=3, seed=10)
+    assert report.matches == 6
+    pairs = [report.results[i:i + 2] for i in range(0, 6, 2)]
+    for first, second in pairs:
+        assert first.seed == second.seed
+        assert first.a_seats == (0, 2) and second.a_seats == (1, 3)
+
+
+def test_both_matches_of_a_pair_start_from_the_same_deal() -> None:
+    rules = Rules.preset("online")
+    starts = []
+    for a_first in (True, False):
+        text = play_match(rules, 4, "simple", "random", a_first, keep_record=True).record
+        record = Record.from_text(text)
+        record.actions, record.seats = [], []
+        starts.append(Game.replay(record))
+    assert starts[0].hands == starts[1].hands and starts[0].kitty == starts[1].kitty
+
+
+def test_simple_bots_beat_random_bots_clearly() -> None:
+    report = run_arena(Rules.preset("online"), "simple", "random", pairs=10, seed=1)
+    assert report.win_rate("a").low > 0.8
+    assert report.points_per_hand("a").value > report.points_per_hand("b").value
+
+
+def test_records_are_written_and_replay(tmp_path) -> None:
+    run_arena(Rules.preset("american"), "simple", "simple", pairs=2, seed=3, records=tmp_path)
+    files = sorted(tmp_path.glob("*.txt"))
+    assert len(files) == 4
+    for path in files:
+        assert Game.replay(Record.load(path)).is_over
+
+
+def test_jobs_do_not_change_the_results() -> None:
+    rules = Rules.preset("australian")
+    alone = run_arena(rules, "simple", "random", pairs=4, seed=7, jobs=1)
+    pooled = run_arena(rules, "simple", "random", pairs=4, seed=7, jobs=2)
+    assert alone.results == pooled.results
+
+
+def test_wilson_interval_matches_the_textbook_value() -> None:
+    half = proportion(50, 100)
+    assert round(half.low, 3) == 0.404 and round(half.high, 3) == 0.596
+    assert proportion(10, 10).high == 1.0 and proportion(0, 10).low == 0.0
+    assert str(proportion(0, 0)) == "–"
