@@ -45,6 +45,11 @@ async def play_seat(client: Client, table_id: str, until: Any, seed: int = 0,
         await client.act(table_id, bot.choose(update["view"]))
 
 
+def hand_scored(update: dict[str, Any]) -> bool:
+    """The first hand of the current match has been scored."""
+    return bool(update.get("view")) and len(update["view"]["history"]) >= 1
+
+
 def cards_in(value: Any, skip: frozenset[str] = frozenset()) -> set[str]:
     """Every card-looking string in a JSON value, except under keys in ``skip``."""
     found: set[str] = set()

@@ -7,12 +7,7 @@ import asyncio
 import pytest
 
 from cardroom.client import Client, ClientError
-from tests.server.helpers import close_all, play_seat, register_clients
-
-
-def hand_scored(update: dict) -> bool:
-    """The first hand has been scored."""
-    return bool(update.get("view")) and len(update["view"]["history"]) >= 1
+from tests.server.helpers import close_all, hand_scored, play_seat, register_clients
 
 
 def match_over(update: dict) -> bool:

@@ -170,6 +170,8 @@ class Room:
         self.store = store
         self.settings = settings or RoomSettings()
         self.bus = bus or InProcessBus()
+        self.origin = secrets.token_hex(8)
+        """Names this process on the bus, so it can skip its own notices."""
         self.tables: dict[str, Table] = {}
         self.lobby_listeners: set[Listener] = set()
         self._players: dict[str, Player] = {}
@@ -536,9 +538,18 @@ class Room:
                     self.listener_left(table, seat)
 
     async def _publish(self, table: Table, lobby: bool) -> None:
-        await self.bus.publish(TABLE_CHANNEL, {"table_id": table.id, "lobby": lobby})
+        """Tell this process's followers at once (so every view precedes the ack of the action
+        that caused it), then the other processes through the bus."""
+        notice = {"table_id": table.id, "lobby": lobby, "origin": self.origin}
+        await self._deliver(notice)
+        await self.bus.publish(TABLE_CHANNEL, notice)
 
     async def _on_table_notice(self, notice: dict[str, Any]) -> None:
+        """A notice from the bus: ours were delivered already, others' are delivered now."""
+        if notice.get("origin") != self.origin:
+            await self._deliver(notice)
+
+    async def _deliver(self, notice: dict[str, Any]) -> None:
         """Push fresh views of a changed table to its followers (and the lobby if asked)."""
         table = self.tables.get(notice["table_id"])
         if table is not None:
