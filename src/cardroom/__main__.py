@@ -2,4 +2,5 @@
 
 from cardroom.cli import app
 
-app()
+if __name__ == "__main__":  # not in worker processes, which import this module as well
+    app()

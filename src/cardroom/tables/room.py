@@ -11,13 +11,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import multiprocessing
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
+import zlib
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cardroom.bots import BOT_NAMES, Bot, make_bot
+from cardroom.bots import BOT_NAMES, make_bot
 from cardroom.bus import Bus, InProcessBus
 from cardroom.games.base import IllegalAction
 from cardroom.games.five_hundred import Game, Rules, RulesError
@@ -72,8 +74,9 @@ class RoomSettings:
     """Pause before a bot acts, so people can follow the play."""
     next_match_delay: float = 5.0
     """Pause between the end of a match and the next one at the same table."""
-    bot_threads: int = 2
-    """Worker threads that run bots' decisions off the event loop."""
+    bot_workers: int = 2
+    """Worker processes that run bots' decisions, so a thinking bot never holds up the event
+    loop (a thread would: bots are pure Python and hold the interpreter lock)."""
 
 
 @dataclass
@@ -116,7 +119,6 @@ class Table:
     finished: list[dict[str, Any]] = field(default_factory=list)
     listeners: dict[Listener, int | None] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bots: dict[int, Bot] = field(default_factory=dict)
     turn_task: asyncio.Task[None] | None = None
     deadline: float | None = None
 
@@ -157,6 +159,11 @@ class Table:
         }
 
 
+def decide(bot: str, seed: int, view: dict[str, Any]) -> str:
+    """A bot's action for a view (runs in a worker process: module-level, so it pickles)."""
+    return make_bot(bot, seed=seed).choose(view)
+
+
 def hash_token(token: str) -> str:
     """Tokens are stored hashed: a leaked database does not hand out seats."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -175,8 +182,8 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.lobby_listeners: set[Listener] = set()
         self._players: dict[str, Player] = {}
-        self._executor = ThreadPoolExecutor(self.settings.bot_threads,
-                                            thread_name_prefix="bot")
+        self._executor = ProcessPoolExecutor(self.settings.bot_workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bus.subscribe(TABLE_CHANNEL, self._on_table_notice)
 
@@ -229,7 +236,6 @@ class Room:
             for action in stored.actions:
                 game.apply(action.action, seat=action.seat)
             table.game = game
-        self._make_bots(table)
         return table
 
     # -- players --------------------------------------------------------------------------------
@@ -315,7 +321,6 @@ class Room:
                                 "The match is on: you can leave once it is over.")
             await self.store.set_seat(table.id, number, None, None)
             table.seats[number] = Seat()
-            table.bots.pop(number, None)
             if all(s.player is None for s in table.seats):
                 await self.store.close_table(table.id)
                 del self.tables[table.id]
@@ -352,7 +357,6 @@ class Room:
     async def _seats_changed(self, table: Table) -> None:
         """After a seat change: start the match when every seat is filled, tell everybody."""
         table.updated_at = time.time()
-        self._make_bots(table)
         table.events = [{"type": "seats"}]
         if all(not s.empty for s in table.seats) and table.status == "waiting":
             await self._start_match(table)
@@ -367,14 +371,6 @@ class Room:
                                      table.rules.to_dict())
         table.game, table.match_number = game, number
         table.events = [{"type": "match_started", "match": number, "dealer": game.dealer}]
-
-    def _make_bots(self, table: Table) -> None:
-        for number, seat in enumerate(table.seats):
-            level = seat.bot or (table.bot_level if seat.player is not None else None)
-            if level is not None and number not in table.bots:
-                table.bots[number] = make_bot(level, seed=secrets.randbits(32))
-            if level is None:
-                table.bots.pop(number, None)
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -469,15 +465,16 @@ class Room:
         if game is None or table.version != version or game.to_act is None:
             return
         seat = game.to_act
-        bot = table.bots[seat]
-        view = game.view(seat)
+        name = table.seats[seat].bot or table.bot_level
+        seed = zlib.crc32(f"{table.id}:{version}".encode())
         loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self._executor, bot.choose, view)
+        action = await loop.run_in_executor(self._executor, decide, name, seed,
+                                            game.view(seat))
         async with table.lock:
             try:
                 await self._apply(table, seat, action, expected_version=version)
             except RoomError as error:
-                log.error("bot %s at table %s seat %s: %s", bot.name, table.id, seat,
+                log.error("bot %s at table %s seat %s: %s", name, table.id, seat,
                           error.message)
 
     def listener_left(self, table: Table, seat: int) -> None:
