@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.bots import BOT_NAMES, Bot, RandomBot, SimpleBot, make_bot
+from cardroom.bots import BOT_NAMES, QUICK_BOTS, Bot, RandomBot, SimpleBot, make_bot
 from cardroom.games.cards import cards_of
 from cardroom.games.five_hundred import PRESET_NAMES, Bid, Game, Rules
 
@@ -84,7 +84,7 @@ def contracts_played(game: Game) -> Counter[str]:
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-@pytest.mark.parametrize("name", BOT_NAMES)
+@pytest.mark.parametrize("name", QUICK_BOTS)
 def test_bots_play_whole_matches_legally(preset: str, name: str) -> None:
     for seed in range(6):
         game = run(Game.new(preset, seed=seed), [make_bot(name, seed * 4 + s) for s in range(4)])
@@ -95,7 +95,7 @@ def test_bots_play_whole_matches_legally(preset: str, name: str) -> None:
 def test_bots_stay_legal_in_special_contracts(preset: str) -> None:
     kinds: Counter[str] = Counter()
     for seed in range(10):
-        for name in BOT_NAMES:
+        for name in QUICK_BOTS:
             bots: list[Bot] = [SpecialSeeker(seed * 4 + s, make_bot(name, seed))
                                for s in range(4)]
             kinds += contracts_played(run(Game.new(long_rules(preset), seed=seed), bots, 400))
@@ -141,7 +141,7 @@ def test_simple_bots_make_most_of_their_contracts() -> None:
 # -- determinism and the registry ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", BOT_NAMES)
+@pytest.mark.parametrize("name", QUICK_BOTS)
 def test_same_seed_same_match(name: str) -> None:
     def record(seed: int) -> list[str]:
         game = Game.new("online", seed=7)
@@ -169,7 +169,7 @@ def test_random_bot_discards_the_right_number() -> None:
 
 
 def test_make_bot_registry() -> None:
-    assert set(BOT_NAMES) == {"random", "simple"}
+    assert BOT_NAMES == ("random", "simple", "rules", "search:fast", "search", "search:strong")
     for name in BOT_NAMES:
         bot = make_bot(name, seed=5)
         assert isinstance(bot, Bot) and bot.name == name

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from cardroom.bots.knowledge import legal_trick_bids, plays_by_card
 from cardroom.games.cards import JOKER_INDEX, Card, Rank, Suit
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -214,7 +215,7 @@ class SimpleBot:
         counts = {strain: capacity(seen.hand, strain, kitty) for strain in STRAINS}
         high = view["high_bid"]
         margin = 2 if high is not None and high["seat"] == seen.partner else 0
-        offers = [bid for bid in _legal_trick_bids(legal)
+        offers = [bid for bid in legal_trick_bids(legal)
                   if bid.tricks <= counts[bid.trump] - margin]
         if offers:
             return f"bid {_cheapest_in_best_strain(offers, counts)}"
@@ -222,7 +223,7 @@ class SimpleBot:
             return "bid misere"
         if "pass" in legal:
             return "pass"
-        forced = _legal_trick_bids(legal)
+        forced = legal_trick_bids(legal)
         return f"bid {_cheapest_in_best_strain(forced, counts)}" if forced else legal[0]
 
     # kitty exchange
@@ -240,7 +241,7 @@ class SimpleBot:
 
     def play(self, seen: Seen, legal: list[str]) -> str:
         """Choose a card for the trick by the seat's aim, then write the action for it."""
-        options = _plays_by_card(legal)
+        options = plays_by_card(legal)
         cards = list(options)
         if seen.no_tricks:
             card = self._duck(seen, cards) if seen.seat in seen.makers else self._feed(seen, cards)
@@ -300,12 +301,6 @@ class SimpleBot:
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _legal_trick_bids(legal: list[str]) -> list[Bid]:
-    """The legal six-to-ten trick bids, in ladder order."""
-    bids = [Bid.parse(text[4:]) for text in legal if text.startswith("bid ")]
-    return [bid for bid in bids if bid.contract is Contract.TRICKS]
-
-
 def _cheapest_in_best_strain(bids: list[Bid], counts: dict[Suit | None, int]) -> Bid:
     """The first (cheapest) of ``bids`` in the strain with the best count (higher on ties)."""
     def strength(bid: Bid) -> tuple[int, int]:
@@ -337,15 +332,6 @@ def _rubbish(seen: Seen, count: int) -> list[Card]:
     rest = sorted((c for c in seen.hand if c not in chosen),
                   key=lambda c: (keeper(c), worth(strain, c), c))
     return chosen + rest[:count - len(chosen)]
-
-
-def _plays_by_card(legal: list[str]) -> dict[Card, list[str]]:
-    """Legal play actions grouped by card (a joker led in no trumps has one per suit)."""
-    options: dict[Card, list[str]] = {}
-    for text in legal:
-        card_text = text.split()[1].split(":")[0]
-        options.setdefault(Card.parse(card_text), []).append(text)
-    return options
 
 
 def _action_for(seen: Seen, card: Card, actions: list[str]) -> str:

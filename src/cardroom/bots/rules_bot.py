@@ -1,0 +1,707 @@
+"""The rules bot: the careful heuristic 500 a club player plays, from the seat's view only.
+
+It remembers the hand (cards played, who showed out of which suit, which cards are now top of
+their suit), values its hand for every strain and for the no-tricks contracts before bidding,
+supports its partner, exchanges with the kitty to keep trumps and make voids, and plays the
+cards by the classic rules: win cheaply, never overtake a partner's certain winner, draw trumps
+with the majority, cash winners, ruff what partner cannot win; in no-tricks contracts it ducks
+with the highest losing card or, defending, leads low into the bidder's suits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from cardroom.bots.knowledge import legal_trick_bids, plays_by_card
+from cardroom.bots.simple import Seen, SimpleBot, highest, lowest, suit_lengths, worth
+from cardroom.games.cards import JOKER, JOKER_INDEX, Card, Rank, Suit, cards_of
+from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
+from cardroom.games.five_hundred.rules import DECKS
+
+PLAYERS = 4
+STRAINS: tuple[Suit | None, ...] = (*Suit, None)
+
+PARTNER_TRICKS = 1.0
+"""Tricks a silent partner is expected to add to a contract."""
+KITTY_TRICKS = {0: 0.0, 3: 0.5, 5: 1.0}
+"""Tricks the kitty exchange is expected to add, by kitty size."""
+BID_SLACK = 0.25
+"""Added to a trick estimate before rounding down to a bid level (levels pay 100 a step)."""
+NO_TRUMP_CAUTION = 0.75
+"""Taken off a no-trumps estimate: with no trumps to stop them, the opponents' long suits
+run, and partner's help is harder to reach."""
+TOP_TRUMP_VALUES = (1.0, 1.0, 0.8, 0.7, 0.5, 0.3)
+"""Tricks from the joker, right bower, left bower, ace, king and queen of trumps."""
+MIN_TRUMPS = 4
+"""Fewest trumps to bid a suit with."""
+MISERE_ALLOWANCE = {0: 0, 3: 1, 5: 2, 6: 3}
+"""Dangerous cards a no-tricks bidder may hold, by how many cards it can throw away."""
+JOKER_RISK = 20
+"""Misère risk of the joker: it wins any trick it is played to."""
+
+
+# -- small card helpers ----------------------------------------------------------------------
+
+
+def suit_of(strain: Strain, card: Card) -> int:
+    """The effective suit of a card (trumps take the left bower and the joker)."""
+    return strain.suit_of[card.index]
+
+
+def in_suit(strain: Strain, cards: Iterable[Card], suit: int) -> list[Card]:
+    """The cards of ``cards`` that belong to effective suit ``suit``."""
+    return [card for card in cards if strain.suit_of[card.index] == suit]
+
+
+def ranked(strain: Strain, mask: int, suit: int) -> list[Card]:
+    """The cards of ``mask`` in effective suit ``suit``, strongest first."""
+    keys = strain.keys[suit]
+    return sorted(cards_of(mask & strain.follow_mask[suit]), key=lambda c: -keys[c.index])
+
+
+def count_below(strain: Strain, mask: int, card: Card) -> int:
+    """How many cards of ``mask`` in ``card``'s effective suit rank below it."""
+    suit = suit_of(strain, card)
+    keys = strain.keys[suit]
+    return sum(keys[c.index] < keys[card.index] for c in cards_of(mask & strain.follow_mask[suit]))
+
+
+# -- hand evaluation -------------------------------------------------------------------------
+
+
+def suit_tricks(hand: list[Card], trump: Suit, deck: int) -> float:
+    """Tricks ``hand`` should take by itself with ``trump`` as trumps (0: too few trumps).
+
+    Top trumps count by their place in the trump order, further trumps half a trick (more
+    beyond five, they make long trumps), side aces and kings, and voids and singletons the
+    ruffs they give.
+    """
+    strain = strain_for(trump)
+    trumps = in_suit(strain, hand, trump)
+    if len(trumps) < MIN_TRUMPS:
+        return 0.0
+    order = ranked(strain, deck, trump)
+    places = [order.index(card) for card in trumps]
+    tops = [TOP_TRUMP_VALUES[p] for p in places if p < len(TOP_TRUMP_VALUES)]
+    others = len(trumps) - len(tops)
+    tricks = sum(tops) + 0.5 * others + 0.4 * max(0, len(trumps) - 5)
+    for suit in Suit:
+        if suit != trump:
+            tricks += _side_suit_tricks(in_suit(strain, hand, suit), len(trumps))
+    return tricks
+
+
+def _side_suit_tricks(cards: list[Card], trumps: int) -> float:
+    """Tricks from one side suit in a trump contract: aces, backed kings, ruffing shortness."""
+    ranks = {card.rank for card in cards}
+    tricks = 0.0
+    if Rank.ACE in ranks:
+        tricks += 0.9 + 0.6 * (Rank.KING in ranks)
+    elif Rank.KING in ranks and len(cards) >= 2:
+        tricks += 0.4
+    if not cards:
+        tricks += 0.6 if trumps >= 5 else 0.4
+    elif len(cards) == 1 and Rank.ACE not in ranks:
+        tricks += 0.3
+    return tricks
+
+
+def no_trump_tricks(hand: list[Card], deck: int) -> float:
+    """Tricks ``hand`` should take in no trumps (0 unless every suit is stopped).
+
+    Runs of top cards count in full and a long run sets up its small cards; a guarded king
+    counts a little. The joker counts a trick and stops one unguarded suit.
+    """
+    strain = strain_for(None)
+    has_joker = any(card.is_joker for card in hand)
+    tricks = float(has_joker)
+    unstopped = 0
+    mask = sum(card.mask for card in hand)
+    for suit in Suit:
+        mine = ranked(strain, mask, suit)
+        run = _top_run(strain, mine, deck, suit)
+        tricks += run
+        if run and len(mine) >= 5:
+            tricks += 0.8 * (len(mine) - max(run, 3))
+        ranks = {card.rank for card in mine}
+        if not run and Rank.KING in ranks and len(mine) >= 2:
+            tricks += 0.4
+        stopped = run or (Rank.KING in ranks and len(mine) >= 2) or (
+            Rank.QUEEN in ranks and len(mine) >= 3)
+        unstopped += not stopped
+    if unstopped > has_joker:
+        return 0.0
+    return tricks
+
+
+def _top_run(strain: Strain, mine: list[Card], deck: int, suit: int) -> int:
+    """How many of the suit's top cards (A, K, Q … of the deck) ``mine`` holds unbroken."""
+    run = 0
+    for mine_card, top in zip(mine, ranked(strain, deck, suit), strict=False):
+        if mine_card != top:
+            break
+        run += 1
+    return run
+
+
+def support_tricks(hand: list[Card], trump: Suit | None) -> float:
+    """Tricks this hand brings to partner's contract in ``trump`` (``None``: no trumps)."""
+    strain = strain_for(trump)
+    tricks = 0.0
+    trumps = in_suit(strain, hand, trump) if trump is not None else []
+    for card in trumps:
+        role = _trump_place(card, trump)  # type: ignore[arg-type]
+        tricks += (1.0, 1.0, 0.8, 0.6, 0.3)[role] if role < 5 else 0.25
+    for suit in Suit:
+        if suit == trump:
+            continue
+        side = in_suit(strain, hand, suit)
+        ranks = {card.rank for card in side}
+        tricks += 0.9 * (Rank.ACE in ranks)
+        if trump is None:
+            tricks += 0.4 * (Rank.KING in ranks and len(side) >= 2)
+        elif len(trumps) >= 2 and len(side) <= 1:
+            tricks += 0.4 if not side else 0.2
+    if trump is None:
+        tricks += any(card.is_joker for card in hand)
+    return tricks
+
+
+def _trump_place(card: Card, trump: Suit) -> int:
+    """Place of a trump in the order joker, right, left, A, K (5 for any lower trump)."""
+    if card.is_joker:
+        return 0
+    if card.rank is Rank.JACK:
+        return 1 if card.suit is trump else 2
+    return {Rank.ACE: 3, Rank.KING: 4}.get(card.rank, 5)  # type: ignore[arg-type]
+
+
+def misere_risks(cards: list[Card], deck: int, joker_low: bool = False) -> dict[Card, int]:
+    """How much each card threatens a no-tricks contract (above 0: it may well take a trick).
+
+    The i-th lowest card of a suit is safe while the deck holds at most 2i+1 lower cards the
+    bidder does not: two defenders use up about two of them each time the suit is played.
+    The joker wins whatever trick it is played to (unless it plays low).
+    """
+    strain = strain_for(None)
+    mask = sum(card.mask for card in cards)
+    others = deck & ~mask
+    risks: dict[Card, int] = {}
+    for suit in Suit:
+        for place, card in enumerate(reversed(ranked(strain, mask, suit))):
+            risks[card] = count_below(strain, others, card) - (2 * place + 1)
+    if mask & JOKER.mask:
+        risks[JOKER] = -1 if joker_low else JOKER_RISK
+    return risks
+
+
+def misere_danger(cards: list[Card], deck: int, joker_low: bool = False) -> int:
+    """How many cards of ``cards`` may take a trick in a no-tricks contract."""
+    return sum(risk > 0 for risk in misere_risks(cards, deck, joker_low).values())
+
+
+def shed_for_misere(cards: list[Card], count: int, deck: int, joker_low: bool) -> list[Card]:
+    """The ``count`` cards whose loss makes ``cards`` safest for a no-tricks contract, chosen
+    one at a time (each discard makes the cards below it in its suit safer)."""
+    kept = list(cards)
+    shed: list[Card] = []
+    for _ in range(count):
+        risks = misere_risks(kept, deck, joker_low)
+        worst = max(kept, key=lambda c: (risks[c], c.rank or 0, c))
+        kept.remove(worst)
+        shed.append(worst)
+    return shed
+
+
+# -- the seat's knowledge of the hand --------------------------------------------------------
+
+
+class Table(Seen):
+    """A seat's view with memory of the hand: cards gone, suits players showed out of, what
+    the other seats may still hold, who is on which side and how the trick stands."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        super().__init__(view)
+        rules = view["rules"]
+        self.rules = rules
+        self.deck = DECKS[rules["deck"]].mask
+        self.kitty_size = DECKS[rules["deck"]].kitty
+        contract = view["contract"] or {}
+        self.active: list[int] = contract.get("playing") or list(range(PLAYERS))
+        no_trumps = self.trump is None and not self.no_tricks
+        self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
+        self.known = {int(seat): sum(Card.parse(t).mask for t in cards)
+                      for seat, cards in view["open_hands"].items()}
+        self.voids: dict[int, set[int]] = {seat: set() for seat in range(PLAYERS)}
+        for trick in view["tricks"]:
+            self._note_voids([Card.parse(c).index for c in trick["cards"]], trick["seats"],
+                             trick.get("nominated"))
+        if self.trick:
+            self._note_voids(self.trick, self.trick_seats, view["led"])
+        self.unseen = self.outstanding()
+        self.hand_mask = sum(card.mask for card in self.hand)
+
+    def _note_voids(self, cards: list[int], seats: list[int], named: str | None) -> None:
+        """Record who did not follow the suit led to a trick."""
+        nominated = Suit.parse(named) if named and named in "SCDH" else None
+        led = self.strain.led_suit(cards[0], nominated)
+        for index, seat in zip(cards[1:], seats[1:], strict=False):
+            if self.strain.suit_of[index] == led:
+                continue
+            if index == JOKER_INDEX and self.joker_any_time:
+                continue
+            self.voids[seat].add(led)
+
+    # sides
+
+    def side_of(self, seat: int) -> int:
+        """The side (0 or 1) of a seat."""
+        return seat % 2
+
+    def friend(self, seat: int) -> bool:
+        """True for this seat and its partner."""
+        return self.side_of(seat) == self.side_of(self.seat)
+
+    @property
+    def attacking(self) -> bool:
+        """True when this seat's side must make the contract (or nobody bid)."""
+        return self.contractor is None or self.friend(self.contractor)
+
+    def opponents_after(self) -> list[int]:
+        """Opponents still to play to the current trick after this seat."""
+        return [seat for seat in self.later_seats() if not self.friend(seat)]
+
+    def later_seats(self) -> list[int]:
+        """Seats still to play to the current trick after this seat, in order."""
+        remaining = len(self.active) - len(self.trick) - 1
+        seats: list[int] = []
+        seat = self.seat
+        while len(seats) < remaining:
+            seat = (seat + 1) % PLAYERS
+            if seat in self.active:
+                seats.append(seat)
+        return seats
+
+    # what others may hold
+
+    def could_hold(self, seat: int) -> int:
+        """Mask of the cards ``seat`` may hold: its open hand, else the unseen cards less the
+        suits it showed out of and the cards of open hands."""
+        if seat in self.known:
+            return self.known[seat]
+        mask = self.unseen
+        for other, cards in self.known.items():
+            if other != seat:
+                mask &= ~cards
+        for suit in self.voids[seat]:
+            mask &= ~self.strain.follow_mask[suit]
+        return mask
+
+    def may_be_void(self, seat: int, suit: int) -> bool:
+        """Could ``seat`` be out of ``suit``: it showed out, or few of the suit are unseen."""
+        holding = self.could_hold(seat) & self.strain.follow_mask[suit]
+        if seat in self.known or suit in self.voids[seat]:
+            return not holding
+        return holding.bit_count() <= 3
+
+    def can_beat(self, seat: int, key: int) -> bool:
+        """Could ``seat``, still to play, beat a card with winning key ``key``?"""
+        keys = self.strain.keys[self.led]
+        cards = self.could_hold(seat)
+        following = cards & self.strain.follow_mask[self.led]
+        if any(keys[c.index] > key for c in cards_of(following)):
+            return True
+        if self.joker_any_time and cards & JOKER.mask:
+            return True
+        if not self.may_be_void(seat, self.led):
+            return False
+        return any(keys[c.index] > key for c in cards_of(cards & ~following))
+
+    def sure_winner(self, card: Card) -> bool:
+        """Would ``card`` win the trick now, with no later opponent able to beat it?"""
+        if not self.wins(card):
+            return False
+        key = self.strain.keys[self.led][card.index]
+        return not any(self.can_beat(seat, key) for seat in self.opponents_after())
+
+    def trick_is_safe(self) -> bool:
+        """Is the card winning the trick now beyond the reach of every later opponent?"""
+        winning = self.trick[self.strain.winner(self.trick, self.led)]
+        key = self.strain.keys[self.led][winning]
+        return not any(self.can_beat(seat, key) for seat in self.opponents_after())
+
+    def boss(self, card: Card) -> bool:
+        """Is ``card`` the top card left in its effective suit?"""
+        return self.is_boss(card, self.unseen)
+
+    def trumps_held(self, cards: Iterable[Card]) -> list[Card]:
+        """The trumps among ``cards`` (none in no trumps)."""
+        trump = self.strain.trump
+        return [] if trump is None else in_suit(self.strain, cards, trump)
+
+    def enemy_trumps(self) -> int:
+        """Mask of the unseen trumps the opponents may hold."""
+        trump = self.strain.trump
+        if trump is None:
+            return 0
+        mask = 0
+        for seat in self.active:
+            if not self.friend(seat):
+                mask |= self.could_hold(seat) & self.strain.follow_mask[trump]
+        return mask
+
+
+# -- the bot ---------------------------------------------------------------------------------
+
+
+class RulesBot:
+    """Careful heuristic 500: valued bids, sound kitty exchanges and textbook card play."""
+
+    name = "rules"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed  # deterministic; the seed keeps the registry uniform
+        self.helper = SimpleBot(seed)
+
+    def choose(self, view: dict[str, Any]) -> str:
+        """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
+        if view["phase"] == "give":
+            return self.helper.choose(view)  # the lowest card: it helps partner's Nello
+        table = Table(view)
+        if view.get("discard_count"):
+            return "discard " + " ".join(map(str, self.discard(table, view["discard_count"])))
+        legal: list[str] = view["legal_actions"]
+        if view["phase"] == "bidding":
+            return self.bid(table, legal)
+        return self.play(table, legal)
+
+    # -- bidding ---------------------------------------------------------------------------
+
+    def bid(self, table: Table, legal: list[str]) -> str:
+        """The most valuable trick bid the hand (with partner's bids) can make, a no-tricks
+        bid with a low enough hand, else pass."""
+        levels = self._levels(table)
+        offers = [bid for bid in legal_trick_bids(legal) if bid.tricks <= levels[bid.trump]]
+        if offers:
+            return f"bid {max(offers, key=lambda bid: bid.value)}"
+        special = self._special_bid(table, legal)
+        if special:
+            return special
+        if "pass" in legal:
+            return "pass"
+        forced = legal_trick_bids(legal)
+        return f"bid {forced[0]}" if forced else legal[0]
+
+    def _levels(self, table: Table) -> dict[Suit | None, int]:
+        """The highest level worth bidding in each strain, counting partner's support."""
+        view = table.view
+        allowance = PARTNER_TRICKS + KITTY_TRICKS.get(table.kitty_size, 1.0)
+        levels = {}
+        for strain in STRAINS:
+            if strain is None:
+                mine = no_trump_tricks(table.hand, table.deck) - NO_TRUMP_CAUTION
+            else:
+                mine = suit_tricks(table.hand, strain, table.deck)
+            levels[strain] = math.floor(mine + allowance + BID_SLACK) if mine > 0 else 0
+        high = view["high_bid"]
+        partner_bid = _last_trick_bid(view["bidding"], table.partner)
+        if high is not None and high["seat"] == table.partner:
+            levels = {strain: level - 1 for strain, level in levels.items()}
+        if partner_bid is not None and _last_trick_bid(view["bidding"], table.seat) is None:
+            extra = support_tricks(table.hand, partner_bid.trump) - PARTNER_TRICKS
+            raised = partner_bid.tricks + math.floor(extra)
+            levels[partner_bid.trump] = max(levels[partner_bid.trump], raised)
+        return levels
+
+    def _special_bid(self, table: Table, legal: list[str]) -> str | None:
+        """A no-tricks contract this hand is low enough for, if one is legal."""
+        high = table.view["high_bid"]
+        if high is not None and high["seat"] == table.partner:
+            return "bid across-the-table" if ("bid across-the-table" in legal
+                                              and self._low_enough(table, -2)) else None
+        for action, slack in (("bid open-misere", -2), ("bid misere", 0), ("bid nello", 1),
+                              ("bid across-the-corner", 1 - table.kitty_size)):
+            if action in legal and self._low_enough(table, slack):
+                return action
+        return None
+
+    def _low_enough(self, table: Table, slack: int) -> bool:
+        """Is the hand fit for a no-tricks contract, allowing ``slack`` more (or fewer)
+        dangerous cards than the kitty exchange can usually remove?"""
+        joker_low = table.rules["joker_low_in_misere"]
+        danger = misere_danger(table.hand, table.deck, joker_low)
+        return danger <= max(0, MISERE_ALLOWANCE.get(table.kitty_size, 1) + slack)
+
+    # -- kitty exchange --------------------------------------------------------------------
+
+    def discard(self, table: Table, count: int) -> list[Card]:
+        """Put back ``count`` cards: the dangerous ones in a no-tricks contract, else rubbish
+        that keeps trumps, the joker and aces and makes voids."""
+        if table.no_tricks:
+            return shed_for_misere(table.hand, count, table.deck,
+                                   table.rules["joker_low_in_misere"])
+        return _rubbish(table, count)
+
+    # -- card play -------------------------------------------------------------------------
+
+    def play(self, table: Table, legal: list[str]) -> str:
+        """Choose a card by the seat's aim, then write the action for it."""
+        options = plays_by_card(legal)
+        cards = list(options)
+        if table.no_tricks:
+            if table.seat in table.makers:
+                card = self._duck(table, cards)
+            else:
+                card = self._feed(table, cards)
+        elif table.trick:
+            card = self._follow(table, cards)
+        else:
+            card = self._lead(table, cards)
+        return _action_for(table, card, options[card])
+
+    # trick contracts: following
+
+    def _follow(self, table: Table, cards: list[Card]) -> Card:
+        """Leave partner's safe trick alone, else take the trick as cheaply as is sure."""
+        winners = [card for card in cards if table.wins(card)]
+        if table.friend(table.current_winner()):
+            if not table.opponents_after() or table.trick_is_safe():
+                return _shed(table, cards)
+            sure = [c for c in winners if table.sure_winner(c)
+                    and suit_of(table.strain, c) == table.led]
+            return lowest(table.strain, sure) if sure else _shed(table, cards)
+        sure = [card for card in winners if table.sure_winner(card)]
+        if sure:
+            return lowest(table.strain, sure)
+        if not winners:
+            return _shed(table, cards)
+        cheapest = lowest(table.strain, winners)
+        ruffing = suit_of(table.strain, cheapest) != table.led
+        if table.partner in table.later_seats() and not ruffing:
+            return _shed(table, cards)  # second hand low: partner plays last
+        return cheapest
+
+    # trick contracts: leading
+
+    def _lead(self, table: Table, cards: list[Card]) -> Card:
+        """Draw trumps with the majority, cash sure winners, then lead the best suit low."""
+        trumps = table.trumps_held(cards)
+        if table.attacking and trumps:
+            drawing = self._trump_lead(table, trumps)
+            if drawing is not None:
+                return drawing
+        side = [card for card in cards if card not in trumps]
+        cash = [card for card in side if self._cashable(table, card)]
+        if cash:
+            lengths = suit_lengths(table.strain, side)
+            return max(cash, key=lambda c: (lengths[suit_of(table.strain, c)],
+                                            worth(table.strain, c)))
+        if JOKER in cards and table.strain.trump is None and _long_suit(table, cards):
+            return JOKER
+        plain = [card for card in side if not card.is_joker]
+        if not plain:
+            return lowest(table.strain, trumps or cards)
+        suit = max({suit_of(table.strain, c) for c in plain},
+                   key=lambda s: self._lead_score(table, s, plain))
+        return lowest(table.strain, in_suit(table.strain, plain, suit))
+
+    def _trump_lead(self, table: Table, trumps: list[Card]) -> Card | None:
+        """A trump to lead while the opponents still hold trumps and it pays: the top trump
+        when it is the boss, a low one when this hand holds the majority."""
+        enemy = table.enemy_trumps().bit_count()
+        if not enemy:
+            return None
+        top = highest(table.strain, trumps)
+        if table.boss(top):
+            return top
+        if len(trumps) > enemy or (len(trumps) >= 4 and len(trumps) >= enemy):
+            return lowest(table.strain, trumps)
+        return None
+
+    def _cashable(self, table: Table, card: Card) -> bool:
+        """A side card that is the boss of its suit and that no opponent can ruff."""
+        if card.is_joker or not table.boss(card):
+            return False
+        suit = suit_of(table.strain, card)
+        trump = table.strain.trump
+        for seat in table.active:
+            if table.friend(seat) or trump is None:
+                continue
+            if table.may_be_void(seat, suit) and table.could_hold(seat) & table.strain.follow_mask[
+                    trump]:
+                return False
+        return True
+
+    def _lead_score(self, table: Table, suit: int, plain: list[Card]) -> float:
+        """How good a suit is to lead low: long suits for the makers and in no trumps; short
+        suits for defenders in a trump contract; suits partner can ruff; not away from an
+        unsupported honour."""
+        strain = table.strain
+        mine = in_suit(strain, plain, suit)
+        long_suits_pay = table.attacking or strain.trump is None
+        score = float(len(mine)) if long_suits_pay else -float(len(mine)) / 2
+        trump = strain.trump
+        for seat in table.active:
+            if seat == table.seat or not table.may_be_void(seat, suit):
+                continue
+            if trump is not None and table.could_hold(seat) & strain.follow_mask[trump]:
+                score += 3 if table.friend(seat) else -4
+        honours = [c for c in mine if c.rank in (Rank.KING, Rank.QUEEN) and not table.boss(c)]
+        if honours and len(mine) <= 3:
+            score -= 2
+        return score
+
+    # no-tricks contracts
+
+    def _duck(self, table: Table, cards: list[Card]) -> Card:
+        """As a no-tricks maker: lead the safest low card; follow with the highest card that
+        still loses; when sure to win anyway, throw the most dangerous card."""
+        risks = misere_risks(table.hand, table.deck, table.rules["joker_low_in_misere"])
+        if not table.trick:
+            return min(cards, key=lambda c: (self._lead_danger(table, c), c.rank or 99))
+        losers = [card for card in cards if not table.wins(card)]
+        if losers:
+            following = [c for c in losers if suit_of(table.strain, c) == table.led]
+            if following:
+                return highest(table.strain, following)
+            return max(losers, key=lambda c: (risks.get(c, 0), c.rank or 0))
+        if table.later_seats():
+            return lowest(table.strain, cards)
+        return max(cards, key=lambda c: (risks.get(c, 0), c.rank or 0))
+
+    def _lead_danger(self, table: Table, card: Card) -> tuple[int, int]:
+        """How likely a maker's lead of ``card`` is to win: no rival (a defender, or the other
+        side's maker Across The Corner) able to follow with a higher card is worst, then the
+        number of lower cards rivals may duck with."""
+        if card.is_joker:
+            return (99, 0)
+        strain = table.strain
+        suit = suit_of(strain, card)
+        keys = strain.keys[suit]
+        rivals = [s for s in table.later_seats() if not (s in table.makers and table.friend(s))]
+        above = below = 0
+        for seat in rivals:
+            held = cards_of(table.could_hold(seat) & strain.follow_mask[suit])
+            above += sum(keys[c.index] > keys[card.index] for c in held)
+            below += sum(keys[c.index] < keys[card.index] for c in held)
+        return (0 if above else 1, below)
+
+    def _feed(self, table: Table, cards: list[Card]) -> Card:
+        """Defending a no-tricks contract: lead low into the makers' suits, keep the trick
+        low until a maker has played, then duck under a maker's winning card."""
+        strain = table.strain
+        plain = [c for c in cards if not c.is_joker] or cards
+        if not table.trick:
+            return min(plain, key=lambda c: self._feed_lead_score(table, c))
+        makers_after = [s for s in table.later_seats() if s in table.makers]
+        if table.current_winner() in table.makers:
+            under = [c for c in plain if not table.wins(c)]
+            if under:
+                return highest(strain, under)
+        elif makers_after:
+            return lowest(strain, plain)
+        return max(plain, key=lambda c: (suit_of(strain, c) != table.led, worth(strain, c)))
+
+    def _feed_lead_score(self, table: Table, card: Card) -> tuple[int, int, int]:
+        """Lower is better for a defender's lead against a no-tricks maker: a suit the makers
+        hold, where they have fewest cards to duck under ours, led as low as we can."""
+        strain = table.strain
+        suit = suit_of(strain, card)
+        makers = [s for s in table.makers if s in table.active]
+        holding = 0
+        for seat in makers:
+            holding |= table.could_hold(seat) & strain.follow_mask[suit]
+        if not holding:
+            return (1, 0, worth(strain, card))
+        duck = count_below(strain, holding, card)
+        forced = duck == 0 and any(seat in table.known for seat in makers)
+        return (0, duck - 5 * forced, worth(strain, card))
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _last_trick_bid(bidding: list[dict[str, Any]], seat: int) -> Bid | None:
+    """The last trick bid ``seat`` made this hand, if any."""
+    for entry in reversed(bidding):
+        if entry["seat"] == seat and entry["bid"] != "pass":
+            bid = Bid.parse(entry["bid"])
+            return bid if bid.contract is Contract.TRICKS else None
+    return None
+
+
+def _keep_value(table: Table, card: Card, cards: list[Card]) -> float:
+    """How much a card is worth keeping in a trick contract: the joker and trumps most, then
+    bosses, guards of honours and long suits; a lone small card least (shedding it makes a
+    void to ruff in)."""
+    strain = table.strain
+    if card.is_joker:
+        return 1000.0
+    suit = suit_of(strain, card)
+    value = float(worth(strain, card))
+    if suit == strain.trump:
+        return 200 + value
+    if table.boss(card):
+        value += 100
+    mine = in_suit(strain, cards, suit)
+    honours = [c for c in mine if c.rank in (Rank.KING, Rank.QUEEN) and not table.boss(c)]
+    if honours and card not in honours and len(mine) <= 3:
+        value += 30
+    if len(mine) == 1 and table.trumps_held(cards):
+        value -= 10
+    return value
+
+
+def _shed(table: Table, cards: list[Card]) -> Card:
+    """The card to throw on a trick this seat will not win."""
+    return min(cards, key=lambda c: (_keep_value(table, c, table.hand), c))
+
+
+def _rubbish(table: Table, count: int) -> list[Card]:
+    """Kitty discards for a trick contract: whole short side suits first (voids to ruff in),
+    then the cards least worth keeping; trumps, the joker and aces go last."""
+    strain = table.strain
+
+    def keeper(card: Card) -> bool:
+        return (card.is_joker or suit_of(strain, card) == strain.trump
+                or card.rank is Rank.ACE or (strain.trump is None and card.rank is Rank.KING))
+
+    chosen: list[Card] = []
+    if strain.trump is not None:
+        suits = {suit_of(strain, c) for c in table.hand} - {strain.trump}
+        for suit in sorted(suits, key=lambda s: len(in_suit(strain, table.hand, s))):
+            group = in_suit(strain, table.hand, suit)
+            if not any(keeper(c) for c in group) and len(chosen) + len(group) <= count:
+                chosen.extend(group)
+    rest = [c for c in table.hand if c not in chosen]
+    rest.sort(key=lambda c: (keeper(c), _keep_value(table, c, rest), c))
+    return chosen + rest[:count - len(chosen)]
+
+
+def _long_suit(table: Table, cards: list[Card]) -> Suit | None:
+    """The suit to name when leading the joker in no trumps: the longest one of four or more
+    cards (the joker pulls a round of it, setting up its small cards), else ``None``."""
+    best = None
+    for suit in Suit:
+        mine = in_suit(table.strain, cards, suit)
+        if len(mine) >= 4 and (best is None or len(mine) > len(in_suit(
+                table.strain, cards, best))):
+            best = suit
+    return best
+
+
+def _action_for(table: Table, card: Card, actions: list[str]) -> str:
+    """The action playing ``card``; a joker led in no trumps names this hand's longest suit."""
+    if len(actions) == 1:
+        return actions[0]
+    named = _long_suit(table, table.hand)
+    if named is None:
+        lengths = suit_lengths(table.strain, [c for c in table.hand if not c.is_joker])
+        named = Suit(max(range(4), key=lambda s: (lengths[s], s)))
+    wanted = f"play {card}:{named.letter}"
+    return wanted if wanted in actions else actions[0]
+
+
+__all__ = ["RulesBot", "Table", "misere_danger", "no_trump_tricks", "suit_tricks"]

@@ -1,0 +1,333 @@
+"""The search bot: Perfect Information Monte Carlo over the double-dummy solver.
+
+To play a card it deals the cards it cannot see at random, consistently with everything its
+seat's view shows (cards played, suits a player showed out of, its own kitty discards, open
+hands), solves each such deal exactly with :mod:`cardroom.bots.solver`, scores every legal
+card by the points the hand would end with, and plays the best average. It works against a
+clock: when the deal is still too big to solve in time, or no sample finishes, it plays as
+the simple bot does; bidding, Nello's gift and the kitty exchange are the simple bot's too.
+
+It reads nothing but the view dict it is given, so it never sees a hidden card.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.bots.simple import Seen, SimpleBot
+from cardroom.bots.solver import Position, Search, SolverTimeout, side_of
+from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
+from cardroom.games.five_hundred import Contract
+from cardroom.games.five_hundred.rules import DECKS
+
+TRICKS_PER_HAND = 10
+
+
+@dataclass(frozen=True)
+class Level:
+    """How hard the bot thinks: a time budget per decision, a cap on sampled deals, and the
+    most tricks left (per player count) it will try to solve rather than play by rule."""
+
+    budget: float
+    samples: int
+    max_tricks: dict[int, int]
+
+
+LEVELS: dict[str, Level] = {
+    "fast": Level(budget=0.12, samples=10, max_tricks={4: 5, 3: 6, 2: 10}),
+    "default": Level(budget=0.4, samples=24, max_tricks={4: 6, 3: 7, 2: 10}),
+    "strong": Level(budget=1.5, samples=64, max_tricks={4: 7, 3: 8, 2: 10}),
+}
+"""The bot's levels by registry suffix (``search:fast``, ``search``, ``search:strong``)."""
+
+
+class SearchBot:
+    """PIMC card play over exact double-dummy solutions; the simple bot's bidding and kitty."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, level: str = "default") -> None:
+        self.seed = seed
+        self.level = LEVELS[level]
+        self.name = "search" if level == "default" else f"search:{level}"
+        self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
+        self.simple = SimpleBot(seed)
+
+    def choose(self, view: dict[str, Any]) -> str:
+        """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
+        if view.get("discard_count") or view["phase"] != "play":
+            return self.simple.choose(view)
+        deadline = time.perf_counter() + self.level.budget
+        action = self.play(view, deadline)
+        if action is None or action not in view["legal_actions"]:
+            return self.simple.choose(view)
+        return action
+
+    # card play
+
+    def play(self, view: dict[str, Any], deadline: float) -> str | None:
+        """The play with the best average score over sampled deals, or ``None`` when no
+        sample could be solved in time."""
+        legal: list[str] = view["legal_actions"]
+        if len(legal) == 1:
+            return legal[0]
+        knowledge = Knowledge(view)
+        level = self.level
+        players = len(knowledge.active)
+        if knowledge.tricks_left > level.max_tricks.get(players, TRICKS_PER_HAND):
+            return None
+        aim = Aim(knowledge)
+        totals: dict[str, float] = {}
+        solved = 0
+        while solved < level.samples and time.perf_counter() < deadline:
+            hands = knowledge.sample(self.rng)
+            if hands is None:
+                break
+            try:
+                scores = aim.score_moves(knowledge.position(hands), deadline)
+            except SolverTimeout:
+                break
+            for action, score in scores.items():
+                totals[action] = totals.get(action, 0.0) + score
+            solved += 1
+        candidates = {action: total for action, total in totals.items() if action in legal}
+        if not candidates:
+            return None
+        return max(candidates, key=lambda action: (candidates[action], action))
+
+
+# -- what the seat knows ------------------------------------------------------------------------
+
+
+class Knowledge:
+    """Everything the view tells about where the unseen cards can be.
+
+    ``places`` are the active seats whose hands are hidden, each with its number of cards;
+    the rest of the unseen cards are "elsewhere" (the kitty, others' discards, a folded hand).
+    ``voids[seat]`` is the mask of cards a seat cannot hold, from the tricks it failed to
+    follow (and, under the forced-joker rule, the joker it would have had to play).
+    """
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        seen = Seen(view)
+        self.view = view
+        self.seen = seen
+        self.seat: int = seen.seat
+        contract = view["contract"] or {}
+        self.active: tuple[int, ...] = tuple(contract.get("playing") or range(4))
+        rules = view["rules"]
+        strain = seen.strain
+        self.strain = strain
+        self.joker_forced = seen.no_tricks and rules["misere_joker_forced"]
+        no_trumps = seen.bid is None or (seen.bid.contract is Contract.TRICKS
+                                         and seen.bid.trump is None)
+        self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
+        self.hand = _mask(view["hand"])
+        self.open = {int(seat): _mask(cards) for seat, cards in view["open_hands"].items()}
+        played = 0
+        for trick in view["tricks"]:
+            played |= _mask(trick["cards"])
+        played |= _mask(play["card"] for play in view["trick"])
+        self.trick = tuple((play["seat"], Card.parse(play["card"]).index)
+                           for play in view["trick"])
+        self.to_play = self.seat
+        self.tricks_left = self.hand.bit_count()
+        known = self.hand | played | _mask(view["discards"])
+        for cards in self.open.values():
+            known |= cards
+        self.unseen = DECKS[rules["deck"]].mask & ~known
+        self.places = {seat: view["hand_sizes"][seat] for seat in self.active
+                       if seat != self.seat and seat not in self.open}
+        self.voids = self._voids()
+        self.only_partner = self._handed_over(played)
+
+    def _voids(self) -> dict[int, int]:
+        """Cards each seat cannot hold, from the suits it showed out of."""
+        strain = self.strain
+        voids = {seat: 0 for seat in range(4)}
+        tricks = [(t["cards"], t["seats"], t.get("nominated")) for t in self.view["tricks"]]
+        if self.view["trick"]:
+            tricks.append(([p["card"] for p in self.view["trick"]],
+                           [p["seat"] for p in self.view["trick"]], self.view["led"]))
+        for cards, seats, nominated in tricks:
+            indexes = [Card.parse(text).index for text in cards]
+            named = Suit.parse(nominated) if nominated and nominated != "J" else None
+            led = strain.led_suit(indexes[0], named)
+            for seat, card in zip(seats[1:], indexes[1:], strict=True):
+                if strain.suit_of[card] == led:
+                    continue
+                if card == JOKER_INDEX and self.joker_any_time:
+                    continue
+                voids[seat] |= strain.follow_mask[led]
+                if self.joker_forced and card != JOKER_INDEX:
+                    voids[seat] |= 1 << JOKER_INDEX
+        return voids
+
+    def _handed_over(self, played: int) -> int:
+        """Across The Table: the cards this seat passed to its partner are with the partner
+        (or in the partner's discards), never with an opponent."""
+        contract = self.view["contract"] or {}
+        if contract.get("contractor") != self.seat:
+            return 0
+        return _mask(self.view["handed_over"]) & ~played
+
+    def sample(self, rng: random.Random) -> dict[int, int] | None:
+        """Deal the unseen cards to the hidden hands at random, within what is known (a
+        shown void is relaxed only if no deal fits it)."""
+        for attempt in range(40):
+            hands = self._try_deal(rng, strict=attempt < 30)
+            if hands is not None:
+                return hands
+        return None
+
+    def _try_deal(self, rng: random.Random, strict: bool) -> dict[int, int] | None:
+        partner = (self.seat + 2) % 4
+        room = dict(self.places)
+        elsewhere = self.unseen.bit_count() - sum(room.values())
+        if elsewhere < 0:
+            return None
+        hands = {seat: 0 for seat in room}
+        cards = list(iter_indexes(self.unseen))
+        rng.shuffle(cards)
+
+        def allowed(card: int) -> list[int]:
+            bit = 1 << card
+            seats = [s for s in room if not (strict and self.voids[s] & bit)]
+            if self.only_partner & bit:
+                seats = [s for s in seats if s == partner]
+            return seats
+
+        options = {card: allowed(card) for card in cards}
+        cards.sort(key=lambda c: len(options[c]))
+        for card in cards:
+            choices = [s for s in options[card] if room[s]]
+            weights = [room[s] for s in choices]
+            if elsewhere:
+                choices.append(-1)
+                weights.append(elsewhere)
+            if not choices:
+                return None
+            seat = rng.choices(choices, weights)[0]
+            if seat < 0:
+                elsewhere -= 1
+            else:
+                room[seat] -= 1
+                hands[seat] |= 1 << card
+        return hands
+
+    def position(self, hidden: dict[int, int]) -> Position:
+        """The solver's position for one sampled deal."""
+        hands = [0, 0, 0, 0]
+        hands[self.seat] = self.hand
+        for seat, cards in {**self.open, **hidden}.items():
+            hands[seat] = cards
+        return Position(hands=tuple(hands), strain=self.strain, to_play=self.seat,
+                        active=self.active, trick=self.trick,
+                        led=self.seen.led if self.trick else None,
+                        joker_forced=self.joker_forced, joker_any_time=self.joker_any_time)
+
+
+# -- what the seat wants ------------------------------------------------------------------------
+
+
+class Aim:
+    """Turns a solved deal into points for the bot's side: which seats' tricks the solver
+    counts, who wants them, and what the hand then scores (the bot's side minus the other)."""
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        view = knowledge.view
+        seen = knowledge.seen
+        self.knowledge = knowledge
+        self.rules = view["rules"]
+        self.team = knowledge.seat % 2
+        self.bid = seen.bid
+        self.won = list(view["tricks_won"])
+        active = knowledge.active
+        contract = view["contract"] or {}
+        self.contractor: int | None = contract.get("contractor")
+        kind = self.bid.contract if self.bid is not None else None
+        self.kind = kind
+        if kind is Contract.ACROSS_THE_CORNER:
+            self.counted = (knowledge.seat,)
+            self.wanting = tuple(s for s in active if s != knowledge.seat)
+        elif kind is not None and kind is not Contract.TRICKS:
+            makers = seen.makers
+            self.makers = makers
+            self.counted = tuple(s for s in active if s not in makers)
+            self.wanting = self.counted
+        else:
+            self.counted = tuple(s for s in active if s % 2 == self.team)
+            self.wanting = self.counted
+
+    def score_moves(self, position: Position, deadline: float) -> dict[str, float]:
+        """Points for the bot's side after each legal play, in one sampled deal."""
+        search = Search(position, self.counted, deadline, self.wanting)
+        left = position.tricks_left
+        lo = 0
+        if (self.kind not in (None, Contract.TRICKS, Contract.ACROSS_THE_CORNER)
+                and self.rules["misere_failure"] == "stop"):
+            lo = left - 1  # only whether the makers take a trick matters
+        scores: dict[str, float] = {}
+        for (card, named), counted in search.move_values(lo).items():
+            text = f"play {Card.from_index(card)}"
+            if named is not None:
+                text += f":{Suit(named).letter}"
+            scores[text] = self.points(counted, left) + 0.01 * counted * self._sign()
+        return scores
+
+    def _sign(self) -> int:
+        """+1 when more counted tricks are good for the bot's side."""
+        return 1 if side_of(self.wanting) >> self.knowledge.seat & 1 else -1
+
+    def points(self, counted: int, left: int) -> float:
+        """The hand's points, the bot's side minus the other, when the counted seats take
+        ``counted`` of the ``left`` remaining tricks."""
+        won = self.won
+        if self.kind is Contract.ACROSS_THE_CORNER:
+            mine = won[self.knowledge.seat] + counted
+            theirs = sum(won[s] for s in self.wanting) + left - counted
+            return 0.0 if mine == theirs else (250.0 if mine < theirs else -250.0)
+        if self.kind is None:
+            mine = sum(won[s] for s in range(4) if s % 2 == self.team) + counted
+            return 10.0 * (mine - (TRICKS_PER_HAND - mine))
+        contractor_team = (self.contractor or 0) % 2
+        sign = 1 if contractor_team == self.team else -1
+        defence = 10 if self.rules["defender_points"] == "always" else 0
+        value = self.bid.value  # type: ignore[union-attr]
+        if self.kind is not Contract.TRICKS:
+            taken = sum(won[s] for s in self.makers) + left - counted
+            if self.rules["misere_failure"] == "stop":
+                taken = min(taken, 1)
+            makers = value if taken == 0 else -value
+            return sign * (makers - defence * taken)
+        makers_tricks = (sum(won[s] for s in range(4) if s % 2 == contractor_team)
+                         + (counted if sign > 0 else left - counted))
+        return sign * (self._contract_points(makers_tricks)
+                       - defence * (TRICKS_PER_HAND - makers_tricks))
+
+    def _contract_points(self, tricks: int) -> int:
+        """What the contractors score with ``tricks`` tricks (RULES.md 1.4)."""
+        bid = self.bid
+        value = bid.value  # type: ignore[union-attr]
+        if tricks < bid.tricks:  # type: ignore[union-attr]
+            return -value
+        if tricks == TRICKS_PER_HAND:
+            bonus = self.rules["all_tricks_bonus"]
+            if bonus == "slam_250":
+                value = max(value, 250)
+            elif bonus == "sweep_plus_50" and bid.tricks < TRICKS_PER_HAND:  # type: ignore[union-attr]
+                value += 50
+        return value
+
+
+def _mask(cards: Iterable[str]) -> int:
+    """The mask of some card texts."""
+    mask = 0
+    for text in cards:
+        mask |= Card.parse(text).mask
+    return mask
+

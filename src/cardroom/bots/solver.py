@@ -1,0 +1,525 @@
+"""A double-dummy solver for the tricks of 500: best play by everyone, all hands open.
+
+Given every remaining hand, the trick in progress and the strain, :func:`solve` answers how
+many of the remaining tricks one side takes when everybody plays perfectly, and
+:func:`move_values` gives that number after each legal move of the seat to play (the search
+bot averages these over sampled deals). Following suit, the joker and the trick winner come
+from the engine's :class:`~cardroom.games.five_hundred.tricks.Strain` tables, so the solver
+plays exactly the engine's game, including no-tricks rules (forced joker, low joker).
+
+Inside, cards are renumbered compactly: the cards still in play, grouped by effective suit and
+ordered by strength within it, so a suit is a contiguous run of bits, its top card is its
+highest bit and cards adjacent in a run are interchangeable. The search is a null-window
+(boolean) alpha-beta over single card plays with a transposition table at trick boundaries
+keyed on the remaining hands, equivalent-card merging, cheap move ordering and quick-trick
+bounds; exact values come from a few null-window probes (MTD-style bisection).
+
+:func:`brute_force` is the plain minimax reference the tests check the fast search against.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from cardroom.games.cards import JOKER_INDEX, Suit, iter_indexes
+from cardroom.games.five_hundred.tricks import JOKER_SUIT, Strain
+
+JOKER_BIT = 1 << JOKER_INDEX
+SUITS = tuple(int(suit) for suit in Suit)
+Move = tuple[int, int | None]
+"""A move: the card index played and, for a joker led in no trumps, the suit it names."""
+
+
+class SolverTimeout(Exception):
+    """The search passed its deadline; the caller should fall back to something cheaper."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A moment of the play, with every hand known (engine masks, by seat).
+
+    ``hands`` has one mask per seat (folded seats hold 0 or are simply left out of
+    ``active``); ``trick`` is the trick so far as ``(seat, card index)`` pairs in play order;
+    ``led`` is the effective suit led (needed when ``trick`` is not empty, and the suit a
+    led no-trumps joker named); ``to_play`` is the seat to play next. ``joker_forced`` and
+    ``joker_any_time`` are the engine's no-tricks and no-trumps joker rules.
+    """
+
+    hands: tuple[int, ...]
+    strain: Strain
+    to_play: int
+    active: tuple[int, ...] = (0, 1, 2, 3)
+    trick: tuple[tuple[int, int], ...] = ()
+    led: int | None = None
+    joker_forced: bool = False
+    joker_any_time: bool = False
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be finished, counting the one in progress."""
+        return self.hands[self.to_play].bit_count()
+
+    @classmethod
+    def from_game(cls, game: object) -> Position:
+        """The position of a game in its play phase (reads hidden hands: for tests and
+        benchmarks, never for a bot)."""
+        g = game  # the engine's Game; typed loosely to keep this module free of it
+        return cls(hands=tuple(g.hands), strain=g.strain, to_play=g.to_act,  # type: ignore[attr-defined]
+                   active=tuple(g.active),  # type: ignore[attr-defined]
+                   trick=tuple(zip(g.trick_seats, g.trick, strict=True)),  # type: ignore[attr-defined]
+                   led=g.led if g.trick else None,  # type: ignore[attr-defined]
+                   joker_forced=g.joker_forced,  # type: ignore[attr-defined]
+                   joker_any_time=g.joker_any_time)  # type: ignore[attr-defined]
+
+
+def playable(hand: int, leading: bool, led: int, follow: Sequence[int], joker: int,
+             joker_forced: bool, joker_any_time: bool) -> int:
+    """Mask of the cards of ``hand`` that may be played, by the engine's rules.
+
+    The same rules as ``Game._playable`` (the tests compare the two on random games), written
+    over any numbering of the cards: ``follow[s]`` is the mask of effective suit ``s`` and
+    ``joker`` the joker's bit (0 when it is out of play).
+    """
+    if leading:
+        if joker_forced and hand & joker and hand != joker:
+            return hand & ~joker
+        return hand
+    following = hand & follow[led]
+    if following:
+        if joker_any_time and hand & joker:
+            following |= joker
+        return following
+    if joker_forced and hand & joker:
+        return joker
+    return hand
+
+
+def next_seats(active: Sequence[int]) -> dict[int, int]:
+    """The next seat to play after each active seat, clockwise."""
+    ordered = sorted(active)
+    return {seat: ordered[(i + 1) % len(ordered)] for i, seat in enumerate(ordered)}
+
+
+def side_of(seats: int | Iterable[int]) -> int:
+    """A side (one seat or several) as a bit mask of seats."""
+    if isinstance(seats, int):
+        return 1 << seats
+    mask = 0
+    for seat in seats:
+        mask |= 1 << seat
+    return mask
+
+
+# -- the reference: plain minimax ---------------------------------------------------------------
+
+
+def brute_force(position: Position, side: int | Iterable[int],
+                maximisers: int | Iterable[int] | None = None) -> int:
+    """Tricks ``side`` takes from ``position`` by plain minimax over every legal card (and
+    every suit a led no-trumps joker may name); ``maximisers`` (default: the side) want that
+    number high, the other seats low. Exponential: for small endings and tests."""
+    side_mask = side_of(side)
+    max_mask = side_mask if maximisers is None else side_of(maximisers)
+    after = next_seats(position.active)
+    strain = position.strain
+    follow = strain.follow_mask
+
+    def value(hands: list[int], trick: list[tuple[int, int]], led: int, seat: int) -> int:
+        if len(trick) == len(position.active):
+            cards = [card for _, card in trick]
+            winner = trick[strain.winner(cards, led)][0]
+            won = 1 if side_mask >> winner & 1 else 0
+            if not hands[winner]:
+                return won
+            return won + value(hands, [], 0, winner)
+        mask = playable(hands[seat], not trick, led, follow, JOKER_BIT,
+                        position.joker_forced, position.joker_any_time)
+        results = []
+        for card in iter_indexes(mask):
+            hands[seat] ^= 1 << card
+            for named in _nominations_all(strain, card, not trick):
+                new_led = strain.led_suit(card, None if named is None else Suit(named)) \
+                    if not trick else led
+                results.append(value(hands, [*trick, (seat, card)], new_led, after[seat]))
+            hands[seat] ^= 1 << card
+        return max(results) if max_mask >> seat & 1 else min(results)
+
+    led = position.led if position.led is not None else 0
+    return value(list(position.hands), list(position.trick), led, position.to_play)
+
+
+def _nominations_all(strain: Strain, card: int, leading: bool) -> tuple[int | None, ...]:
+    """Every suit a card may name: all four for a joker led in no trumps, else none."""
+    if leading and strain.suit_of[card] == JOKER_SUIT:
+        return SUITS
+    return (None,)
+
+
+# -- the fast search ------------------------------------------------------------------------------
+
+
+class _Layout:
+    """The compact numbering of the cards of one position (see the module docstring)."""
+
+    def __init__(self, strain: Strain, cards: int) -> None:
+        order = sorted(iter_indexes(cards), key=lambda i: (strain.suit_of[i],
+                                                           strain.keys[strain.suit_of[i]][i]))
+        self.index = order  # compact position -> engine card index
+        self.compact = {card: pos for pos, card in enumerate(order)}
+        self.suit = [strain.suit_of[card] for card in order]
+        self.follow = [0] * 5
+        for pos, suit in enumerate(self.suit):
+            self.follow[suit] |= 1 << pos
+        self.keys = [[strain.keys[led][card] for card in order] for led in range(5)]
+        self.joker = 1 << self.compact[JOKER_INDEX] if JOKER_INDEX in self.compact else 0
+
+    def to_compact(self, mask: int) -> int:
+        """An engine mask in the compact numbering."""
+        out = 0
+        for card in iter_indexes(mask):
+            out |= 1 << self.compact[card]
+        return out
+
+
+class Search:
+    """A double-dummy search of one deal for one side; keeps its transposition table between
+    calls, so asking about several moves of the same deal shares the work."""
+
+    CHECK_EVERY = 1024
+    """Trick-boundary nodes between two looks at the clock."""
+
+    def __init__(self, position: Position, side: int | Iterable[int],
+                 deadline: float | None = None,
+                 maximisers: int | Iterable[int] | None = None) -> None:
+        strain = position.strain
+        self.position = position
+        self.strain = strain
+        in_play = 0
+        for seat in position.active:
+            in_play |= position.hands[seat]
+        for _, card in position.trick:
+            in_play |= 1 << card
+        self.layout = layout = _Layout(strain, in_play)
+        self.side = side_of(side)
+        self.maximisers = self.side if maximisers is None else side_of(maximisers)
+        self.active = tuple(sorted(position.active))
+        self.after = next_seats(self.active)
+        self.orders = {seat: self._order_from(seat) for seat in self.active}
+        self.joker = layout.joker
+        self.forced = position.joker_forced
+        self.any_time = position.joker_any_time
+        trump = strain.trump
+        self.trump_mask = layout.follow[int(trump)] if trump is not None else 0
+        self.joker_wins = (bool(self.joker) and trump is None
+                           and layout.keys[0][layout.compact[JOKER_INDEX]] > 0)
+        self.hands = [0, 0, 0, 0]
+        for seat in self.active:
+            self.hands[seat] = layout.to_compact(position.hands[seat])
+        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.deadline = deadline
+        self.nodes = 0
+
+    def _order_from(self, leader: int) -> tuple[int, ...]:
+        seats = [leader]
+        while len(seats) < len(self.active):
+            seats.append(self.after[seats[-1]])
+        return tuple(seats)
+
+    # public questions
+
+    def value(self, lo: int = 0, hi: int | None = None) -> int:
+        """Tricks the side takes from the position with best play, clamped to ``[lo, hi]``."""
+        return self._bisect(self.reaches, lo, hi)
+
+    def move_values(self, lo: int = 0, hi: int | None = None) -> dict[Move, int]:
+        """The value (as :meth:`value`) after each legal move of the seat to play; equivalent
+        cards share one search."""
+        values: dict[Move, int] = {}
+        for move, group in self._root_moves():
+            result = self._bisect(lambda t, m=move: self._after_move_reaches(m, t), lo, hi)
+            for card in group:
+                values[(card, move[1])] = result
+        return values
+
+    def reaches(self, target: int) -> bool:
+        """Can the side take at least ``target`` of the remaining tricks?"""
+        trick = self._trick_state()
+        if trick is None:
+            return self._reach(self.hands, self.position.to_play, target)
+        order, pos, led, best_key, best_seat, trick_mask = trick
+        return self._play(self.hands, order, pos, led, best_key, best_seat, trick_mask, target)
+
+    # the root
+
+    def _bisect(self, reaches: Callable[[int], bool], lo: int, hi: int | None) -> int:
+        total = self.position.hands[self.position.to_play].bit_count()
+        top = total if hi is None else min(hi, total)
+        low = max(lo, 0)
+        while low < top:
+            mid = (low + top + 1) // 2
+            if reaches(mid):
+                low = mid
+            else:
+                top = mid - 1
+        return low
+
+    def _trick_state(self) -> tuple[tuple[int, ...], int, int, int, int, int] | None:
+        """The trick in progress in compact cards: play order, cards played, led suit, best
+        key and seat so far, mask of its cards (``None`` at a trick boundary)."""
+        trick = self.position.trick
+        if not trick:
+            return None
+        layout = self.layout
+        led = self.position.led if self.position.led is not None else 0
+        best_key, best_seat, mask = -1, -1, 0
+        for seat, card in trick:
+            compact = layout.compact[card]
+            mask |= 1 << compact
+            key = layout.keys[led][compact]
+            if key > best_key:
+                best_key, best_seat = key, seat
+        return self.orders[trick[0][0]], len(trick), led, best_key, best_seat, mask
+
+    def _root_moves(self) -> list[tuple[Move, list[int]]]:
+        """One representative move per group of equivalent cards (and per useful suit a
+        led joker may name), with the engine cards each stands for."""
+        seat = self.position.to_play
+        layout = self.layout
+        trick = self._trick_state()
+        led, trick_mask = (trick[2], trick[5]) if trick else (0, 0)
+        hands = self.hands
+        mask = playable(hands[seat], trick is None, led, layout.follow, self.joker,
+                        self.forced, self.any_time)
+        in_play = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
+        moves: list[tuple[Move, list[int]]] = []
+        for rep, group in _groups(mask, in_play, layout.suit):
+            engine_group = [layout.index[c] for c in group]
+            if trick is None and layout.suit[rep] == JOKER_SUIT:
+                moves.extend(((layout.index[rep], named), engine_group)
+                             for named in self._nominations(seat, hands))
+            else:
+                moves.append(((layout.index[rep], None), engine_group))
+        return moves
+
+    def _after_move_reaches(self, move: Move, target: int) -> bool:
+        layout = self.layout
+        card = layout.compact[move[0]]
+        seat = self.position.to_play
+        trick = self._trick_state()
+        if trick is None:
+            order, pos, trick_mask = self.orders[seat], 0, 0
+            led = move[1] if move[1] is not None else layout.suit[card]
+            best_key, best_seat = layout.keys[led][card], seat
+        else:
+            order, pos, led, best_key, best_seat, trick_mask = trick
+            key = layout.keys[led][card]
+            if key > best_key:
+                best_key, best_seat = key, seat
+        hands = self.hands
+        hands[seat] ^= 1 << card
+        try:
+            return self._play(hands, order, pos + 1, led, best_key, best_seat,
+                              trick_mask | 1 << card, target)
+        finally:
+            hands[seat] ^= 1 << card
+
+    # the search proper
+
+    def _reach(self, hands: list[int], leader: int, target: int) -> bool:
+        """At a trick boundary, ``leader`` to lead: can the side take ``target`` more?"""
+        if target <= 0:
+            return True
+        left = hands[leader].bit_count()
+        if target > left:
+            return False
+        key = (hands[0], hands[1], hands[2], hands[3], leader)
+        entry = self.table.get(key)
+        if entry is None:
+            lo, hi = self._bounds(hands, leader, left)
+        else:
+            lo, hi = entry
+        if lo >= target:
+            return True
+        if hi < target:
+            return False
+        self.nodes += 1
+        if (self.deadline is not None and not self.nodes % self.CHECK_EVERY
+                and time.perf_counter() > self.deadline):
+            raise SolverTimeout
+        result = self._play(hands, self.orders[leader], 0, 0, -1, -1, 0, target)
+        if result:
+            lo = max(lo, target)
+        else:
+            hi = min(hi, target - 1)
+        self.table[key] = (lo, hi)
+        return result
+
+    def _play(self, hands: list[int], order: tuple[int, ...], pos: int, led: int,
+              best_key: int, best_seat: int, trick_mask: int, target: int) -> bool:
+        """The player ``order[pos]`` chooses a card; True if the side reaches ``target``."""
+        if pos == len(order):
+            return self._reach(hands, best_seat, target - (self.side >> best_seat & 1))
+        seat = order[pos]
+        layout = self.layout
+        maximising = self.maximisers >> seat & 1
+        mask = playable(hands[seat], pos == 0, led, layout.follow, self.joker, self.forced,
+                        self.any_time)
+        in_play = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
+        for card, named in self._ordered_moves(mask, in_play, pos, led, best_key, best_seat,
+                                               seat, hands, maximising):
+            if pos == 0:
+                new_led = named if named is not None else layout.suit[card]
+                new_best, new_seat = layout.keys[new_led][card], seat
+            else:
+                new_led = led
+                key = layout.keys[led][card]
+                new_best, new_seat = (key, seat) if key > best_key else (best_key, best_seat)
+            bit = 1 << card
+            hands[seat] ^= bit
+            result = self._play(hands, order, pos + 1, new_led, new_best, new_seat,
+                                trick_mask | bit, target)
+            hands[seat] ^= bit
+            if result == bool(maximising):
+                return result
+        return not maximising
+
+    def _ordered_moves(self, mask: int, in_play: int, pos: int, led: int, best_key: int,
+                       best_seat: int, seat: int, hands: list[int],
+                       maximising: int) -> list[tuple[int, int | None]]:
+        """Representative moves, likeliest cut-offs first: top cards then low ones when
+        leading; the cheapest card when the trick is already the mover's side's; else the
+        cheapest winner, then the cheapest card."""
+        layout = self.layout
+        reps = [rep for rep, _ in _groups(mask, in_play, layout.suit)]
+        if pos == 0:
+            follow = layout.follow
+            suit = layout.suit
+            reps.sort(key=lambda c: -(1000 + c if c == (in_play & follow[suit[c]])
+                                      .bit_length() - 1 else -c))
+            moves: list[tuple[int, int | None]] = []
+            for card in reps:
+                if suit[card] == JOKER_SUIT:
+                    moves.extend((card, named) for named in self._nominations(seat, hands))
+                else:
+                    moves.append((card, None))
+            return moves
+        keys = layout.keys[led]
+        if (self.side >> best_seat & 1) == maximising:
+            reps.sort(key=lambda c: (keys[c] > best_key, c))
+        else:
+            reps.sort(key=lambda c: (keys[c] <= best_key, keys[c] if keys[c] > best_key else c))
+        return [(card, None) for card in reps]
+
+    def _bounds(self, hands: list[int], leader: int, left: int) -> tuple[int, int]:
+        """Bounds on the side's tricks from a fresh trick: the leader's quick tricks are
+        sure for the side when it counts and wants them, sure against it when it neither
+        counts nor wants the side to score."""
+        counted = self.side >> leader & 1
+        if counted != self.maximisers >> leader & 1:
+            return 0, left
+        quick = self._quick_tricks(hands, leader)
+        return (quick, left) if counted else (0, left - quick)
+
+    def _nominations(self, seat: int, hands: list[int]) -> list[int]:
+        """Suits worth naming with a led no-trumps joker: each suit another player holds,
+        and one suit nobody else holds (all such suits play alike)."""
+        others = 0
+        for other in self.active:
+            if other != seat:
+                others |= hands[other]
+        follow = self.layout.follow
+        held = [s for s in SUITS if others & follow[s]]
+        void = [s for s in SUITS if not others & follow[s]]
+        return held + void[:1]
+
+    def _quick_tricks(self, hands: list[int], leader: int) -> int:
+        """Tricks the leader can surely cash at once: top trumps, then top cards of side suits
+        when nobody else can win by ruffing (no trumps out, no winning joker elsewhere)."""
+        mine = hands[leader]
+        others = 0
+        for seat in self.active:
+            if seat != leader:
+                others |= hands[seat]
+        in_play = mine | others
+        follow = self.layout.follow
+        trump = self.strain.trump
+        count = 0
+        if trump is not None:
+            count = _top_run(mine, in_play & self.trump_mask)
+            if others & self.trump_mask:
+                return count
+            suits = [s for s in SUITS if s != int(trump)]
+        else:
+            if self.joker_wins and others & self.joker:
+                return 0
+            suits = list(SUITS)
+            if self.joker_wins and mine & self.joker and not self.forced:
+                count += 1
+        for suit in suits:
+            count += _top_run(mine, in_play & follow[suit])
+        return min(count, mine.bit_count())
+
+
+def _top_run(mine: int, suit_cards: int) -> int:
+    """How many of the top cards of a suit (its highest bits) are in ``mine`` in a row."""
+    count = 0
+    while suit_cards:
+        top = 1 << (suit_cards.bit_length() - 1)
+        if not mine & top:
+            break
+        count += 1
+        suit_cards ^= top
+    return count
+
+
+def _groups(mask: int, in_play: int, suit_of: list[int]) -> list[tuple[int, list[int]]]:
+    """Split the playable ``mask`` (compact cards) into runs of equivalent cards: cards of
+    one effective suit with no other card still in play between them. Each run is given as
+    (its lowest card, all its cards)."""
+    groups: list[tuple[int, list[int]]] = []
+    current: list[int] = []
+    rest = mask
+    while rest:
+        low = rest & -rest
+        card = low.bit_length() - 1
+        rest ^= low
+        if current:
+            last = current[-1]
+            if suit_of[last] == suit_of[card] and not in_play & (low - (2 << last)):
+                current.append(card)
+                continue
+            groups.append((current[0], current))
+        current = [card]
+    if current:
+        groups.append((current[0], current))
+    return groups
+
+
+# -- convenience -------------------------------------------------------------------------------
+
+
+def solve(position: Position, side: int | Iterable[int], deadline: float | None = None,
+          maximisers: int | Iterable[int] | None = None) -> int:
+    """Tricks ``side`` (a seat or seats) takes of the remaining ones with best play by all:
+    ``maximisers`` (default: the side itself) want it high, every other seat low."""
+    return Search(position, side, deadline, maximisers).value()
+
+
+def move_values(position: Position, side: int | Iterable[int], lo: int = 0,
+                hi: int | None = None, deadline: float | None = None,
+                maximisers: int | Iterable[int] | None = None) -> dict[Move, int]:
+    """Tricks ``side`` takes after each legal move of the seat to play, clamped to
+    ``[lo, hi]`` (a narrow range is cheaper: ``lo=hi-1`` asks a yes/no question)."""
+    return Search(position, side, deadline, maximisers).move_values(lo, hi)
+
+
+def best_moves(position: Position, side: int | Iterable[int],
+               deadline: float | None = None) -> tuple[int, list[Move]]:
+    """The best value for the seat to play (maximising if it is on ``side``) and the moves
+    that reach it."""
+    values = move_values(position, side, deadline=deadline)
+    pick = max if side_of(side) >> position.to_play & 1 else min
+    best = pick(values.values())
+    return best, [move for move, value in values.items() if value == best]
