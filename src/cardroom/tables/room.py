@@ -478,11 +478,20 @@ class Room:
                           error.message)
 
     def listener_left(self, table: Table, seat: int) -> None:
-        """A seated human's connection closed: start the grace period if it was the last."""
+        """A seated human's connection closed: if it was the last, everybody sees them gone and
+        the grace period starts."""
         state = table.seats[seat]
         state.listeners = max(0, state.listeners - 1)
-        if state.listeners == 0 and state.player is not None and table.status == "playing":
-            self._start_grace(table, seat)
+        if state.listeners == 0 and state.player is not None:
+            self._announce(table, {"type": "offline", "seat": seat})
+            if table.status == "playing":
+                self._start_grace(table, seat)
+
+    def _announce(self, table: Table, event: dict[str, Any]) -> None:
+        """A change of who is present (not of the game): new version, tell everybody."""
+        table.version += 1
+        table.events = [event]
+        self._spawn(self._publish(table, lobby=True))
 
     def _start_grace(self, table: Table, seat: int) -> None:
         state = table.seats[seat]
@@ -496,9 +505,7 @@ class Room:
         state.grace_task = None
         if state.listeners == 0 and state.player is not None:
             state.away = True
-            table.version += 1
-            table.events = [{"type": "away", "seat": seat}]
-            await self._publish(table, lobby=True)
+            self._announce(table, {"type": "away", "seat": seat})
 
     # -- following tables -----------------------------------------------------------------------
 
@@ -516,11 +523,10 @@ class Room:
             if state.grace_task is not None:
                 state.grace_task.cancel()
                 state.grace_task = None
-            if state.away:
+            if state.listeners == 1 or state.away:
+                # Everybody sees them come (back): connected again, and no bot plays for them.
                 state.away = False
-                table.version += 1
-                table.events = [{"type": "back", "seat": seat}]
-                self._spawn(self._publish(table, lobby=True))
+                self._announce(table, {"type": "connected", "seat": seat})
                 return seat
         listener.deliver(table.update_for(seat))
         return seat

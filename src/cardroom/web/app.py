@@ -5,16 +5,22 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from cardroom.store.db import DEFAULT_DATABASE_URL, Store
 from cardroom.tables.room import Room, RoomSettings
+from cardroom.web import pages
 from cardroom.web.socket import Connection
+
+STATIC = Path(__file__).parent / "static"
+"""The browser client: ES modules, CSS and SVG, served as they are (no build step)."""
 
 
 @dataclass
@@ -62,9 +68,15 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def health(_request: Request) -> JSONResponse:
         return JSONResponse({"ok": True})
 
+    async def index(_request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
     routes = [
+        Route("/", index),
         WebSocketRoute("/ws", socket),
         Route("/api/lobby", lobby),
         Route("/api/health", health),
+        *pages.routes,
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,497 @@
+/**
+ * The page's entry point: chooses the screen (name entry, lobby, table) and wires the
+ * modules together around one {@link Room} connection.
+ *
+ * - A stored token says `hello`; without one (or when the server no longer knows it) the
+ *   name entry is shown, prefilled with the remembered name (seed 004 section 1).
+ * - The URL keeps `#table=ID` while a table is shown and `#lobby` in the lobby, so a refresh
+ *   (or the browser's Back button) returns to the same place. With neither, a player who sits
+ *   at a table goes straight back to it.
+ * - The table is drawn by table.js's `TableView`, loaded on demand so the rest of the page
+ *   still works if it fails to load.
+ *
+ * @module app
+ */
+
+import { load, save } from "./storage.js";
+import { Room, socketUrl } from "./net.js";
+import { renderLobby, clearLobby, PRESETS } from "./lobby.js";
+import { renderScores } from "./scores.js";
+import { renderOptions, playSound } from "./options.js";
+import { openBugDialog } from "./bug.js";
+import { el } from "./dom.js";
+
+const stored = load();
+
+/** The live options object: the table view holds the same reference. */
+const options = { cardBack: stored.cardBack, scoreMode: stored.scoreMode, sound: stored.sound };
+
+/** Everything the page knows, in one place. */
+const state = {
+  /** @type {"loading"|"name"|"lobby"|"table"} */
+  screen: "loading",
+  /** @type {{player_id: string, name: string}|null} */
+  me: null,
+  /** Tables where this player sits (welcome, joins, creations, table messages). */
+  myTables: new Set(),
+  /** Table id → creator's player id, learnt from table messages. */
+  creators: new Map(),
+  /** The latest lobby message. */
+  lobby: null,
+  /** The table shown, if any. */
+  tableId: null,
+  /** Table id → latest table message (a table message may arrive before its request's ack). */
+  tables: new Map(),
+  /** The table's view object from table.js. */
+  tableView: null,
+  /** Set by the first welcome: later welcomes come from reconnections and change no screen. */
+  started: false,
+};
+
+const room = new Room(socketUrl());
+const $ = (selector) => document.querySelector(selector);
+
+// -- notices ---------------------------------------------------------------------------------
+
+/**
+ * Show a dismissible message in the notice region (`[data-testid=notice]`, aria-live), the
+ * page's replacement for `alert()`: request errors, illegal moves, connection news.
+ * @param {string} message
+ * @param {"error"|"info"} [kind]
+ */
+export function notify(message, kind = "error") {
+  const region = $("[data-testid=notice]");
+  // table.js may have written plain text here and hidden the region: take it back.
+  region.hidden = false;
+  for (const node of [...region.childNodes]) {
+    if (node.nodeType === Node.TEXT_NODE || node.dataset?.message === message) node.remove();
+  }
+  const toast = el("div", { class: `toast toast-${kind}`, dataset: { message } },
+    el("span", { class: "toast-text", text: message }),
+    el("button", { type: "button", class: "toast-close", "aria-label": "Dismiss", text: "×",
+      on: { click: () => toast.remove() } }));
+  region.append(toast);
+  while (region.children.length > 3) region.firstElementChild.remove();
+  setTimeout(() => toast.remove(), kind === "error" ? 10000 : 5000);
+}
+
+/** Show a request's error and pass it on (so callers can still react to it). */
+function reportError(error) {
+  if (error?.message) notify(error.message);
+  throw error;
+}
+
+// -- screens and routing ---------------------------------------------------------------------
+
+/** @param {"loading"|"name"|"lobby"|"table"} screen */
+function showScreen(screen) {
+  state.screen = screen;
+  document.body.dataset.screen = screen;
+  for (const section of document.querySelectorAll(".screen")) {
+    section.hidden = section.dataset.screen !== screen;
+  }
+  if (screen !== "table") closePanel();
+  if (screen !== "lobby") clearLobby($("#lobby-root"));
+}
+
+/** @returns {{table?: string, lobby?: boolean}} what the URL's hash asks for */
+function parseHash() {
+  const hash = location.hash.replace(/^#/, "");
+  const params = new URLSearchParams(hash);
+  if (params.get("table")) return { table: params.get("table") };
+  if (hash === "lobby") return { lobby: true };
+  return {};
+}
+
+/**
+ * Go to `#table=ID` or `#lobby`. Changing the hash adds a history entry, and the
+ * `hashchange` handler shows the screen, so the Back button works the same way.
+ * @param {string} hash
+ */
+function goTo(hash) {
+  if (location.hash.replace(/^#/, "") === hash) route();
+  else location.hash = hash;
+}
+
+/** Show what the hash asks for (once we know who we are). */
+function route() {
+  if (!state.me) return;
+  const wanted = parseHash();
+  if (wanted.table) openTable(wanted.table);
+  else showLobby();
+}
+
+function showNameEntry() {
+  state.me = null;
+  showScreen("name");
+  const input = $("#name-input");
+  input.value = load().name || input.value;
+  input.focus();
+}
+
+// -- lobby -----------------------------------------------------------------------------------
+
+function showLobby() {
+  if (state.tableId) {
+    room.unfollow();
+    state.tableId = null;
+    destroyTableView();
+  }
+  showScreen("lobby");
+  drawLobby();
+}
+
+/** Draw the lobby if it is the screen shown (a hidden lobby is kept empty: see clearLobby). */
+function drawLobby() {
+  if (state.lobby && state.screen === "lobby") renderLobby($("#lobby-root"), state.lobby, lobbyContext);
+}
+
+/** Whether this player created a table: from its table messages, else from this browser. */
+function isCreator(tableId) {
+  if (state.creators.has(tableId)) return state.creators.get(tableId) === state.me?.player_id;
+  return load().created.includes(tableId);
+}
+
+/** @type {import("./lobby.js").LobbyContext} */
+const lobbyContext = {
+  get myTables() { return state.myTables; },
+  isCreator,
+  async join(tableId, seat) {
+    await room.request("join", { table_id: tableId, seat }).catch(reportError);
+    state.myTables.add(tableId);
+    goTo(`table=${tableId}`);
+  },
+  async reconnect(tableId) { goTo(`table=${tableId}`); },
+  async watch(tableId) { goTo(`table=${tableId}`); },
+  async addBot(tableId, seat) {
+    await room.request("add_bot", { table_id: tableId, seat }).catch(reportError);
+  },
+  async startWithBots(tableId) {
+    await room.request("start_with_bots", { table_id: tableId }).catch(reportError);
+    goTo(`table=${tableId}`);
+  },
+  async create(request) {
+    const result = await room.request("create_table", request).catch(reportError);
+    save({ created: [...load().created, result.table_id] });
+    state.myTables.add(result.table_id);
+    goTo(`table=${result.table_id}`);
+  },
+};
+
+// -- table -----------------------------------------------------------------------------------
+
+/** table.js, loaded once on first use (a failed load is tried again next time). */
+let tableModule = null;
+
+/**
+ * Show a table: follow it on the server and draw it.
+ * @param {string} tableId
+ */
+async function openTable(tableId) {
+  if (state.tableId === tableId && state.screen === "table") return;
+  state.tableId = tableId;
+  showScreen("table");
+  drawToolbar(state.tables.get(tableId) || null);
+  renderScores($("#scores-root"), state.tables.get(tableId) || null, options.scoreMode);
+  mountTableView(tableId);
+  try {
+    const result = await room.follow(tableId);
+    if (result.seat != null) state.myTables.add(tableId);
+  } catch (error) {
+    if (error.code === "offline") return; // the reconnection opens it again
+    notify(error.message);
+    if (error.code === "no_such_table") {
+      state.myTables.delete(tableId);
+      goTo("lobby");
+    }
+  }
+}
+
+/** Create the TableView for `tableId` in `#table-root`, or explain why it cannot be drawn. */
+async function mountTableView(tableId) {
+  destroyTableView();
+  const root = $("#table-root");
+  root.replaceChildren(el("p", { class: "table-loading muted", text: "Laying out the table…" }));
+  let module;
+  try {
+    tableModule = tableModule || import("./table.js");
+    module = await tableModule;
+  } catch (error) {
+    tableModule = null;
+    if (state.tableId !== tableId) return;
+    root.replaceChildren(el("div", { class: "table-missing", "data-testid": "status", role: "status" },
+      el("strong", { text: "The table cannot be drawn. " }),
+      `Its code (table.js) failed to load: ${error.message}. Refresh to try again.`));
+    return;
+  }
+  if (state.tableId !== tableId) return; // the player moved on while it loaded
+  root.replaceChildren();
+  state.tableView = new module.TableView(root, tableContext(tableId));
+  const latest = state.tables.get(tableId);
+  if (latest) state.tableView.update(latest);
+}
+
+function destroyTableView() {
+  state.tableView?.destroy?.();
+  state.tableView = null;
+}
+
+/**
+ * What the table view may use. `send` rejects with the server's `{code, message}`; the view
+ * shows the message (in `[data-testid=notice]`, or with `notify`). `onLeave` leaves the
+ * table: it gives up the seat while seats may change, and returns to the lobby.
+ * @param {string} tableId
+ */
+function tableContext(tableId) {
+  return {
+    send: (action) => room.request("act", { table_id: tableId, action }),
+    me: { player_id: state.me.player_id, name: state.me.name },
+    options,
+    rulesLink: `/rules/table/${tableId}`,
+    onLeave: leaveTable,
+    notify,
+  };
+}
+
+/**
+ * A `table` message: remember it, learn who sits and who created it, and redraw if shown.
+ * @param {object} message
+ */
+function onTable(message) {
+  const id = message.table_id;
+  const previous = state.tables.get(id);
+  if (previous && previous.version > message.version) return; // stale
+  state.tables.set(id, message);
+  if (message.creator) state.creators.set(id, message.creator);
+  if (message.seat != null) state.myTables.add(id);
+  if (id !== state.tableId) return;
+  state.tableView?.update(message);
+  renderScores($("#scores-root"), message, options.scoreMode);
+  drawToolbar(message);
+  // table.js clicks for our own plays (after the ack); here the others' plays click too.
+  if (previous && message.events?.some((event) => event.type === "play" && event.seat !== message.seat)) {
+    playSound("play");
+  }
+}
+
+/**
+ * The bar above the table: which table this is, whether we only watch, and for the creator
+ * of a table still waiting for players, "Start with bots".
+ */
+function drawToolbar(message) {
+  const preset = PRESETS.find(([value]) => value === message?.view?.preset)?.[1];
+  const parts = [preset ? `${preset} 500` : "500", `table ${state.tableId}`];
+  if (message?.match_number) parts.push(`match ${message.match_number}`);
+  $("#table-title").textContent = parts.join(" · ");
+  $("#spectating").hidden = !message || message.seat != null;
+  const freeSeats = message?.seats?.filter((seat) => !seat.name && !seat.bot).length ?? 0;
+  $("#table-start-bots").hidden = !(message && message.status === "waiting" && freeSeats > 0
+    && state.me && message.creator === state.me.player_id);
+}
+
+/** The creator fills the empty seats with bots and the match starts. */
+async function startWithBots() {
+  const button = $("#table-start-bots");
+  button.disabled = true;
+  try {
+    await room.request("start_with_bots", { table_id: state.tableId });
+  } catch (error) {
+    notify(error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/**
+ * Leave the table shown: give up the seat if seats may change now (the table waits for
+ * players), then go back to the lobby. During a match the seat is kept: coming back
+ * ("Reconnect") picks up the hand.
+ */
+async function leaveTable() {
+  const tableId = state.tableId;
+  const latest = tableId ? state.tables.get(tableId) : null;
+  if (latest && latest.seat != null && latest.status === "waiting") {
+    try {
+      await room.request("leave", { table_id: tableId });
+      state.myTables.delete(tableId);
+    } catch (error) {
+      notify(error.message);
+    }
+  }
+  goTo("lobby");
+}
+
+// -- side panel (a drawer on small screens) --------------------------------------------------
+
+const wide = matchMedia("(min-width: 1000px)");
+
+/**
+ * Show the side panel's section: on a wide screen it is always there, so just bring the
+ * section into view; on a phone, slide the drawer in.
+ * @param {"scores"|"options"} section
+ */
+function openPanel(section) {
+  const target = $(`#${section}-section`);
+  if (!wide.matches) {
+    document.body.classList.add("panel-open");
+    $("#side-panel").setAttribute("aria-hidden", "false");
+    $("#panel-backdrop").hidden = false;
+    for (const button of document.querySelectorAll("[aria-controls=side-panel]")) {
+      button.setAttribute("aria-expanded", "true");
+    }
+  }
+  target.scrollIntoView({ block: "start", behavior: "smooth" });
+  (target.querySelector("select, button, [tabindex]") || target).focus({ preventScroll: true });
+}
+
+function closePanel() {
+  if (!document.body.classList.contains("panel-open")) return;
+  document.body.classList.remove("panel-open");
+  $("#panel-backdrop").hidden = true;
+  for (const button of document.querySelectorAll("[aria-controls=side-panel]")) {
+    button.setAttribute("aria-expanded", "false");
+  }
+}
+
+// -- connection ------------------------------------------------------------------------------
+
+const STATUS_TEXT = { connecting: "connecting…", online: "online", reconnecting: "reconnecting…" };
+
+/** @param {"connecting"|"online"|"reconnecting"} status */
+function showConnection(status) {
+  const indicator = $("[data-testid=connection]");
+  indicator.dataset.state = status;
+  indicator.querySelector(".connection-text").textContent = STATUS_TEXT[status] || status;
+  document.body.dataset.connection = status;
+}
+
+function onWelcome(welcome) {
+  state.me = { player_id: welcome.player_id, name: welcome.name };
+  state.myTables = new Set(welcome.tables);
+  $("#player-name").textContent = welcome.name;
+  if (state.started) {
+    drawLobby();
+    return;
+  }
+  state.started = true;
+  room.watchLobby().catch((error) => error.code !== "offline" && notify(error.message));
+  const wanted = parseHash();
+  if (!wanted.table && !wanted.lobby && welcome.tables.length) goTo(`table=${welcome.tables[0]}`);
+  else route();
+}
+
+function onServerError(error) {
+  if (error.code === "bad_token") {
+    save({ token: null });
+    state.started = false;
+    notify("Your saved session is no longer valid: please enter your name again.");
+    showNameEntry();
+  } else if (error.code === "no_such_table" && state.tableId) {
+    notify("That table is gone.");
+    state.myTables.delete(state.tableId);
+    goTo("lobby");
+  } else if (error.message) {
+    notify(error.message);
+  }
+}
+
+async function submitName(event) {
+  event.preventDefault();
+  const input = $("#name-input");
+  const name = input.value.trim();
+  if (!name) {
+    notify("Please enter a name: the other players will see it.");
+    input.focus();
+    return;
+  }
+  const button = $("#name-submit");
+  button.disabled = true;
+  try {
+    const result = await room.register(name);
+    save({ name: result.name, token: result.token });
+    // The welcome message that follows shows the lobby.
+  } catch (error) {
+    notify(error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The client's state for a bug report (seed 004 section 5). */
+function clientState() {
+  const latest = state.tableId ? state.tables.get(state.tableId) : null;
+  return {
+    screen: state.screen,
+    table_id: state.tableId,
+    version: latest?.version ?? null,
+    phase: latest?.view?.phase ?? null,
+    seat: latest?.seat ?? null,
+    connection: room.status,
+    user_agent: navigator.userAgent,
+    viewport: { width: innerWidth, height: innerHeight, ratio: devicePixelRatio },
+    url: location.href,
+    options: { ...options },
+  };
+}
+
+// -- start -----------------------------------------------------------------------------------
+
+function wirePage() {
+  renderOptions($("#options-root"), options, () => {
+    const latest = state.tableId ? state.tables.get(state.tableId) : null;
+    if (state.screen === "table") renderScores($("#scores-root"), latest || null, options.scoreMode);
+  });
+  renderScores($("#scores-root"), null, options.scoreMode);
+  $("#name-form").addEventListener("submit", submitName);
+  $("#back-to-lobby").addEventListener("click", () => goTo("lobby"));
+  $("#table-start-bots").addEventListener("click", startWithBots);
+  $("#options-toggle").addEventListener("click", () => openPanel("options"));
+  $("#scores-toggle").addEventListener("click", () => openPanel("scores"));
+  $("#panel-close").addEventListener("click", closePanel);
+  $("#panel-backdrop").addEventListener("click", closePanel);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closePanel();
+  });
+  wide.addEventListener("change", closePanel);
+  $("[data-testid=report-bug]").addEventListener("click", () => openBugDialog({
+    room, tableId: state.tableId, clientState,
+  }));
+  addEventListener("hashchange", route);
+  // A plain-text notice (written by table.js) is dismissed by a click, like a toast.
+  $("[data-testid=notice]").addEventListener("click", (event) => {
+    if (event.target === event.currentTarget && !event.currentTarget.childElementCount) {
+      event.currentTarget.hidden = true;
+    }
+  });
+
+  room.addEventListener("status", (event) => showConnection(event.detail));
+  room.addEventListener("welcome", (event) => onWelcome(event.detail));
+  room.addEventListener("lobby", (event) => {
+    state.lobby = event.detail;
+    drawLobby();
+  });
+  room.addEventListener("table", (event) => onTable(event.detail));
+  room.addEventListener("servererror", (event) => onServerError(event.detail));
+}
+
+async function start() {
+  wirePage();
+  showConnection(room.status);
+  showScreen("loading");
+  await room.connect();
+  const { token } = load();
+  if (!token) {
+    showNameEntry();
+    return;
+  }
+  try {
+    await room.hello(token); // the welcome message shows the next screen
+  } catch (error) {
+    if (error.code === "offline") return; // said again after the reconnection
+    if (error.code === "bad_token") save({ token: null });
+    else notify(error.message);
+    showNameEntry();
+  }
+}
+
+start();

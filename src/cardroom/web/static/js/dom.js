@@ -1,0 +1,79 @@
+/**
+ * Small DOM helpers shared by the page's modules (lobby, scores, options, bug report, app),
+ * so each builds its elements the same way and never through innerHTML with server text.
+ *
+ * @module dom
+ */
+
+/**
+ * Create an element.
+ *
+ * Attributes: `class`, `text` (textContent), `dataset` (an object), `on` (event name →
+ * handler), booleans (`disabled: true` sets it, `false` leaves it out), anything else as an
+ * attribute. Children: nodes or strings; null/false are skipped.
+ *
+ * @param {string} tag
+ * @param {object} [attrs]
+ * @param {...(Node|string|null|false|undefined)} children
+ * @returns {HTMLElement}
+ */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "on") {
+      for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
+    } else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child);
+  }
+  return node;
+}
+
+/** SVG elements need their namespace. */
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Create an SVG element with attributes.
+ * @param {string} tag
+ * @param {object} [attrs]
+ * @param {...Node} children
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "text") node.textContent = value;
+    else if (value !== null && value !== undefined) node.setAttribute(key, String(value));
+  }
+  node.append(...children.filter(Boolean));
+  return node;
+}
+
+/**
+ * The name shown for a seat: the player's, a bot's, or a placeholder.
+ * @param {{name: string|null, bot: string|null, away?: boolean}|undefined} seat
+ * @param {number} number the seat number, for the placeholder
+ * @returns {string}
+ */
+export function seatName(seat, number) {
+  if (seat?.name) return seat.name;
+  if (seat?.bot) return `Bot ${number + 1}`;
+  return "Empty seat";
+}
+
+/**
+ * A side's name from its seated players ("Shaun & Alice"), as seed 004's score panel shows.
+ * @param {Array<object>} seats the table's seats (SeatInfo)
+ * @param {number[]} team the seat numbers of the side
+ * @returns {string}
+ */
+export function teamName(seats, team) {
+  return team.map((n) => seatName(seats?.[n], n)).join(" & ");
+}

@@ -1,0 +1,297 @@
+/**
+ * The lobby (seed 004 section 2): the table of active games and the "New table" form.
+ *
+ * One row per table with its Team One and Team Two seats — a name, a bot, "away", or a
+ * "Play here" button for a free seat — the preset, the status, the score and the Age (time
+ * since the table last changed, counted on locally between lobby messages). The creator gets
+ * "Add bot" on free seats and "Start with bots"; a player gets "Reconnect" on tables where
+ * they sit. The page (app.js) does the requests; this module only draws and calls back.
+ *
+ * @module lobby
+ */
+
+import { el, seatName } from "./dom.js";
+
+/** Presets offered for a new table, with a line on what each plays like. */
+export const PRESETS = [
+  ["online", "Online", "45 cards, kitty of 5; No Tricks, Spread, Across the Corner and Table"],
+  ["australian", "Australian", "43 cards, kitty of 3; misère and open misère"],
+  ["american", "American", "45 cards; one round of bidding, inkles, Nello"],
+  ["classic", "Classic", "43 cards, kitty of 3; suit and no-trump bids only"],
+];
+
+/**
+ * What the lobby needs from the page.
+ * @typedef {object} LobbyContext
+ * @property {Set<string>} myTables tables where this player sits
+ * @property {(tableId: string) => boolean} isCreator whether this player created the table
+ * @property {(tableId: string, seat: number) => Promise<unknown>} join
+ * @property {(tableId: string) => Promise<unknown>} reconnect open a table where we sit
+ * @property {(tableId: string) => Promise<unknown>} watch open a table as a spectator
+ * @property {(tableId: string, seat: number) => Promise<unknown>} addBot
+ * @property {(tableId: string) => Promise<unknown>} startWithBots
+ * @property {(request: {preset: string, rules: object, seat: number,
+ *   turn_seconds: number|null}) => Promise<unknown>} create
+ */
+
+/** When the lobby message being shown arrived, to count the Age on from it. */
+let receivedAt = performance.now();
+
+/**
+ * Draw (or redraw) the lobby. The New table form is built once, so a lobby update never
+ * throws away what the user is typing.
+ * @param {HTMLElement} root
+ * @param {{tables: Array<object>}} lobby the server's `lobby` message
+ * @param {LobbyContext} ctx
+ */
+export function renderLobby(root, lobby, ctx) {
+  receivedAt = performance.now();
+  let list = root.querySelector("[data-testid=lobby]");
+  if (!list) {
+    list = el("table", { class: "lobby-table", "data-testid": "lobby" });
+    root.append(
+      el("section", { class: "card lobby-games", "aria-labelledby": "lobby-heading" },
+        el("h2", { id: "lobby-heading", text: "Active games" }), list),
+      newTableForm(ctx),
+    );
+  }
+  const rows = lobby.tables.map((table) => tableRow(table, ctx));
+  list.replaceChildren(
+    el("caption", { class: "visually-hidden", text: "Active games: pick a seat to play" }),
+    el("thead", {}, el("tr", {},
+      ...["Game", "Team One", "Team Two", "Score", "Age", ""].map((text) =>
+        el("th", { scope: "col", text })))),
+    el("tbody", {}, ...(rows.length ? rows : [emptyRow()])),
+  );
+  tickAges();
+}
+
+/**
+ * Empty the list of games while the lobby is not shown, so its buttons (Start with bots …)
+ * never stand in for the table screen's; {@link renderLobby} fills it again.
+ * @param {HTMLElement} root
+ */
+export function clearLobby(root) {
+  root.querySelector("[data-testid=lobby] tbody")?.replaceChildren();
+}
+
+/** The row shown when no game is on. */
+function emptyRow() {
+  return el("tr", { class: "lobby-empty" },
+    el("td", { colspan: 6, text: "No games at the moment. Start a new table below, then invite your friends or fill the seats with bots." }));
+}
+
+/**
+ * One table's row.
+ * @param {object} table a TableSummary
+ * @param {LobbyContext} ctx
+ */
+function tableRow(table, ctx) {
+  const mine = ctx.myTables.has(table.table_id);
+  const creator = ctx.isCreator(table.table_id);
+  const waiting = table.status === "waiting";
+  const free = table.seats.filter(isFree).length;
+  const teams = table.teams?.length === 2 ? table.teams : [[0, 2], [1, 3]];
+
+  const seatCell = (n) => {
+    const seat = table.seats[n];
+    if (!isFree(seat)) return occupant(seat, n);
+    const buttons = [];
+    if (waiting && !mine) {
+      buttons.push(actionButton("Play here", "play-here",
+        () => ctx.join(table.table_id, n), { seat: n, class: "btn btn-seat" }));
+    }
+    if (waiting && creator) {
+      buttons.push(actionButton("Add bot", "add-bot",
+        () => ctx.addBot(table.table_id, n), { seat: n, class: "btn btn-small" }));
+    }
+    if (!buttons.length) buttons.push(el("span", { class: "seat-free", text: "free seat" }));
+    return el("div", { class: "seat seat-open", dataset: { seat: n } }, ...buttons);
+  };
+
+  const actions = [];
+  if (mine) {
+    actions.push(actionButton("Reconnect", "reconnect",
+      () => ctx.reconnect(table.table_id), { class: "btn btn-primary" }));
+  } else if (!waiting) {
+    actions.push(actionButton("Watch", "watch", () => ctx.watch(table.table_id),
+      { class: "btn" }));
+  }
+  if (creator && waiting && free > 0) {
+    actions.push(actionButton("Start with bots", "start-with-bots",
+      () => ctx.startWithBots(table.table_id), { class: "btn" }));
+  }
+
+  const status = waiting
+    ? `Waiting for ${free} player${free === 1 ? "" : "s"}`
+    : "Playing";
+  return el("tr", { dataset: { tableId: table.table_id, status: table.status } },
+    el("td", { class: "lobby-game", "data-label": "Game" },
+      el("strong", { class: "lobby-preset", text: presetLabel(table.preset) }),
+      el("span", { class: "lobby-status" },
+        el("span", { class: `badge badge-${table.status}`, text: status }),
+        el("span", { class: "muted small", text: ` first to ${table.target}` }))),
+    el("td", { class: "lobby-team", "data-label": "Team One" }, ...teams[0].map(seatCell)),
+    el("td", { class: "lobby-team", "data-label": "Team Two" }, ...teams[1].map(seatCell)),
+    el("td", { class: "lobby-score", "data-label": "Score" },
+      `${table.scores?.[0] ?? 0} – ${table.scores?.[1] ?? 0}`),
+    el("td", { class: "lobby-age", "data-label": "Age" },
+      el("span", { dataset: { ageBase: String(table.age_seconds ?? 0) }, text: "" })),
+    el("td", { class: "lobby-actions" }, ...actions),
+  );
+}
+
+/** @returns {boolean} whether nobody (person or bot) sits in the seat */
+function isFree(seat) {
+  return !seat || (!seat.name && !seat.bot);
+}
+
+/**
+ * A taken seat: the name, and tags for a bot or an away player (a bot plays for them).
+ */
+function occupant(seat, n) {
+  const tags = [];
+  if (seat.bot && !seat.name) tags.push(el("span", { class: "tag", text: "bot" }));
+  if (seat.away) tags.push(el("span", { class: "tag tag-away", text: "away", title: "A bot plays until they come back" }));
+  return el("div", { class: "seat", dataset: { seat: n } },
+    el("span", { class: "seat-name", text: seatName(seat, n) }), ...tags);
+}
+
+/**
+ * A button that calls `action` and stays disabled until its request settles (so a double
+ * click sends one request).
+ * @param {string} text
+ * @param {string} testid the button's data-testid
+ * @param {() => Promise<unknown>} action
+ * @param {{seat?: number, class?: string}} [extra]
+ */
+function actionButton(text, testid, action, extra = {}) {
+  const button = el("button", {
+    type: "button", class: extra.class || "btn", "data-testid": testid, text,
+    "data-seat": extra.seat,
+  });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await action();
+    } catch {
+      // The page shows the error in the notice region.
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+/** @param {string|null} preset */
+function presetLabel(preset) {
+  const known = PRESETS.find(([value]) => value === preset);
+  return known ? known[1] : "House rules";
+}
+
+/**
+ * The "New table" form: preset, target score, optional turn timer and the seat to take
+ * (seed 004's row of "Play here" buttons, as radio buttons for Team One and Team Two).
+ * It starts closed (a heading and a button) so the list of games stays in view; a click on
+ * it opens it.
+ * @param {LobbyContext} ctx
+ */
+function newTableForm(ctx) {
+  const seatChoice = (n) => el("label", { class: "seat-choice" },
+    el("input", { type: "radio", name: "new-seat", id: `new-seat-${n}`, value: n, checked: n === 0 }),
+    el("span", { text: `Seat ${n + 1}` }));
+  const presetSelect = el("select", { id: "new-preset", name: "preset" },
+    ...PRESETS.map(([value, label]) => el("option", { value, text: label })));
+  const presetHelp = el("p", { class: "muted small", id: "new-preset-help" });
+  const showHelp = () => {
+    presetHelp.textContent = PRESETS.find(([value]) => value === presetSelect.value)?.[2] || "";
+  };
+  presetSelect.addEventListener("change", showHelp);
+  presetSelect.setAttribute("aria-describedby", "new-preset-help");
+  showHelp();
+
+  const submit = el("button", { type: "submit", class: "btn btn-primary", "data-testid": "create-table",
+    text: "Create table" });
+  const toggle = el("button", { type: "button", class: "btn new-table-toggle", "aria-expanded": "false",
+    "aria-controls": "new-table-body", text: "Start a new table" });
+  const body = el("div", { id: "new-table-body", class: "new-table-body", hidden: true },
+    el("div", { class: "form-grid" },
+      el("div", { class: "field" }, el("label", { for: "new-preset", text: "Rules" }), presetSelect, presetHelp),
+      el("div", { class: "field" }, el("label", { for: "new-target", text: "Target score" }),
+        el("input", { id: "new-target", name: "target", type: "number", min: 100, max: 5000, step: 50,
+          value: 500, inputmode: "numeric", required: true })),
+      el("div", { class: "field" }, el("label", { for: "new-turn-seconds", text: "Turn timer (seconds)" }),
+        el("input", { id: "new-turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600,
+          step: 1, placeholder: "No timer", inputmode: "numeric" })),
+    ),
+    el("fieldset", { class: "seat-picker" },
+      el("legend", { text: "Your seat" }),
+      el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team One" }),
+        seatChoice(0), seatChoice(2)),
+      el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team Two" }),
+        seatChoice(1), seatChoice(3)),
+    ),
+    el("div", { class: "form-actions" }, submit),
+  );
+  const form = el("form", { class: "card new-table", "data-testid": "new-table",
+    "aria-labelledby": "new-table-heading" },
+  el("div", { class: "new-table-head" },
+    el("h2", { id: "new-table-heading", text: "New table" }), toggle),
+  body);
+
+  /** Open or close the form's fields; opening puts the focus on the first one. */
+  const setOpen = (open) => {
+    body.hidden = !open;
+    form.classList.toggle("open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+    toggle.textContent = open ? "Close" : "Start a new table";
+    if (open) presetSelect.focus();
+  };
+  // A click anywhere on the closed form opens it; only its own button closes it again.
+  form.addEventListener("click", (event) => {
+    if (event.target.closest(".new-table-toggle")) setOpen(body.hidden);
+    else if (body.hidden) setOpen(true);
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const target = Number(data.get("target")) || 500;
+    const seconds = Number(data.get("turn_seconds"));
+    submit.disabled = true;
+    try {
+      await ctx.create({
+        preset: String(data.get("preset") || "online"),
+        rules: { target },
+        seat: Number(data.get("new-seat") ?? 0),
+        turn_seconds: seconds > 0 ? seconds : null,
+      });
+      setOpen(false);
+    } catch {
+      // Shown by the page in the notice region.
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+/**
+ * "9 s", "3 min 12 s", "2 h 5 min": seed 004's Age column.
+ * @param {number} seconds
+ */
+export function formatAge(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/** Count every Age cell on from the server's figure. */
+function tickAges() {
+  const elapsed = (performance.now() - receivedAt) / 1000;
+  for (const cell of document.querySelectorAll("[data-age-base]")) {
+    cell.textContent = formatAge(Number(cell.dataset.ageBase) + elapsed);
+  }
+}
+
+setInterval(tickAges, 1000);

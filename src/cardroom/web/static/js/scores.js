@@ -1,0 +1,195 @@
+/**
+ * The score panel (seed 004 sections 3.6 and 4.2).
+ *
+ * "Simple" shows each side's current score under its players' names. "Detailed" shows every
+ * hand of every match played at this table — the finished matches' `hands`, then the current
+ * match's `view.history` — with the contract, whether it was made, the change for each side
+ * and the running scores. Both show a small SVG line chart of the current match.
+ *
+ * @module scores
+ */
+
+import { el, svg, seatName, teamName } from "./dom.js";
+
+const DEFAULT_TEAMS = [[0, 2], [1, 3]];
+const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
+
+/**
+ * Draw the scores of a `table` message into `root`.
+ * @param {HTMLElement} root
+ * @param {object|null} update the latest `table` message (null: nothing to show)
+ * @param {"detailed"|"simple"} mode
+ */
+export function renderScores(root, update, mode) {
+  root.dataset.mode = mode;
+  if (!update) {
+    root.replaceChildren(el("p", { class: "muted", text: "Scores appear here once you sit at a table." }));
+    return;
+  }
+  const view = update.view;
+  const teams = view?.teams?.length === 2 ? view.teams : DEFAULT_TEAMS;
+  const names = teams.map((team) => teamName(update.seats, team));
+  const current = currentHands(update);
+  const scores = view?.scores || current.at(-1)?.scores || [0, 0];
+  const target = view?.rules?.target;
+
+  const parts = [summary(names, scores, target, update, teams)];
+  parts.push(chart(current, names, target));
+  if (mode === "detailed") parts.push(history(update, names));
+  root.replaceChildren(...parts);
+}
+
+/**
+ * The current match's hands, unless that match is already among the finished ones (between
+ * a match's end and the next match the view still shows the finished match).
+ * @returns {Array<object>} HandResult dicts
+ */
+function currentHands(update) {
+  const finished = (update.matches || []).some((m) => m.match === update.match_number);
+  return finished ? [] : update.view?.history || [];
+}
+
+/** The two sides' names and scores, the target, and the winner once a match is over. */
+function summary(names, scores, target, update, teams) {
+  const mySide = update.seat == null ? -1 : teams.findIndex((team) => team.includes(update.seat));
+  const side = (i) => el("div", { class: `score-side${i === mySide ? " mine" : ""}`, dataset: { side: i } },
+    el("span", { class: "score-team", text: i === 0 ? "Team One" : "Team Two" }),
+    el("span", { class: "score-names", text: names[i] }),
+    el("span", { class: "score-value", text: String(scores[i] ?? 0) }));
+  const winner = update.view?.winner;
+  return el("div", { class: "score-summary" },
+    el("div", { class: "score-sides" }, side(0), side(1)),
+    el("p", { class: "muted small score-meta" },
+      `Match ${update.match_number || 1}${target ? ` · first to ${target}` : ""}`,
+      winner != null ? el("strong", { class: "score-winner", text: ` · ${names[winner]} win!` }) : null));
+}
+
+/**
+ * Every hand of every match at this table, newest match last, as seed 004's Detailed view.
+ */
+function history(update, names) {
+  const body = el("tbody");
+  const finished = update.matches || [];
+  const seats = update.seats || [];
+  for (const match of finished) {
+    body.append(matchHeading(`Match ${match.match}`, match.winner != null ? `won by ${names[match.winner]}` : ""));
+    for (const hand of match.hands || []) body.append(handRow(hand, seats));
+  }
+  const current = currentHands(update);
+  if (current.length || finished.length) {
+    if (finished.length || update.match_number > 1) {
+      body.append(matchHeading(`Match ${update.match_number}`, "in progress"));
+    }
+    for (const hand of current) body.append(handRow(hand, seats));
+  }
+  if (!body.childElementCount) {
+    return el("p", { class: "muted small", text: "No hands finished yet." });
+  }
+  return el("div", { class: "score-history" },
+    el("table", { class: "score-table" },
+      el("caption", { class: "visually-hidden", text: "Every hand played at this table" }),
+      el("thead", {}, el("tr", {},
+        el("th", { scope: "col", text: "#" }),
+        el("th", { scope: "col", text: "Contract" }),
+        el("th", { scope: "col", text: "One", title: names[0] }),
+        el("th", { scope: "col", text: "Two", title: names[1] }))),
+      body));
+}
+
+/** A row naming a match between its hands. */
+function matchHeading(title, note) {
+  return el("tr", { class: "match-row" },
+    el("th", { colspan: 4, scope: "rowgroup" }, title, note ? el("span", { class: "muted", text: ` — ${note}` }) : null));
+}
+
+/**
+ * One hand: number, contract and contractor, made or failed, and for each side the change
+ * and the running score.
+ * @param {object} hand a HandResult dict
+ * @param {Array<object>} seats
+ */
+function handRow(hand, seats) {
+  const result = hand.made === true ? ["made", "✓ made"] : hand.made === false ? ["failed", "✗ failed"] : ["none", ""];
+  const who = hand.contractor != null ? seatName(seats[hand.contractor], hand.contractor) : "";
+  const contract = hand.contract ? `${contractText(hand.contract)} · ${who}` : "All passed";
+  const side = (i) => {
+    const points = hand.points?.[i] ?? 0;
+    return el("td", { class: "score-cell" },
+      el("span", { class: `delta ${points > 0 ? "up" : points < 0 ? "down" : "zero"}`,
+        text: points > 0 ? `+${points}` : points < 0 ? `−${Math.abs(points)}` : "0" }),
+      el("span", { class: "running", text: String(hand.scores?.[i] ?? "") }));
+  };
+  return el("tr", { class: `hand-row ${result[0]}`, title: hand.summary || "" },
+    el("td", { class: "hand-number", text: String(hand.number) }),
+    el("td", { class: "hand-contract" },
+      el("span", { text: contract }),
+      result[1] ? el("span", { class: `result ${result[0]}`, text: result[1] }) : null),
+    side(0), side(1));
+}
+
+/**
+ * A bid's text made readable: "7H" → "7♥", "8NT" → "8 NT", "open-misere" → "Open misere".
+ * @param {string} bid
+ */
+export function contractText(bid) {
+  const match = /^(\d+)(S|C|D|H|NT)$/i.exec(bid);
+  if (match) {
+    const strain = match[2].toUpperCase();
+    return `${match[1]}${SUIT_SYMBOLS[strain] || " NT"}`;
+  }
+  const words = bid.replace(/-/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Chart size in SVG units (it scales to its box). */
+const W = 280;
+const H = 120;
+const PAD = { left: 34, right: 8, top: 8, bottom: 16 };
+
+/**
+ * A line per side through its score after each hand of the current match, starting at 0,
+ * with the zero line and the target.
+ * @param {Array<object>} hands the current match's HandResult dicts
+ * @param {string[]} names
+ * @param {number|undefined} target
+ */
+function chart(hands, names, target) {
+  const series = [0, 1].map((side) => [0, ...hands.map((h) => h.scores?.[side] ?? 0)]);
+  const values = series.flat().concat(target ? [target] : []);
+  const top = Math.max(100, ...values);
+  const bottom = Math.min(0, ...values);
+  const count = Math.max(1, series[0].length - 1);
+  const x = (i) => PAD.left + (i / count) * (W - PAD.left - PAD.right);
+  const y = (v) => PAD.top + ((top - v) / (top - bottom)) * (H - PAD.top - PAD.bottom);
+
+  const guide = (value, cls, label) => [
+    svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y(value), y2: y(value), class: cls }),
+    svg("text", { x: PAD.left - 4, y: y(value) + 3, class: "chart-label", "text-anchor": "end", text: label }),
+  ];
+  const line = (points, side) => svg("polyline", {
+    class: `chart-line side-${side}`,
+    points: points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+  });
+  const dots = (points, side) => points.slice(1).map((v, i) =>
+    svg("circle", { cx: x(i + 1), cy: y(v), r: 2.5, class: `chart-dot side-${side}` },
+      svg("title", { text: `${names[side]}: ${v} after hand ${hands[i].number}` })));
+
+  const description = hands.length
+    ? `Scores after hand ${hands.length}: ${names[0]} ${series[0].at(-1)}, ${names[1]} ${series[1].at(-1)}`
+    : "No hands scored yet in this match";
+  const picture = svg("svg", {
+    viewBox: `0 0 ${W} ${H}`, class: "score-chart-svg", role: "img", "aria-label": description,
+  },
+  ...guide(0, "chart-zero", "0"),
+  ...(target ? guide(target, "chart-target", String(target)) : []),
+  svg("text", { x: W - PAD.right, y: H - 3, class: "chart-label", "text-anchor": "end",
+    text: hands.length ? `hand ${hands.length}` : "" }),
+  line(series[0], 0), line(series[1], 1),
+  ...dots(series[0], 0), ...dots(series[1], 1));
+
+  return el("figure", { class: "score-chart", "data-testid": "score-chart" },
+    picture,
+    el("figcaption", { class: "chart-legend" },
+      el("span", { class: "legend side-0", text: "Team One" }),
+      el("span", { class: "legend side-1", text: "Team Two" })));
+}

@@ -1,0 +1,255 @@
+"""The rules and help pages: generated from the Rules value, served by a tiny app of their own."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any, get_args
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from cardroom.games.five_hundred import PRESET_NAMES, Rules, RulesError
+from cardroom.games.five_hundred.rules import OPTION_TYPES
+from cardroom.web import rules_text
+from cardroom.web.pages import routes
+
+HOUSE_TABLE = "house1"
+PRESET_TABLE = "plain1"
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    """A Starlette app made of the pages' routes only, with a fake room holding two tables."""
+    app = Starlette(routes=routes)
+    house = Rules.from_dict({"preset": "online", "all_pass": "redeal", "target": 300})
+    app.state.room = SimpleNamespace(tables={
+        HOUSE_TABLE: SimpleNamespace(rules=house),
+        PRESET_TABLE: SimpleNamespace(rules=Rules.preset("classic")),
+    })
+    return TestClient(app)
+
+
+def page(client: TestClient, path: str) -> str:
+    """The HTML of a page that must exist."""
+    response = client.get(path)
+    assert response.status_code == 200, path
+    assert response.headers["content-type"].startswith("text/html")
+    return response.text
+
+
+def card_row(html: str, key: str) -> list[str]:
+    """The card notations drawn in one card row, in order."""
+    match = re.search(rf'data-card-row="{key}"(.*?)</figure>', html, re.S)
+    assert match, f"no card row {key}"
+    return re.findall(r'data-card-slot="([^"]+)"', match[1])
+
+
+def cards(text: str) -> list[str]:
+    """Card notations from a space-separated string."""
+    return text.split()
+
+
+def text_of(html: str) -> str:
+    """The page's text with tags dropped and whitespace squeezed (for wording checks)."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+# -- preset pages ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_preset_page_states_deck_and_kitty(client: TestClient, name: str) -> None:
+    rules = Rules.preset(name)
+    html = page(client, f"/rules/{name}")
+    text = text_of(html)
+    assert f"The deck has {rules.deck_spec.size} cards" in text
+    assert f"pick up the {rules.kitty_size} kitty cards" in text
+    assert 'href="/static/css/pages.css"' in html
+    assert 'import {renderCardSlots} from "/static/js/cards.js"' in html
+    assert "house-mark" not in html
+
+
+def test_trump_order_is_drawn_in_order(client: TestClient) -> None:
+    hearts_43 = card_row(page(client, "/rules/classic"), "trump-H")
+    assert hearts_43 == cards("JK JH JD AH KH QH 10H 9H 8H 7H 6H 5H 4H")
+    spades_45 = card_row(page(client, "/rules/online"), "trump-S")
+    assert spades_45 == cards("JK JS JC AS KS QS 10S 9S 8S 7S 6S 5S 4S")
+
+
+def test_plain_suits_and_left_bower(client: TestClient) -> None:
+    html = page(client, "/rules/classic")
+    assert card_row(html, "plain-C") == cards("AC KC QC JC 10C 9C 8C 7C 6C 5C")
+    assert card_row(html, "plain-D-H") == cards("AD KD QD 10D 9D 8D 7D 6D 5D 4D")
+
+
+def test_card_slots_have_text_fallbacks(client: TestClient) -> None:
+    html = page(client, "/rules/online")
+    assert re.search(r'data-card-slot="JH"[^>]*>J♥</span>', html)
+    assert re.search(r'data-card-slot="10S"[^>]*>10♠</span>', html)
+
+
+@pytest.mark.parametrize(("name", "present", "absent"), [
+    ("classic", [], ["misère (No Tricks)", "Nello", "Across The Corner", "open misère"]),
+    ("australian", ["misère (No Tricks)", "open misère (Spread)"],
+     ["Nello", "Across The Corner"]),
+    ("american", ["Nello", "inkles"], ["misère (No Tricks)", "Across The Table"]),
+    ("online", ["misère (No Tricks)", "open misère (Spread)", "Across The Corner",
+                "Across The Table"], ["Nello"]),
+])
+def test_special_contracts_appear_exactly_when_allowed(
+        client: TestClient, name: str, present: list[str], absent: list[str]) -> None:
+    text = text_of(page(client, f"/rules/{name}"))
+    for word in present:
+        assert word in text, word
+    for word in absent:
+        assert word not in text, word
+
+
+def test_special_contract_conditions_and_places(client: TestClient) -> None:
+    australian = text_of(page(client, "/rules/australian"))
+    assert "between 7NT and 8♠" in australian
+    assert "only once somebody has bid seven" in australian
+    online = text_of(page(client, "/rules/online"))
+    assert "between 8♠ and 8♣" in online
+    assert "only after somebody has bid No Tricks" in online
+    assert "only after an opponent has bid No Tricks" in online
+    american = text_of(page(client, "/rules/american"))
+    assert "below zero (in the hole)" in american
+
+
+def test_points_come_from_the_bids(client: TestClient) -> None:
+    html = page(client, "/rules/online")
+    assert re.search(r"<th scope=\"row\">7</th><td>140</td><td>160</td><td>180</td>"
+                     r"<td>200</td><td>220</td>", html)
+    assert re.search(r"Across The Table\s*</th><td>500</td>", html)
+
+
+def test_all_pass_wording_differs_between_presets(client: TestClient) -> None:
+    def all_pass(name: str) -> str:
+        text = text_of(page(client, f"/rules/{name}"))
+        match = re.search(r"If everybody passes[^.]*\.", text)
+        assert match, name
+        return match[0]
+
+    wordings = {name: all_pass(name) for name in ("classic", "australian", "online")}
+    assert len(set(wordings.values())) == 3
+    assert all_pass("american") == wordings["classic"]
+
+
+def test_match_end_wording_follows_the_options(client: TestClient) -> None:
+    assert "more than 500" in text_of(page(client, "/rules/american"))
+    online = text_of(page(client, "/rules/online"))
+    assert "500 or more" in online and "won the bidding and made its contract" in online
+
+
+# -- index, tables, help, 404 ---------------------------------------------------------------------
+
+
+def test_index_links_every_preset(client: TestClient) -> None:
+    html = page(client, "/rules")
+    for name in PRESET_NAMES:
+        assert f'id="{name}"' in html and f'href="/rules/{name}"' in html
+
+
+def test_table_page_marks_house_rules(client: TestClient) -> None:
+    html = page(client, f"/rules/table/{HOUSE_TABLE}")
+    assert "House rules at this table" in html
+    assert 'data-option="all_pass"' in html and 'data-option="target"' in html
+    assert re.search(r'<p class="house">[^<]*same dealer deals again[^<]*'
+                     r'<strong class="house-mark">house rule</strong>', html)
+    assert re.search(r'<p class="house">[^<]*300 or more[^<]*<strong class="house-mark">', html)
+    assert not re.search(r'class="house"[^>]*>[^<]*The deck has', html)
+
+
+def test_table_page_of_a_plain_preset_has_no_house_rules(client: TestClient) -> None:
+    html = page(client, f"/rules/table/{PRESET_TABLE}")
+    assert "house-mark" not in html
+    assert 'href="/rules/classic"' in html
+
+
+@pytest.mark.parametrize("path", ["/rules/no-such-preset", "/rules/table/no-such-table"])
+def test_unknown_pages_are_404(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "Not found" in response.text
+
+
+def test_help_explains_the_site(client: TestClient) -> None:
+    text = text_of(page(client, "/help"))
+    assert "token" in text and "same browser" in text
+    assert "Swapping with the kitty" in text and "Discard" in text
+    for word in ("Team One", "Play here", "Age", "Add bot", "Start with bots", "Reconnect",
+                 "Bye", "crossed out", "long-press", "dimmed", "Cancel", "Detailed", "Simple",
+                 "Card backs", "Sound", "turn timer", "Report a bug"):
+        assert word in text, word
+    assert 'href="/rules"' in page(client, "/help")
+
+
+def test_pages_escape_what_they_echo(client: TestClient) -> None:
+    response = client.get("/rules/<b>x</b>")
+    assert response.status_code == 404
+    assert "<b>x</b>" not in response.text
+
+
+# -- the explanation itself -----------------------------------------------------------------------
+
+
+def _alternatives(key: str, value: Any) -> list[Any]:
+    """Other values of one option, to build house rules from."""
+    kind = OPTION_TYPES[key]
+    if kind is bool:
+        return [not value]
+    if kind is int:
+        return [value + 100]
+    if type(None) in get_args(kind):
+        return [-1000] if value is None else [None, -1000]
+    return [choice for choice in get_args(kind) if choice != value]
+
+
+def _marked(explanation: rules_text.Explanation) -> int:
+    count = 0
+    for section in explanation.sections:
+        for block in section.blocks:
+            if isinstance(block, rules_text.Bullets):
+                count += sum(item.house for item in block.items)
+            elif isinstance(block, rules_text.Table):
+                count += sum(row.house for row in block.rows)
+            else:
+                count += block.house
+    return count
+
+
+def test_every_single_house_rule_is_shown() -> None:
+    """Changing any one option of a preset is listed, and marked wherever it changes a rule."""
+    for name in PRESET_NAMES:
+        base = Rules.preset(name)
+        for key, value in base.to_dict().items():
+            for other in _alternatives(key, value):
+                try:
+                    rules = base.replace(**{key: other})
+                except RulesError:
+                    continue
+                explanation = rules_text.explain(rules, mark_house_rules=True)
+                assert explanation.closest == name
+                (house,) = explanation.house_rules
+                assert house.option == key
+                assert (_marked(explanation) > 0) == house.matters, (name, key, other)
+
+
+def test_every_option_changes_the_text_under_some_preset() -> None:
+    """No option is ignored: for each one, some preset reads differently when it changes."""
+    changed: set[str] = set()
+    for name in PRESET_NAMES:
+        base = Rules.preset(name)
+        original = rules_text.explain(base).sections
+        for key, value in base.to_dict().items():
+            for other in _alternatives(key, value):
+                try:
+                    rules = base.replace(**{key: other})
+                except RulesError:
+                    continue
+                if rules_text.explain(rules).sections != original:
+                    changed.add(key)
+    assert changed == set(OPTION_TYPES)
