@@ -140,17 +140,29 @@ def trick_cards(player: Player) -> list[str]:
         "nodes => nodes.map(n => n.dataset.card)")
 
 
+def settled_trick(player: Player, quiet: float = 1.6) -> list[str]:
+    """The trick on show once no animation changes it (a finished trick is held, then swept,
+    in about a second) for ``quiet`` seconds."""
+    shown, since = trick_cards(player), time.monotonic()
+    while time.monotonic() - since < quiet:
+        time.sleep(0.1)
+        now = trick_cards(player)
+        if now != shown:
+            shown, since = now, time.monotonic()
+    return shown
+
+
 def test_refresh_mid_trick_brings_back_the_same_seat_and_view(browser, room) -> None:
     player = start_solo_game(browser, room, "Refresher")
     try:
         play_until(player, lambda: player.phase() == "play" and len(trick_cards(player)) >= 1
                    and player.my_turn())
-        seat, hand, trick = player.seat(), player.hand(), trick_cards(player)
+        seat, hand, trick = player.seat(), player.hand(), settled_trick(player)
         player.page.reload()
         expect(player.page.locator("[data-testid=table]")).to_be_visible()
         wait_until(lambda: player.hand() == hand, what="the same hand after a refresh")
         assert player.seat() == seat
-        assert trick_cards(player) == trick
+        assert settled_trick(player) == trick
         assert player.my_turn()
         player.play_first_playable()
     finally:

@@ -14,6 +14,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from cardroom.games.five_hundred import PRESET_NAMES, Rules
+from cardroom.games.five_hundred.rules import option_catalogue
 from cardroom.store.db import DEFAULT_DATABASE_URL, Store
 from cardroom.tables.room import Room, RoomSettings
 from cardroom.web import pages
@@ -65,6 +67,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def lobby(request: Request) -> JSONResponse:
         return JSONResponse(request.app.state.room.lobby())
 
+    async def rules_catalogue(_request: Request) -> JSONResponse:
+        """The presets and every house option, with explanations (the New table form)."""
+        return JSONResponse({"presets": {name: Rules.preset(name).to_dict()
+                                         for name in PRESET_NAMES},
+                             "options": option_catalogue()})
+
     async def health(_request: Request) -> JSONResponse:
         return JSONResponse({"ok": True})
 
@@ -75,6 +83,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/", index),
         WebSocketRoute("/ws", socket),
         Route("/api/lobby", lobby),
+        Route("/api/rules", rules_catalogue),
         Route("/api/health", health),
         *pages.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -7,9 +7,14 @@ builds house rules on top of a preset, refusing impossible combinations with a c
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
+import re
+import textwrap
 from dataclasses import dataclass
 from functools import cache, cached_property
+from itertools import pairwise
 from typing import Any, ClassVar, Literal, get_args, get_type_hints
 
 from cardroom.games.cards import CARDS, JOKER_INDEX, Rank, Suit
@@ -106,11 +111,11 @@ class Rules:
     open_misere_needs_misere: bool = False
     """Spread may only be bid after somebody bid No Tricks in the same hand (seed 004)."""
     across_the_corner: bool = False
-    """Seed 004's Across The Corner (250): only after an opponent bid No Tricks."""
+    """Across The Corner (250): only after an opponent bid No Tricks (the online site's rule)."""
     across_the_table: bool = False
-    """Seed 004's Across The Table (500): only after partner bid No Tricks."""
+    """Across The Table (500): only after partner bid No Tricks (the online site's rule)."""
     nello: bool = False
-    """Seed 000's Nello (250, beats every bid below 8♠): only a side with a negative score;
+    """Nello (250, beats every bid below 8♠; American): only a side with a negative score;
     partner adds a card to the widow and folds, the contractor discards one more."""
     misere_failure: MisereFailure = "stop"
     """When a no-tricks contract takes a trick: ``stop`` the hand there, or ``play_on`` so the
@@ -140,7 +145,7 @@ class Rules:
     """A side at or below this score loses (``None``: never)."""
     win_needs_bid: bool = False
     """A side reaching the target wins only in a hand where it won the bid and made it
-    (seed 004; a side that fails its contract has gone back, not won)."""
+    (a side that fails its contract has gone back, not won)."""
     both_reach_target: BothReachTarget = "contractor"
     """When both sides reach the target in the same hand: the contractor's side wins, or the
     higher score (ties to the contractor's side)."""
@@ -295,6 +300,48 @@ class Rules:
 OPTION_TYPES: dict[str, Any] = {
     f.name: get_type_hints(Rules)[f.name] for f in dataclasses.fields(Rules)
 }
+
+
+def _field_docstrings(cls: type) -> dict[str, str]:
+    """The docstring written under each field of a class (the single source of option help)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for statement, following in pairwise(body):
+        if (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)):
+            docs[statement.target.id] = " ".join(following.value.value.split())
+    return docs
+
+
+def _for_players(doc: str) -> str:
+    """A field docstring as players read it: no code quotes, no references to our sources."""
+    doc = re.sub(r"``([^`]*)``", r"\1", doc)
+    return re.sub(r"\s*\((?:RULES\.md [0-9.]+|seeds? [0-9, /]+)\)", "", doc)
+
+
+def option_catalogue() -> list[dict[str, Any]]:
+    """Every rules option with its kind, allowed values, default and explanation, for forms
+    (the lobby's "New table") and documentation."""
+    docs = _field_docstrings(Rules)
+    defaults = Rules()
+    catalogue = []
+    for name, kind in OPTION_TYPES.items():
+        choices = [c for c in get_args(kind) if c is not type(None)]
+        entry: dict[str, Any] = {"name": name, "default": getattr(defaults, name),
+                                 "doc": _for_players(docs.get(name, ""))}
+        if kind is bool:
+            entry["kind"] = "bool"
+        elif kind is int or choices == [int]:
+            entry["kind"] = "int"
+            entry["nullable"] = kind is not int
+        else:
+            entry["kind"] = "choice"
+            entry["choices"] = list(choices)
+        catalogue.append(entry)
+    return catalogue
 
 
 def _check_option_type(key: str, value: Any) -> None:

@@ -11,6 +11,7 @@
  */
 
 import { el, seatName } from "./dom.js";
+import { houseRules } from "./house_rules.js";
 
 /** Presets offered for a new table, with a line on what each plays like. */
 export const PRESETS = [
@@ -209,6 +210,7 @@ function newTableForm(ctx) {
   presetSelect.addEventListener("change", showHelp);
   presetSelect.setAttribute("aria-describedby", "new-preset-help");
   showHelp();
+  const house = houseRules(presetSelect);
 
   const submit = el("button", { type: "submit", class: "btn btn-primary", "data-testid": "create-table",
     text: "Create table" });
@@ -231,6 +233,7 @@ function newTableForm(ctx) {
       el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team Two" }),
         seatChoice(1), seatChoice(3)),
     ),
+    house.element,
     el("div", { class: "form-actions" }, submit),
   );
   const form = el("form", { class: "card new-table", "data-testid": "new-table",
@@ -261,7 +264,7 @@ function newTableForm(ctx) {
     try {
       await ctx.create({
         preset: String(data.get("preset") || "online"),
-        rules: { target },
+        rules: { ...house.changes(), target },
         seat: Number(data.get("new-seat") ?? 0),
         turn_seconds: seconds > 0 ? seconds : null,
       });
