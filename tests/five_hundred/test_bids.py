@@ -5,10 +5,10 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from conftest import rules_of
 
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred import Bid, Contract, Rules, bid_value
+from conftest import rules_of
 
 AVONDALE = {
     6: (40, 60, 80, 100, 120),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+
+from cardroom.games.five_hundred import Game, IllegalAction, Rules
 from conftest import (
     MISERE_45,
     MISERE_45_KITTY,
@@ -16,8 +18,6 @@ from conftest import (
     run,
     won_bid,
 )
-
-from cardroom.games.five_hundred import Game, IllegalAction, Rules
 
 # Seat 0 holds ten hearts and takes the kitty (4S 4C 4H JD JK). Putting back these cards it
 # keeps 0, 1 or 2 low black cards: it then loses exactly that many tricks (to seat 1's spades)

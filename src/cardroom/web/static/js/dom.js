@@ -69,11 +69,14 @@ export function seatName(seat, number) {
 }
 
 /**
- * A side's name from its seated players ("Shaun & Alice"), as seed 004's score panel shows.
+ * A side's name from its seated players ("Shaun & Alice"), as seed 004's score panel shows;
+ * ``fallback`` ("Team Two") while nobody sits on that side.
  * @param {Array<object>} seats the table's seats (SeatInfo)
  * @param {number[]} team the seat numbers of the side
+ * @param {string} fallback
  * @returns {string}
  */
-export function teamName(seats, team) {
-  return team.map((n) => seatName(seats?.[n], n)).join(" & ");
+export function teamName(seats, team, fallback) {
+  const seated = team.filter((n) => seats?.[n]?.name || seats?.[n]?.bot);
+  return seated.length ? seated.map((n) => seatName(seats[n], n)).join(" & ") : fallback;
 }

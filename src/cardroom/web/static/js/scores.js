@@ -28,7 +28,7 @@ export function renderScores(root, update, mode) {
   }
   const view = update.view;
   const teams = view?.teams?.length === 2 ? view.teams : DEFAULT_TEAMS;
-  const names = teams.map((team) => teamName(update.seats, team));
+  const names = teams.map((team, side) => teamName(update.seats, team, side ? "Team Two" : "Team One"));
   const current = currentHands(update);
   const scores = view?.scores || current.at(-1)?.scores || [0, 0];
   const target = view?.rules?.target;

@@ -15,6 +15,7 @@
  */
 
 import { cardSVG, backSVG, cardName, SUITS } from "./cards.js";
+import { seatName } from "./dom.js";
 
 /** Screen places of the seats, clockwise from mine: play passes to the left. */
 const POSITIONS = ["bottom", "left", "top", "right"];
@@ -357,11 +358,9 @@ export class TableView {
     return this.el.seats[this.positionOf(seat)];
   }
 
-  /** A seat's name: the player's, "Bot 2" for a bot (numbered by seat), "Empty seat" otherwise. */
+  /** A seat's name, as the lobby and score panel give it (dom.js). */
   nameOf(seat) {
-    const info = this.message && this.message.seats ? this.message.seats[seat] : null;
-    if (!info) return `Seat ${seat + 1}`;
-    return info.name || (info.bot ? `Bot ${seat + 1}` : "Empty seat");
+    return seatName(this.message && this.message.seats ? this.message.seats[seat] : null, seat);
   }
 
   /** Who a seat is in a sentence: "you" for me. */
