@@ -12,14 +12,20 @@ from tests.browser.test_table import base_url, play_until, start_solo_game, tric
 from cardroom.games.five_hundred import Game
 
 
+def open_house_rules(player: Player, preset: str):
+    """Register, open the New table form on ``preset`` and unfold its house rules."""
+    player.register()
+    page = player.page
+    page.click("[data-testid=new-table]")
+    page.select_option("#new-preset", preset)
+    page.click("#house-rules summary")
+    return page
+
+
 def test_house_rules_chosen_in_the_form_are_the_tables_rules(browser, room) -> None:
     player = Player(browser, base_url(room), "Host")
     try:
-        player.register()
-        page = player.page
-        page.click("[data-testid=new-table]")
-        page.select_option("#new-preset", "classic")
-        page.click("#house-rules summary")
+        page = open_house_rules(player, "classic")
         misere = page.locator("#house-misere")
         expect(misere).not_to_be_checked()  # classic has no misère
         expect(page.locator("#house-rules")).to_contain_text("Misère / No Tricks (250)")
@@ -39,11 +45,7 @@ def test_house_rules_chosen_in_the_form_are_the_tables_rules(browser, room) -> N
 def test_impossible_house_rules_are_refused_with_the_reason(browser, room) -> None:
     player = Player(browser, base_url(room), "Tinkerer")
     try:
-        player.register()
-        page = player.page
-        page.click("[data-testid=new-table]")
-        page.select_option("#new-preset", "classic")
-        page.click("#house-rules summary")
+        page = open_house_rules(player, "classic")
         page.locator("#house-across_the_corner").check()  # needs misère, which is off
         page.click("[data-testid=create-table]")
         notice = page.locator("[data-testid=notice]")
@@ -148,6 +150,11 @@ def test_every_screen_at_both_sizes(browser, room, size, viewport) -> None:
         expect(page.locator("[data-testid=hand] [data-card]")).to_have_count(10)
         play_until(player, lambda: player.phase() == "bidding" and player.my_turn())
         screenshot(page, f"{size}-4-bidding")
+        if size == "phone":  # a long press on a bid shows its value (no hover on phones)
+            bid = page.locator("[data-testid=bid-grid] [data-bid='7H']")
+            bid.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
+            expect(page.locator(".ct-tip")).to_contain_text("200 points")
+            bid.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
         play_until(player, lambda: player.phase() == "play" and len(trick_cards(player)) >= 2)
         screenshot(page, f"{size}-5-play")
         play_until(player, lambda: page.locator("[data-testid=hand-result]").is_visible(), 180)
