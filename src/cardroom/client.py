@@ -38,7 +38,7 @@ class ClientError(Exception):
 class Client:
     """One connection to the card room."""
 
-    def __init__(self, url: str, timeout: float = 10.0,
+    def __init__(self, url: str, timeout: float = 30.0,
                  on_table: Callable[[dict[str, Any]], None] | None = None) -> None:
         """``on_table``, if given, is called with every ``table`` message as it arrives."""
         self.url = url

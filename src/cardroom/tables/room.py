@@ -159,6 +159,12 @@ class Table:
         }
 
 
+def warm_up() -> None:
+    """Load the bots' code in a worker process (so its first real decision is quick)."""
+    for name in BOT_NAMES:
+        make_bot(name)
+
+
 def decide(bot: str, seed: int, view: dict[str, Any]) -> str:
     """A bot's action for a view (runs in a worker process: module-level, so it pickles)."""
     return make_bot(bot, seed=seed).choose(view)
@@ -190,7 +196,12 @@ class Room:
     # -- life cycle -----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every open table from the store, replaying current matches, and resume bots."""
+        """Start the bot workers, load every open table from the store (replaying current
+        matches), and resume bots. The server answers nobody before this is done, so bots
+        are ready the moment the first table needs one."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self._executor, warm_up)
+                               for _ in range(self.settings.bot_workers)))
         for stored in await self.store.load_open_tables():
             table = await self._restore(stored)
             self.tables[table.id] = table
