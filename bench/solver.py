@@ -1,9 +1,12 @@
 """Double-dummy solver speed: time to solve full 10-trick deals and 5-trick endings, in a
-trump suit and in no trumps, four players, exact value for one side.
+trump suit and in no trumps, four players, exact value for one side, with the compiled
+solver and with the pure-Python reference.
 
 Deals are random (the 45-card deck, kitty left out); an ending is a random 5-card hand per
-seat. Run: ``python bench/solver.py [--deals 50] [--full-deals 50]``. Prints a table; the
-integrator copies it to bench/RESULTS.md.
+seat; both implementations solve the same deals (the compiled one is warmed up first, so its
+one-off compile or cache load is not counted). Run: ``python bench/solver.py [--deals 50]
+[--full-deals 50] [--python-full-deals 5]`` (the reference takes seconds per full deal).
+Prints a table; the integrator copies it to bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardroom.bots.solver import Position, solve
+from cardroom.bots.solver import FastSearch, Position, Search
 from cardroom.games.cards import Suit, iter_indexes
 from cardroom.games.five_hundred import Rules, strain_for
 
@@ -36,14 +39,17 @@ def random_position(rng: random.Random, tricks: int, trump: Suit | None) -> Posi
     return Position(tuple(hands), strain_for(trump), 0)
 
 
-def measure(tricks: int, trump: Suit | None, deals: int) -> list[float]:
+IMPLEMENTATIONS: dict[str, type[Search]] = {"compiled": FastSearch, "pure Python": Search}
+
+
+def measure(tricks: int, trump: Suit | None, deals: int, search: type[Search]) -> list[float]:
     """Seconds to solve each of ``deals`` random deals."""
     rng = random.Random(f"bench-solver:{tricks}:{trump}")
     times = []
     for _ in range(deals):
         position = random_position(rng, tricks, trump)
         started = time.perf_counter()
-        solve(position, (0, 2))
+        search(position, (0, 2)).value()
         times.append(time.perf_counter() - started)
     return times
 
@@ -55,21 +61,30 @@ def p99(times: list[float]) -> float:
 
 
 def main(deals: int = typer.Option(50, help="Random 5-trick endings per strain."),
-         full_deals: int = typer.Option(50, help="Random full deals per strain.")) -> None:
+         full_deals: int = typer.Option(50, help="Random full deals per strain (compiled)."),
+         python_full_deals: int = typer.Option(
+             5, help="Random full deals per strain for the pure-Python reference."),
+         implementations: str = typer.Option("compiled,pure Python",
+                                             help="Comma-separated: compiled, pure Python.")
+         ) -> None:
     """Measure and print the table."""
     console = Console()
-    table = Table(title="Double-dummy solver (pure Python), seconds per solve")
-    for column in ("position", "strain", "deals", "median", "p99", "max"):
-        table.add_column(column, justify="right" if column not in ("position", "strain")
-                         else "left")
-    for tricks, count in ((5, deals), (10, full_deals)):
-        for trump, name in ((Suit.HEARTS, "hearts"), (None, "no trumps")):
-            if not count:
-                continue
-            times = measure(tricks, trump, count)
-            table.add_row(f"{tricks} tricks", name, str(count),
-                          f"{statistics.median(times):.4f}", f"{p99(times):.4f}",
-                          f"{max(times):.4f}")
+    table = Table(title="Double-dummy solver, seconds per solve")
+    for column in ("solver", "position", "strain", "deals", "median", "p99", "max"):
+        table.add_column(column, justify="left" if column in ("solver", "position", "strain")
+                         else "right")
+    FastSearch(random_position(random.Random(0), 2, None), (0, 2)).value()  # compile / load
+    for label in implementations.split(","):
+        search = IMPLEMENTATIONS[label.strip()]
+        full = full_deals if search is FastSearch else python_full_deals
+        for tricks, count in ((5, deals), (10, full)):
+            for trump, name in ((Suit.HEARTS, "hearts"), (None, "no trumps")):
+                if not count:
+                    continue
+                times = measure(tricks, trump, count, search)
+                table.add_row(label.strip(), f"{tricks} tricks", name, str(count),
+                              f"{statistics.median(times):.4f}", f"{p99(times):.4f}",
+                              f"{max(times):.4f}")
     console.print(table)
 
 

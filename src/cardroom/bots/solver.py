@@ -14,7 +14,10 @@ highest bit and cards adjacent in a run are interchangeable. The search is a nul
 keyed on the remaining hands, equivalent-card merging, cheap move ordering and quick-trick
 bounds; exact values come from a few null-window probes (MTD-style bisection).
 
-:func:`brute_force` is the plain minimax reference the tests check the fast search against.
+:class:`Search` is that search in pure Python; :class:`FastSearch` (used by :func:`solve`,
+:func:`move_values` and :func:`best_moves` unless ``fast=False``) runs the same search as a
+numba-compiled kernel over integer arrays, cached on disk, for about a hundredfold speed.
+:func:`brute_force` is the plain minimax reference the tests check both searches against.
 """
 
 from __future__ import annotations
@@ -497,29 +500,499 @@ def _groups(mask: int, in_play: int, suit_of: list[int]) -> list[tuple[int, list
     return groups
 
 
+# -- the compiled search ------------------------------------------------------------------------
+#
+# The same search as :class:`Search`, restated over plain integer arrays so that numba can
+# compile it: one recursive function plays a card per call and handles the trick boundary
+# (transposition table, quick-trick bounds) when a trick is complete. Tables and the compact
+# numbering come from :class:`_Layout`, so there is one source for both implementations.
+
+try:
+    import numba as _numba
+    import numpy as np
+except ImportError:  # pragma: no cover - numba is a dependency; keep the reference usable
+    _numba = None
+    np = None  # type: ignore[assignment]
+
+# Slots of the kernel's ``cfg`` array.
+_C_PLAYERS, _C_JOKER, _C_FORCED, _C_ANY_TIME, _C_SIDE, _C_MAX = 0, 1, 2, 3, 4, 5
+_C_TRUMP, _C_TRUMP_MASK, _C_JOKER_WINS = 6, 7, 8
+# Slots of the kernel's ``stats`` array: nodes so far, node limit, aborted flag.
+_S_NODES, _S_LIMIT, _S_ABORTED = 0, 1, 2
+_MAX_MOVES = 32
+"""Room for the moves of one node: at most one per card held plus three joker namings."""
+
+
+def _jit(function: Callable) -> Callable:
+    """Compile with numba, cached on disk when a cache directory can be used (numba refuses
+    to cache when it finds none; then the kernel is compiled afresh in each process)."""
+    try:
+        return _numba.njit(cache=True)(function)
+    except RuntimeError:  # pragma: no cover - no writable cache location
+        return _numba.njit(function)
+
+
+def _popcount(x: int) -> int:
+    """Set bits of a non-negative 64-bit integer (replaced by the processor's own count
+    when numba is there)."""
+    return int(x).bit_count()
+
+
+def _highest(x: int) -> int:
+    """Index of the highest set bit of a positive integer."""
+    n = 0
+    for step in (32, 16, 8, 4, 2, 1):
+        if x >> step:
+            x >>= step
+            n += step
+    return n
+
+
+def _top_run_k(mine: int, suit_cards: int) -> int:
+    """:func:`_top_run` without a loop over the cards."""
+    rest = suit_cards & ~mine
+    if rest == 0:
+        return _popcount(suit_cards)
+    return _popcount(suit_cards >> (_highest(rest) + 1))
+
+
+def _bounds_k(hands, leader: int, left: int, follow, cfg) -> tuple[int, int]:
+    """:meth:`Search._bounds` with :meth:`Search._quick_tricks` inlined."""
+    counted = (cfg[_C_SIDE] >> leader) & 1
+    if counted != ((cfg[_C_MAX] >> leader) & 1):
+        return 0, left
+    mine = hands[leader]
+    others = 0
+    for seat in range(4):
+        if seat != leader:
+            others |= hands[seat]
+    in_play = mine | others
+    trump = cfg[_C_TRUMP]
+    joker = cfg[_C_JOKER]
+    count = 0
+    done = False
+    if trump >= 0:
+        trump_mask = cfg[_C_TRUMP_MASK]
+        count = _top_run_k(mine, in_play & trump_mask)
+        done = (others & trump_mask) != 0
+    elif cfg[_C_JOKER_WINS]:
+        if others & joker:
+            count, done = 0, True
+        elif mine & joker and not cfg[_C_FORCED]:
+            count = 1
+    if not done:
+        for suit in range(4):
+            if suit != trump:
+                count += _top_run_k(mine, in_play & follow[suit])
+    quick = min(count, _popcount(mine))
+    if counted:
+        return quick, left
+    return 0, left - quick
+
+
+def _squeeze_k(hands, follow, squeezed) -> int:
+    """The hands with the cards no longer in play squeezed out (``squeezed``), and the
+    suit lengths with the leader's slot free (the return value). Two positions that agree on
+    these play alike: within a suit only the order of the remaining cards matters, so the
+    table serves every position with the same relative ranks."""
+    rest = hands[0] | hands[1] | hands[2] | hands[3]
+    squeezed[0] = squeezed[1] = squeezed[2] = squeezed[3] = 0
+    lengths = 0
+    bit = 1
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        for seat in range(4):
+            if hands[seat] & low:
+                squeezed[seat] |= bit
+                break
+        bit <<= 1
+    rest = hands[0] | hands[1] | hands[2] | hands[3]
+    for suit in range(5):
+        lengths += _popcount(rest & follow[suit]) << (4 + 6 * suit)
+    return lengths
+
+
+def _slot_k(tt_keys, hands, leader: int, follow, squeezed) -> tuple[int, bool]:
+    """The table slot of a trick-boundary position and whether it already holds it; a
+    missing position gets an empty slot near its hash, or one to overwrite. A row holds the
+    squeezed hands and the suit lengths with the leader plus one (0 marks an empty row)."""
+    tag = _squeeze_k(hands, follow, squeezed) + leader + 1
+    squeezed[4] = tag
+    h = (squeezed[0] * 0x9E3779B1 ^ squeezed[1] * 0x85EBCA77 ^ squeezed[2] * 0xC2B2AE3D
+         ^ squeezed[3] * 0x27D4EB2F ^ tag * 0x165667B1)
+    h ^= h >> 29
+    size_mask = tt_keys.shape[0] - 1
+    first = h & size_mask
+    for probe in range(4):
+        slot = (first + probe) & size_mask
+        row = tt_keys[slot]
+        if row[4] == 0:
+            return slot, False
+        if (row[4] == tag and row[0] == squeezed[0] and row[1] == squeezed[1]
+                and row[2] == squeezed[2] and row[3] == squeezed[3]):
+            return slot, True
+    return first, False
+
+
+# Fields of a frame of the kernel's explicit stack (one row per card played below the root).
+(_F_POS, _F_LEADER, _F_LED, _F_BEST, _F_BEST_SEAT, _F_TRICK, _F_TARGET, _F_NEXT, _F_TOTAL,
+ _F_SEAT, _F_MAX, _F_BIT, _F_BOUNDARY, _F_LO, _F_HI) = range(15)
+_FIELDS = 15
+
+
+def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
+              suit_of, follow, keys, orders, cfg, tt_keys, tt_bounds, frames, moves,
+              stats) -> bool:
+    """:meth:`Search._play` from a node (``pos`` cards of the trick led by ``leader`` played;
+    ``pos`` equal to the number of players is a complete trick, and then
+    :meth:`Search._reach` for its winner), run without recursion: numba's on-disk cache
+    mislinks recursive functions (numba issue 6061), so the stack is ``frames``, one row per
+    depth, with that depth's moves in ``moves``. ``stats`` holds the node count, the node
+    limit and an aborted flag: past the limit the search puts the hands back and stops,
+    storing nothing more."""
+    players = cfg[_C_PLAYERS]
+    side = cfg[_C_SIDE]
+    maximisers = cfg[_C_MAX]
+    squeezed = np.zeros(5, dtype=np.int64)
+    depth = 0
+    while True:
+        # enter the node described by the locals: settle it at once, or push a frame
+        res = -1
+        boundary, lo, hi = 0, 0, 0
+        if pos == players:
+            target -= (side >> best_seat) & 1
+            leader = best_seat
+            if target <= 0:
+                res = 1
+            else:
+                left = _popcount(hands[leader])
+                if target > left:
+                    res = 0
+                else:
+                    slot, found = _slot_k(tt_keys, hands, leader, follow, squeezed)
+                    if found:
+                        lo, hi = tt_bounds[slot, 0], tt_bounds[slot, 1]
+                    else:
+                        lo, hi = _bounds_k(hands, leader, left, follow, cfg)
+                    if lo >= target:
+                        res = 1
+                    elif hi < target:
+                        res = 0
+                    else:
+                        stats[_S_NODES] += 1
+                        if stats[_S_NODES] > stats[_S_LIMIT]:
+                            stats[_S_ABORTED] = 1
+                            for d in range(depth):
+                                hands[frames[d, _F_SEAT]] ^= frames[d, _F_BIT]
+                            return False
+                        boundary = 1
+                        pos, led, best_key, best_seat, trick_mask = 0, 0, -1, -1, 0
+        own = res < 0
+        if own:
+            seat = orders[leader, pos]
+            frame = frames[depth]
+            frame[_F_POS], frame[_F_LEADER], frame[_F_LED] = pos, leader, led
+            frame[_F_BEST], frame[_F_BEST_SEAT], frame[_F_TRICK] = best_key, best_seat, trick_mask
+            frame[_F_TARGET], frame[_F_NEXT], frame[_F_SEAT] = target, 0, seat
+            frame[_F_MAX] = (maximisers >> seat) & 1
+            frame[_F_BOUNDARY], frame[_F_LO], frame[_F_HI] = boundary, lo, hi
+            frame[_F_TOTAL] = _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat,
+                                       frame[_F_MAX], suit_of, follow, keys, cfg, moves[depth])
+        while True:
+            frame = frames[depth]
+            if own and res < 0:
+                index = frame[_F_NEXT]
+                if index < frame[_F_TOTAL]:
+                    frame[_F_NEXT] = index + 1
+                    card = moves[depth, 2, index]
+                    named = moves[depth, 3, index]
+                    seat = frame[_F_SEAT]
+                    pos, leader, led = frame[_F_POS], frame[_F_LEADER], frame[_F_LED]
+                    best_key, best_seat = frame[_F_BEST], frame[_F_BEST_SEAT]
+                    if pos == 0:
+                        led = named if named >= 0 else suit_of[card]
+                        best_key, best_seat = keys[led, card], seat
+                    elif keys[led, card] > best_key:
+                        best_key, best_seat = keys[led, card], seat
+                    bit = 1 << card
+                    hands[seat] ^= bit
+                    frame[_F_BIT] = bit
+                    trick_mask = frame[_F_TRICK] | bit
+                    target = frame[_F_TARGET]
+                    pos += 1
+                    depth += 1
+                    break
+                res = 1 - frame[_F_MAX]
+            if own and frame[_F_BOUNDARY]:
+                # a searched trick boundary: record what was learnt (the hands are back)
+                lo, hi = frame[_F_LO], frame[_F_HI]
+                if res:
+                    lo = max(lo, frame[_F_TARGET])
+                else:
+                    hi = min(hi, frame[_F_TARGET] - 1)
+                slot, found = _slot_k(tt_keys, hands, frame[_F_LEADER], follow, squeezed)
+                for i in range(4):
+                    tt_keys[slot, i] = squeezed[i]
+                tt_keys[slot, 4] = squeezed[4]
+                tt_bounds[slot, 0] = lo
+                tt_bounds[slot, 1] = hi
+            # the node at this depth is settled: hand its value to the parent
+            if depth == 0:
+                return res == 1
+            depth -= 1
+            parent = frames[depth]
+            hands[parent[_F_SEAT]] ^= parent[_F_BIT]
+            own = True
+            if res != parent[_F_MAX]:
+                res = -1  # no cut-off: the parent tries its next move
+
+
+def _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat, maximising, suit_of,
+             follow, keys, cfg, row) -> int:
+    """The ordered moves of ``seat`` into ``row`` (cards in ``row[2]``, named suits or -1 in
+    ``row[3]``; ``row[0]`` and ``row[1]`` are scratch); returns how many. As
+    :func:`playable`, :func:`_groups`, :meth:`Search._ordered_moves` and
+    :meth:`Search._nominations`."""
+    hand = hands[seat]
+    joker = cfg[_C_JOKER]
+    if pos == 0:
+        mask = hand & ~joker if cfg[_C_FORCED] and hand & joker and hand != joker else hand
+    else:
+        mask = hand & follow[led]
+        if mask:
+            if cfg[_C_ANY_TIME] and hand & joker:
+                mask |= joker
+        elif cfg[_C_FORCED] and hand & joker:
+            mask = joker
+        else:
+            mask = hand
+    in_play = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
+    # one representative per run of equivalent cards (as :func:`_groups`), with its sort key
+    # (as :meth:`Search._ordered_moves`), insertion-sorted
+    row_card = row[0]
+    row_key = row[1]
+    out_card = row[2]
+    out_named = row[3]
+    count = 0
+    ours = ((cfg[_C_SIDE] >> best_seat) & 1) == maximising
+    prev = -1
+    rest = mask
+    while rest:
+        low = rest & -rest
+        card = _popcount(low - 1)
+        rest ^= low
+        if prev >= 0 and suit_of[prev] == suit_of[card] and not in_play & (low - (2 << prev)):
+            prev = card
+            continue
+        prev = card
+        if pos == 0:
+            # the run of equivalent cards reaches the top of its suit: a sure winner there
+            above = (in_play & follow[suit_of[card]] & ~mask) >> (card + 1)
+            key = -(1000 + card) if above == 0 else card
+        else:
+            card_key = keys[led, card]
+            wins = card_key > best_key
+            if ours:
+                key = card + (10000 if wins else 0)
+            elif wins:
+                key = card_key
+            else:
+                key = 100000 + card
+        i = count
+        while i > 0 and row_key[i - 1] > key:
+            row_card[i] = row_card[i - 1]
+            row_key[i] = row_key[i - 1]
+            i -= 1
+        row_card[i] = card
+        row_key[i] = key
+        count += 1
+    # a led no-trumps joker: one move per suit worth naming (as :meth:`Search._nominations`)
+    total = 0
+    for index in range(count):
+        card = row_card[index]
+        if pos == 0 and suit_of[card] == 4:
+            others = 0
+            for other in range(4):
+                if other != seat:
+                    others |= hands[other]
+            void = -1
+            for suit in range(4):
+                if others & follow[suit]:
+                    out_card[total] = card
+                    out_named[total] = suit
+                    total += 1
+                elif void < 0:
+                    void = suit
+            if void >= 0:
+                out_card[total] = card
+                out_named[total] = void
+                total += 1
+        else:
+            out_card[total] = card
+            out_named[total] = -1
+            total += 1
+    return total
+
+
+def _intrinsic_popcount() -> Callable:
+    """A compiled ``_popcount``: LLVM's ctpop, one instruction on current processors."""
+
+    @_numba.extending.intrinsic
+    def ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.ctpop(args[0])
+        return x(x), codegen
+
+    def popcount(x: int) -> int:
+        return ctpop(x)
+
+    return _jit(popcount)
+
+
+if _numba is not None:
+    import numba.extending  # noqa: F401  (the intrinsic decorator)
+
+    _popcount = _intrinsic_popcount()
+    _highest = _jit(_highest)
+    _top_run_k = _jit(_top_run_k)
+    _bounds_k = _jit(_bounds_k)
+    _squeeze_k = _jit(_squeeze_k)
+    _slot_k = _jit(_slot_k)
+    _moves_k = _jit(_moves_k)
+    _search_k = _jit(_search_k)
+
+
+class FastSearch(Search):
+    """:class:`Search` with the search proper run by the compiled kernel: the same answers
+    (the tests check it against :class:`Search` and :func:`brute_force`), about a hundred
+    times sooner on full deals. The root (bisection, representative moves, the trick in
+    progress) is :class:`Search`'s own; the transposition table is a fixed-size array kept
+    between calls.
+
+    The kernel cannot read the clock, so with a deadline it runs in slices of ``SLICE``
+    trick-boundary nodes and is restarted after each look at the clock; the table keeps the
+    work done, so a restart quickly finds its way back.
+    """
+
+    SLICE = 20_000
+    """Trick-boundary nodes between two looks at the clock."""
+
+    TABLE_BITS = 18
+    """The largest transposition table, as a power of two (smaller for short endings)."""
+
+    def __init__(self, position: Position, side: int | Iterable[int],
+                 deadline: float | None = None,
+                 maximisers: int | Iterable[int] | None = None) -> None:
+        super().__init__(position, side, deadline, maximisers)
+        layout = self.layout
+        trump = self.strain.trump
+        self.cfg = np.array([len(self.active), self.joker, self.forced, self.any_time,
+                             self.side, self.maximisers, -1 if trump is None else int(trump),
+                             self.trump_mask, self.joker_wins], dtype=np.int64)
+        self.suit_of = np.array(layout.suit or [0], dtype=np.int64)
+        self.follow = np.array(layout.follow, dtype=np.int64)
+        self.keys = np.array([keys or [0] for keys in layout.keys], dtype=np.int64)
+        self.order_table = np.zeros((4, 4), dtype=np.int64)
+        for seat, order in self.orders.items():
+            self.order_table[seat, :len(order)] = order
+        cards = len(layout.index)
+        size = 1 << min(self.TABLE_BITS, max(10, 2 * (cards // len(self.active)) + 2))
+        self.tt_keys = np.zeros((size, 5), dtype=np.int64)  # zeros: cheap, and all empty
+        self.tt_bounds = np.zeros((size, 2), dtype=np.int8)
+        self.moves = np.zeros((cards + 2, 4, _MAX_MOVES), dtype=np.int64)
+        self.frames = np.zeros((cards + 2, _FIELDS), dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
+        self.hand_array = np.array(self.hands, dtype=np.int64)
+
+    def reaches(self, target: int) -> bool:
+        """Can the side take at least ``target`` of the remaining tricks?"""
+        trick = self._trick_state()
+        if trick is None:
+            leader = self.position.to_play
+            # a complete empty "trick" won by the leader hands the kernel a trick boundary
+            return self._run(len(self.active), leader, 0, -1, leader, 0,
+                             target + (self.side >> leader & 1))
+        order, pos, led, best_key, best_seat, trick_mask = trick
+        return self._run(pos, order[0], led, best_key, best_seat, trick_mask, target)
+
+    def _after_move_reaches(self, move: Move, target: int) -> bool:
+        layout = self.layout
+        card = layout.compact[move[0]]
+        seat = self.position.to_play
+        trick = self._trick_state()
+        if trick is None:
+            leader, pos, trick_mask = seat, 0, 0
+            led = move[1] if move[1] is not None else layout.suit[card]
+            best_key, best_seat = layout.keys[led][card], seat
+        else:
+            order, pos, led, best_key, best_seat, trick_mask = trick
+            leader = order[0]
+            key = layout.keys[led][card]
+            if key > best_key:
+                best_key, best_seat = key, seat
+        hands = self.hand_array
+        hands[seat] ^= 1 << card
+        try:
+            return self._run(pos + 1, leader, led, best_key, best_seat, trick_mask | 1 << card,
+                             target)
+        finally:
+            hands[seat] ^= 1 << card
+
+    def _run(self, pos: int, leader: int, led: int, best_key: int, best_seat: int,
+             trick_mask: int, target: int) -> bool:
+        """Run the kernel from a node, slice by slice until it finishes or the deadline
+        passes (:class:`SolverTimeout`)."""
+        stats = self.stats
+        while True:
+            stats[_S_LIMIT] = (stats[_S_NODES] + self.SLICE if self.deadline is not None
+                               else 1 << 62)
+            stats[_S_ABORTED] = 0
+            result = _search_k(self.hand_array, pos, leader, led, best_key, best_seat,
+                               trick_mask, target, self.suit_of, self.follow, self.keys,
+                               self.order_table, self.cfg, self.tt_keys, self.tt_bounds,
+                               self.frames, self.moves, stats)
+            self.nodes = int(stats[_S_NODES])
+            if not stats[_S_ABORTED]:
+                return bool(result)
+            if time.perf_counter() > self.deadline:  # type: ignore[operator]
+                raise SolverTimeout
+
+
+if _numba is None:  # pragma: no cover
+    FastSearch = Search  # type: ignore[misc]
+
+
 # -- convenience -------------------------------------------------------------------------------
 
 
+def _searcher(fast: bool) -> type[Search]:
+    """The compiled search, or the pure-Python reference."""
+    return FastSearch if fast else Search
+
+
 def solve(position: Position, side: int | Iterable[int], deadline: float | None = None,
-          maximisers: int | Iterable[int] | None = None) -> int:
+          maximisers: int | Iterable[int] | None = None, *, fast: bool = True) -> int:
     """Tricks ``side`` (a seat or seats) takes of the remaining ones with best play by all:
-    ``maximisers`` (default: the side itself) want it high, every other seat low."""
-    return Search(position, side, deadline, maximisers).value()
+    ``maximisers`` (default: the side itself) want it high, every other seat low.
+    ``fast=False`` runs the pure-Python reference search instead of the compiled one."""
+    return _searcher(fast)(position, side, deadline, maximisers).value()
 
 
 def move_values(position: Position, side: int | Iterable[int], lo: int = 0,
                 hi: int | None = None, deadline: float | None = None,
-                maximisers: int | Iterable[int] | None = None) -> dict[Move, int]:
+                maximisers: int | Iterable[int] | None = None, *,
+                fast: bool = True) -> dict[Move, int]:
     """Tricks ``side`` takes after each legal move of the seat to play, clamped to
     ``[lo, hi]`` (a narrow range is cheaper: ``lo=hi-1`` asks a yes/no question)."""
-    return Search(position, side, deadline, maximisers).move_values(lo, hi)
+    return _searcher(fast)(position, side, deadline, maximisers).move_values(lo, hi)
 
 
 def best_moves(position: Position, side: int | Iterable[int],
-               deadline: float | None = None) -> tuple[int, list[Move]]:
+               deadline: float | None = None, *, fast: bool = True) -> tuple[int, list[Move]]:
     """The best value for the seat to play (maximising if it is on ``side``) and the moves
     that reach it."""
-    values = move_values(position, side, deadline=deadline)
+    values = move_values(position, side, deadline=deadline, fast=fast)
     pick = max if side_of(side) >> position.to_play & 1 else min
     best = pick(values.values())
     return best, [move for move, value in values.items() if value == best]

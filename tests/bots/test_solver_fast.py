@@ -1,0 +1,90 @@
+"""The compiled solver against the pure-Python reference: the same values and the same
+per-move values on many random endings of 1 to 6 tricks (suit, no trumps and no-tricks
+strains, the joker rules, 2 to 4 players, mid-trick starts), against plain minimax on the
+small ones, and the deadline still honoured."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from tests.bots.test_solver import SEATINGS, random_ending
+
+from cardroom.bots.solver import (
+    FastSearch,
+    Search,
+    SolverTimeout,
+    brute_force,
+    move_values,
+    solve,
+)
+from cardroom.games.cards import Suit
+
+STRAINS = [Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, None]
+
+
+def random_case(rng: random.Random, max_tricks: int):
+    """A random ending with random rules, and a side and its wishes."""
+    trump = rng.choice(STRAINS)
+    active = rng.choice(SEATINGS)
+    no_tricks = trump is None and rng.random() < 0.3
+    position = random_ending(rng, rng.randint(1, max_tricks), trump, active,
+                             joker=rng.random() < 0.85, joker_low=no_tricks and rng.random() < 0.5,
+                             forced=no_tricks and rng.random() < 0.7,
+                             any_time=not no_tricks and trump is None and rng.random() < 0.5)
+    side = [s for s in active if s % 2 == rng.randrange(2)] or [active[0]]
+    maximisers = side if rng.random() < 0.8 else [s for s in active if s not in side]
+    return position, side, maximisers or None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_equals_reference_on_random_endings(seed: int) -> None:
+    rng = random.Random(f"fast:{seed}")
+    for _ in range(150):
+        position, side, maximisers = random_case(rng, 6)
+        reference = Search(position, side, maximisers=maximisers)
+        fast = FastSearch(position, side, maximisers=maximisers)
+        assert fast.value() == reference.value(), position
+        assert fast.move_values() == reference.move_values(), position
+
+
+def test_fast_equals_minimax_on_small_endings() -> None:
+    rng = random.Random("fast:minimax")
+    for _ in range(300):
+        position, side, maximisers = random_case(rng, 3)
+        assert (solve(position, side, maximisers=maximisers)
+                == brute_force(position, side, maximisers)), position
+
+
+def test_fast_clamped_values_and_yes_no_questions() -> None:
+    rng = random.Random("fast:clamp")
+    for _ in range(100):
+        position, side, _ = random_case(rng, 5)
+        exact = solve(position, side, fast=False)
+        left = position.tricks_left
+        lo, hi = sorted((rng.randint(0, left), rng.randint(0, left)))
+        assert FastSearch(position, side).value(lo, hi) == max(min(exact, hi), lo)
+        target = rng.randint(0, left + 1)
+        assert FastSearch(position, side).reaches(target) == (exact >= target)
+        assert (move_values(position, side, lo=left - 1)
+                == move_values(position, side, lo=left - 1, fast=False))
+
+
+def test_fast_search_keeps_its_table_between_questions() -> None:
+    rng = random.Random("fast:reuse")
+    for _ in range(40):
+        position, side, _ = random_case(rng, 6)
+        search = FastSearch(position, side)
+        values = search.move_values()
+        assert search.value() == solve(position, side, fast=False)
+        assert values == move_values(position, side, fast=False)
+
+
+def test_fast_search_honours_the_deadline() -> None:
+    rng = random.Random("fast:deadline")
+    position = random_ending(rng, 10, None, (0, 1, 2, 3))
+    search = FastSearch(position, (0, 2), deadline=time.perf_counter() - 1)
+    search.SLICE = 50
+    with pytest.raises(SolverTimeout):
+        search.value()
