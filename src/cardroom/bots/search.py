@@ -5,8 +5,8 @@ seat's view shows (cards played, suits a player showed out of, its own kitty dis
 hands), solves each such deal exactly with :mod:`cardroom.bots.solver` (its compiled
 search), scores every legal card by the points the hand would end with, and plays the best
 average. It works against a clock: when the deal is still too big to solve in time, or no
-sample finishes, it plays as the simple bot does; bidding, Nello's gift and the kitty
-exchange are the simple bot's too.
+sample finishes, it plays as the rules bot does; bidding, Nello's gift and the kitty
+exchange are the rules bot's too.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.bots.simple import Seen, SimpleBot
+from cardroom.bots.rules_bot import RulesBot
+from cardroom.bots.simple import Seen
 from cardroom.bots.solver import FastSearch, Position, SolverTimeout, side_of
 from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
 from cardroom.games.five_hundred import Contract
@@ -49,7 +50,7 @@ default level searches from the third trick on."""
 
 
 class SearchBot:
-    """PIMC card play over exact double-dummy solutions; the simple bot's bidding and kitty."""
+    """PIMC card play over exact double-dummy solutions; the rules bot's bidding and kitty."""
 
     name = "search"
 
@@ -58,16 +59,17 @@ class SearchBot:
         self.level = LEVELS[level]
         self.name = "search" if level == "default" else f"search:{level}"
         self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
-        self.simple = SimpleBot(seed)
+        self.heuristic = RulesBot(seed)
+        """Decides where the search does not reach yet (bidding, kitty, early tricks)."""
 
     def choose(self, view: dict[str, Any]) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         if view.get("discard_count") or view["phase"] != "play":
-            return self.simple.choose(view)
+            return self.heuristic.choose(view)
         deadline = time.perf_counter() + self.level.budget
         action = self.play(view, deadline)
         if action is None or action not in view["legal_actions"]:
-            return self.simple.choose(view)
+            return self.heuristic.choose(view)
         return action
 
     # card play
