@@ -306,7 +306,11 @@ class Search:
                 moves.append(((layout.index[rep], None), engine_group))
         return moves
 
-    def _after_move_reaches(self, move: Move, target: int) -> bool:
+    def _trick_after(self, move: Move) -> tuple[int, int, tuple[int, ...], int, int, int, int,
+                                                  int]:
+        """The trick once the seat to play makes ``move``: the compact card, the seat, the
+        trick's play order, the position in it, the suit led, the best key and its seat, and
+        the cards in the trick (both searches start from here)."""
         layout = self.layout
         card = layout.compact[move[0]]
         seat = self.position.to_play
@@ -320,6 +324,10 @@ class Search:
             key = layout.keys[led][card]
             if key > best_key:
                 best_key, best_seat = key, seat
+        return card, seat, order, pos, led, best_key, best_seat, trick_mask
+
+    def _after_move_reaches(self, move: Move, target: int) -> bool:
+        card, seat, order, pos, led, best_key, best_seat, trick_mask = self._trick_after(move)
         hands = self.hands
         hands[seat] ^= 1 << card
         try:
@@ -917,25 +925,12 @@ class FastSearch(Search):
         return self._run(pos, order[0], led, best_key, best_seat, trick_mask, target)
 
     def _after_move_reaches(self, move: Move, target: int) -> bool:
-        layout = self.layout
-        card = layout.compact[move[0]]
-        seat = self.position.to_play
-        trick = self._trick_state()
-        if trick is None:
-            leader, pos, trick_mask = seat, 0, 0
-            led = move[1] if move[1] is not None else layout.suit[card]
-            best_key, best_seat = layout.keys[led][card], seat
-        else:
-            order, pos, led, best_key, best_seat, trick_mask = trick
-            leader = order[0]
-            key = layout.keys[led][card]
-            if key > best_key:
-                best_key, best_seat = key, seat
+        card, seat, order, pos, led, best_key, best_seat, trick_mask = self._trick_after(move)
         hands = self.hand_array
         hands[seat] ^= 1 << card
         try:
-            return self._run(pos + 1, leader, led, best_key, best_seat, trick_mask | 1 << card,
-                             target)
+            return self._run(pos + 1, order[0], led, best_key, best_seat,
+                             trick_mask | 1 << card, target)
         finally:
             hands[seat] ^= 1 << card
 
