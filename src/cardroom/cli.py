@@ -210,3 +210,37 @@ def arena(
                   f"{made_b} / {failed_b}")
     table.add_row("share of contracts made", str(share_a), str(share_b))
     console.print(table)
+
+
+@app.command()
+def analyse(
+    file: Annotated[Path, typer.Argument(help="A match record (play --record, arena --records).")],
+    hands: Annotated[int | None, typer.Option(help="Analyse only the first N hands.")] = None,
+) -> None:
+    """Each hand double dummy: what the contract could make, what it made, the costly plays."""
+    from rich.progress import Progress
+
+    from cardroom.analysis import analyse as analyse_record
+    from cardroom.terminal import SEAT_NAMES
+
+    console = _console()
+    try:
+        saved = Record.load(file)
+        Game.replay(saved)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise _fail(console, f"cannot analyse {file}: {error}") from None
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("solving every card", total=None)
+        report = analyse_record(saved, hands, lambda n: progress.update(task, description=
+                                                                         f"hand {n} done"))
+    for hand in report:
+        who = SEAT_NAMES[hand.contractor] if hand.contractor is not None else "nobody"
+        counted = " & ".join(SEAT_NAMES[s] for s in hand.makers)
+        console.print(f"[bold]Hand {hand.number}[/bold]: {hand.contract or 'no bid'} by {who}. "
+                      f"Double dummy {counted} take {hand.makeable}; they took {hand.taken}.")
+        for slip in hand.slips:
+            console.print(f"  trick {slip.trick}: {SEAT_NAMES[slip.seat]} played {slip.played}, "
+                          f"{slip.lost} trick{'s' * (slip.lost != 1)} worse than "
+                          f"{', '.join(slip.best)}")
+        if not hand.slips:
+            console.print("  no card cost a trick.")

@@ -665,7 +665,7 @@ class Game:
         self._to_act = winner
         return events
 
-    def _makers(self) -> tuple[int, ...]:
+    def makers(self) -> tuple[int, ...]:
         """Seats that must take no tricks in a no-tricks contract (empty otherwise)."""
         contract = self.contract
         if contract is None or not contract.is_misere_type:
@@ -677,7 +677,7 @@ class Game:
         return (self.contractor,)  # type: ignore[return-value]
 
     def _makers_failed_and_stop(self, winner: int) -> bool:
-        return self.rules.misere_failure == "stop" and winner in self._makers()
+        return self.rules.misere_failure == "stop" and winner in self.makers()
 
     # scoring
 
@@ -715,7 +715,7 @@ class Game:
                                            f"{max(mine, theirs)}; {contract.value} to side "
                                            f"{fewer}.")
         if contract.is_misere_type:
-            taken = sum(self.tricks_won[s] for s in self._makers())
+            taken = sum(self.tricks_won[s] for s in self.makers())
             made = taken == 0
             points[side] = contract.value if made else -contract.value
             if defence_pays:

@@ -1,0 +1,70 @@
+"""Double-dummy analysis of recorded hands: makeable tricks and the plays that cost tricks."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from cardroom.analysis import analyse
+from cardroom.arena import play_match
+from cardroom.cli import app
+from cardroom.games.five_hundred import Game, Record, Rules
+
+TOP_HAND = ["JK JH JD AH KH QH 10H 9H 8H 7H", "4S 5S 6S 7S 8S 9S 10S JS QS KS",
+            "AS 4C 5C 6C 7C 8C 9C 10C JC QC", "KC AC 4D 5D 6D 7D 8D 9D 10D QD"]
+KITTY = ["KD", "AD", "4H", "5H", "6H"]
+
+
+def hearts_hand_with_a_slip() -> Game:
+    """South holds every top heart and bids 10H; then North throws away a trick it could win."""
+    game = Game.from_deal("online", dealer=3, hands=[h.split() for h in TOP_HAND], kitty=KITTY)
+    for action in ("bid 10H", "pass", "pass", "pass", "discard KD AD 4H 5H 6H"):
+        game.apply(action)
+    return game
+
+
+def test_a_hand_of_top_trumps_is_makeable_in_full() -> None:
+    game = hearts_hand_with_a_slip()
+    while game.hand_number == 1 and not game.is_over:
+        game.apply(game.legal_actions()[0])
+    report = analyse(game.record, max_hands=1)
+    assert len(report) == 1
+    hand = report[0]
+    assert (hand.contract, hand.contractor, hand.makers) == ("10H", 0, (0, 2))
+    assert hand.makeable == 10
+    assert hand.taken == sum(game.history[0].tricks[s] for s in (0, 2))
+
+
+def test_cards_that_give_tricks_away_are_slips() -> None:
+    """Random players give tricks away; every slip names a better card and what it cost."""
+    record = Record.from_text(play_match(Rules.preset("classic"), 8, "random", "random", True,
+                                         keep_record=True).record)
+    slips = [slip for hand in analyse(record, max_hands=2) for slip in hand.slips]
+    assert slips
+    for slip in slips:
+        assert slip.lost >= 1 and slip.played not in slip.best
+        assert 1 <= slip.trick <= 10
+
+
+def test_bots_matches_are_analysed_hand_by_hand() -> None:
+    text = play_match(Rules.preset("classic"), 5, "simple", "random", True,
+                      keep_record=True).record
+    record = Record.from_text(text)
+    report = analyse(record, max_hands=2)
+    played = [h for h in Game.replay(record).history if any(h.tricks)]
+    assert [h.number for h in report] == [h.number for h in played[:2]]
+    for hand, result in zip(report, played, strict=False):
+        assert hand.makeable is not None and 0 <= hand.makeable <= 10
+        assert hand.taken == sum(result.tricks[s] for s in hand.makers)
+
+
+def test_analyse_command_prints_each_hand(tmp_path) -> None:
+    game = hearts_hand_with_a_slip()
+    while game.hand_number == 1 and not game.is_over:
+        game.apply(game.legal_actions()[0])
+    path = tmp_path / "match.txt"
+    game.record.save(path)
+    result = CliRunner().invoke(app, ["analyse", str(path), "--hands", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Hand 1" in result.output and "take 10" in result.output
+    bad = CliRunner().invoke(app, ["analyse", str(tmp_path / "missing.txt")])
+    assert bad.exit_code == 1
