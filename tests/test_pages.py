@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any, get_args
 
@@ -221,35 +222,33 @@ def _marked(explanation: rules_text.Explanation) -> int:
     return count
 
 
-def test_every_single_house_rule_is_shown() -> None:
-    """Changing any one option of a preset is listed, and marked wherever it changes a rule."""
+def _single_changes() -> Iterator[tuple[str, str, Rules]]:
+    """Every preset with one option changed to another value that can be played:
+    (preset name, option, the changed rules)."""
     for name in PRESET_NAMES:
         base = Rules.preset(name)
         for key, value in base.to_dict().items():
             for other in _alternatives(key, value):
                 try:
-                    rules = base.replace(**{key: other})
+                    yield name, key, base.replace(**{key: other})
                 except RulesError:
                     continue
-                explanation = rules_text.explain(rules, mark_house_rules=True)
-                assert explanation.closest == name
-                (house,) = explanation.house_rules
-                assert house.option == key
-                assert (_marked(explanation) > 0) == house.matters, (name, key, other)
+
+
+def test_every_single_house_rule_is_shown() -> None:
+    """Changing any one option of a preset is listed, and marked wherever it changes a rule."""
+    for name, key, rules in _single_changes():
+        explanation = rules_text.explain(rules, mark_house_rules=True)
+        assert explanation.closest == name
+        (house,) = explanation.house_rules
+        assert house.option == key
+        assert (_marked(explanation) > 0) == house.matters, (name, key, rules)
 
 
 def test_every_option_changes_the_text_under_some_preset() -> None:
     """No option is ignored: for each one, some preset reads differently when it changes."""
-    changed: set[str] = set()
-    for name in PRESET_NAMES:
-        base = Rules.preset(name)
-        original = rules_text.explain(base).sections
-        for key, value in base.to_dict().items():
-            for other in _alternatives(key, value):
-                try:
-                    rules = base.replace(**{key: other})
-                except RulesError:
-                    continue
-                if rules_text.explain(rules).sections != original:
-                    changed.add(key)
+    originals = {name: rules_text.explain(Rules.preset(name)).sections
+                 for name in PRESET_NAMES}
+    changed = {key for name, key, rules in _single_changes()
+               if rules_text.explain(rules).sections != originals[name]}
     assert changed == set(OPTION_TYPES)
