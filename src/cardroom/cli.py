@@ -128,6 +128,39 @@ def serve(
     run_server(host, port, config, log_level)
 
 
+db_app = typer.Typer(help="The database: create or upgrade its schema.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade(
+    database_url: Annotated[str, typer.Option(
+        envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
+        help="sqlite:///file or postgresql://user@host/db")] = "sqlite:///cardroom.sqlite3",
+    revision: Annotated[str, typer.Option(help="Target revision (default: the newest).")]
+    = "head",
+) -> None:
+    """Create the schema, or upgrade it to the newest migration (servers do this at start)."""
+    import asyncio
+
+    from cardroom.store.db import make_engine
+    from cardroom.store.migrate import upgrade
+
+    async def run() -> str | None:
+        engine = make_engine(database_url)
+        try:
+            return await upgrade(engine, revision)
+        finally:
+            await engine.dispose()
+
+    console = _console()
+    try:
+        reached = asyncio.run(run())
+    except Exception as error:  # a bad URL, an unreachable server, a failed migration
+        raise _fail(console, f"cannot upgrade {database_url}: {error}") from None
+    console.print(f"Database schema at revision {reached}.")
+
+
 @app.command()
 def bugs(
     database_url: Annotated[str, typer.Option(

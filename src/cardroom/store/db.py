@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import event, insert, select, update
+from sqlalchemy import event, insert, make_url, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from cardroom.store.models import (
     ActionRow,
-    Base,
     BugRow,
     MatchRow,
     PlayerRow,
@@ -39,6 +38,28 @@ def async_url(url: str) -> str:
     return url
 
 
+def make_engine(url: str, **options: Any) -> AsyncEngine:
+    """An async engine for a plain URL.
+
+    A PostgreSQL URL may carry libpq's ``options=-csearch_path=NAME`` (several ``-cKEY=VALUE``
+    separated by spaces); they become the connection's server settings, so a server (or a
+    test) can keep its tables in a schema of its own.
+    """
+    parsed = make_url(async_url(url))
+    connect_args: dict[str, Any] = {}
+    if parsed.get_backend_name() == "postgresql" and "options" in parsed.query:
+        settings = {}
+        for part in str(parsed.query["options"]).replace("-c ", "-c").split():
+            key, _, value = part.removeprefix("-c").partition("=")
+            settings[key] = value
+        connect_args["server_settings"] = settings
+        parsed = parsed.difference_update_query(["options"])
+    engine = create_async_engine(parsed, connect_args=connect_args, **options)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
 @dataclass
 class StoredTable:
     """A table as loaded at start-up: enough to rebuild it and its current match."""
@@ -58,13 +79,13 @@ class Store:
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
 
     @classmethod
-    async def open(cls, url: str = DEFAULT_DATABASE_URL) -> Store:
-        """Connect and create any missing tables."""
-        engine = create_async_engine(async_url(url))
-        if engine.dialect.name == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-        async with engine.begin() as connection:
-            await connection.run_sync(Base.metadata.create_all)
+    async def open(cls, url: str = DEFAULT_DATABASE_URL, migrate: bool = True) -> Store:
+        """Connect and, unless told not to, upgrade the schema to the newest migration."""
+        from cardroom.store.migrate import upgrade
+
+        engine = make_engine(url)
+        if migrate:
+            await upgrade(engine)
         return cls(engine)
 
     async def close(self) -> None:

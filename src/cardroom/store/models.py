@@ -3,14 +3,15 @@
 A game is stored as its record: the match row holds the rules, seed and first dealer, and the
 ``actions`` table is an append-only log of every accepted action, numbered per match. The
 primary key (table, match, number) makes a second writer of the same action number fail, so
-the log can never fork.
+the log can never fork. The schema is made and upgraded by the Alembic migrations in
+``store/migrations`` (``cardroom db upgrade``); a change here needs a migration there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -42,6 +43,9 @@ class TableRow(Base):
     updated_at: Mapped[float] = mapped_column(Float)
     match_number: Mapped[int] = mapped_column(Integer, default=0)
     closed: Mapped[bool] = mapped_column(default=False)
+    version: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Bumped by every change with a compare-and-set: two processes cannot both make change N.
+    Clients see it as the ``version`` of ``table`` messages."""
 
 
 class SeatRow(Base):
@@ -52,6 +56,8 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    away: Mapped[bool] = mapped_column(default=False)
+    """A bot plays for the absent player (kept here so every server process agrees)."""
 
 
 class MatchRow(Base):
@@ -60,7 +66,7 @@ class MatchRow(Base):
     __tablename__ = "matches"
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
     dealer: Mapped[int] = mapped_column(Integer)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -1,0 +1,112 @@
+"""The schema comes from the Alembic migrations, on SQLite and PostgreSQL alike, and matches
+the models (autogenerate finds nothing to add)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from typer.testing import CliRunner
+
+from cardroom.cli import app
+from cardroom.store.db import Store, make_engine
+from cardroom.store.migrate import head, upgrade
+from cardroom.store.models import Base
+from tests.server.pg import fresh_schema
+
+
+def _diff(connection) -> list:
+    return compare_metadata(MigrationContext.configure(connection), Base.metadata)
+
+
+async def _upgrade_and_compare(url: str) -> tuple[str | None, list]:
+    engine = make_engine(url)
+    try:
+        reached = await upgrade(engine)
+        again = await upgrade(engine)  # a second upgrade is a no-op
+        assert again == reached
+        async with engine.connect() as connection:
+            return reached, await connection.run_sync(_diff)
+    finally:
+        await engine.dispose()
+
+
+async def test_fresh_sqlite_upgrades_to_head_and_matches_the_models(tmp_path: Path) -> None:
+    reached, diff = await _upgrade_and_compare(f"sqlite:///{tmp_path / 'fresh.sqlite3'}")
+    assert reached == head()
+    assert diff == []
+
+
+async def test_fresh_postgresql_upgrades_to_head_and_matches_the_models() -> None:
+    with fresh_schema() as url:
+        reached, diff = await _upgrade_and_compare(url)
+        assert reached == head()
+        assert diff == []
+        # And the store works there: a 62-bit seed fits.
+        store = await Store.open(url)
+        try:
+            from cardroom.store.models import TableRow
+
+            await store.add_table(TableRow(id="t1", game="500", rules={}, turn_seconds=None,
+                                           bot="simple", creator_id=None, created_at=0.0,
+                                           updated_at=0.0), 4)
+            await store.start_match("t1", 1, (1 << 62) - 1, 0, {})
+        finally:
+            await store.close()
+
+
+async def test_servers_upgrading_together_on_postgresql_take_turns() -> None:
+    with fresh_schema() as url:
+        results = await asyncio.gather(*(_upgrade_and_compare(url) for _ in range(3)))
+        assert {reached for reached, _ in results} == {head()}
+
+
+def test_a_database_made_before_migrations_is_adopted_and_upgraded(tmp_path: Path) -> None:
+    """Its tables came from create_all of the first models: stamped 0001, then upgraded."""
+    path = tmp_path / "old.sqlite3"
+
+    async def make_old() -> None:
+        engine = make_engine(f"sqlite:///{path}")
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda c: upgrade_to_first(c))
+        await engine.dispose()
+
+    def upgrade_to_first(connection) -> None:
+        from alembic import command
+
+        from cardroom.store.migrate import alembic_config
+
+        command.upgrade(alembic_config(connection), "0001")
+        connection.exec_driver_sql("DROP TABLE alembic_version")
+        connection.exec_driver_sql(
+            "INSERT INTO tables VALUES ('old', '500', '{}', NULL, 'simple', NULL, 0, 0, 0, 0)")
+
+    asyncio.run(make_old())
+    result = CliRunner().invoke(app, ["db", "upgrade", "--database-url", f"sqlite:///{path}"])
+    assert result.exit_code == 0, result.output
+    assert f"revision {head()}" in result.output
+    with sqlite3.connect(path) as connection:
+        version, = connection.execute("SELECT version FROM tables").fetchone()
+    assert version > 1_700_000_000_000  # from the clock: above any version a client holds
+
+
+def test_db_upgrade_reports_an_unreachable_database() -> None:
+    result = CliRunner().invoke(app, ["db", "upgrade", "--database-url",
+                                      "postgresql://nobody@127.0.0.1:1/none"])
+    assert result.exit_code == 1
+    assert "cannot upgrade" in result.output
+
+
+@pytest.mark.parametrize("kind", ["sqlite"])
+def test_db_upgrade_creates_a_fresh_database(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "new.sqlite3"
+    result = CliRunner().invoke(app, ["db", "upgrade", "--database-url", f"sqlite:///{path}"])
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(path) as connection:
+        names = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"players", "tables", "seats", "matches", "actions", "bugs"} <= names
