@@ -1,0 +1,44 @@
+"""Thousand (1000) for three players (or four, the dealer sitting out): rules, presets, the
+pack's tables and the match engine.
+
+The public surface other layers use::
+
+    from cardroom.games.thousand import Game, Rules, Action, trick_winner
+"""
+
+from cardroom.games.base import IllegalAction
+from cardroom.games.record import Record
+from cardroom.games.thousand.actions import Action
+from cardroom.games.thousand.deck import (
+    MARRIAGE_POINTS,
+    PACK_MASK,
+    POINTS,
+    marriages_in,
+    playable,
+    points_of,
+    trick_winner,
+)
+from cardroom.games.thousand.game import GAME_NAME, Game
+from cardroom.games.thousand.rules import PRESET_NAMES, Rules, RulesError
+from cardroom.games.thousand.scoring import DealScore, HandResult, score_deal
+
+__all__ = [
+    "GAME_NAME",
+    "MARRIAGE_POINTS",
+    "PACK_MASK",
+    "POINTS",
+    "PRESET_NAMES",
+    "Action",
+    "DealScore",
+    "Game",
+    "HandResult",
+    "IllegalAction",
+    "Record",
+    "Rules",
+    "RulesError",
+    "marriages_in",
+    "playable",
+    "points_of",
+    "score_deal",
+    "trick_winner",
+]

@@ -1,0 +1,167 @@
+"""Actions of 1000 and their text notation.
+
+==========================  ===============================================================
+``look``                    look at one's cards (where blind bidding is allowed, cards stay
+                            face down until their owner looks)
+``pass``                    pass in the bidding (a pass is final)
+``bid 120``                 an open bid; ``bid 120 blind`` a blind one (cards not looked at)
+``discard 9S JS 9C``        the contractor puts three cards face down (``bank_use: discard``)
+``give 9S JC``              the contractor gives the first card to the next player clockwise,
+                            the second to the one after (``bank_use: give``)
+``bet 160``                 the final bet after taking the bank (the bid or more)
+``play KH``                 play a card
+``play KH marriage``        lead the king (or queen) of a marriage and declare it: its suit
+                            becomes trump and its value scores at once
+==========================  ===============================================================
+
+``Action.parse(text)`` and ``str(action)`` round-trip. Look, pass and play actions are interned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardroom.games.cards import CARDS, Card, parse_cards
+
+LOOK = "look"
+PASS = "pass"
+BID = "bid"
+DISCARD = "discard"
+GIVE = "give"
+BET = "bet"
+PLAY = "play"
+BLIND_WORD = "blind"
+MARRIAGE_WORD = "marriage"
+
+HINT = ("try 'look', 'pass', 'bid 120', 'bid 120 blind', 'discard 9S JS 9C', 'give 9S JC', "
+        "'bet 160', 'play AS' or 'play KH marriage'")
+
+
+class Action:
+    """One action: ``kind`` is one of ``look pass bid discard give bet play``.
+
+    ``value`` is the points of a bid or bet, ``blind`` marks a blind bid, ``cards`` holds the
+    played, discarded (sorted) or given (in order) cards with ``mask`` their bit mask, and
+    ``marriage`` marks a lead that declares a marriage.
+    """
+
+    __slots__ = ("blind", "cards", "kind", "marriage", "mask", "text", "value")
+
+    def __init__(self, kind: str, *, value: int | None = None, blind: bool = False,
+                 cards: Sequence[Card] = (), marriage: bool = False) -> None:
+        self.kind = kind
+        self.value = value
+        self.blind = blind
+        self.cards = tuple(sorted(cards)) if kind == DISCARD else tuple(cards)
+        self.mask = 0
+        for card in self.cards:
+            self.mask |= card.mask
+        self.marriage = marriage
+        self.text = _text(self)
+
+    @property
+    def card(self) -> Card:
+        """The single card of a play."""
+        return self.cards[0]
+
+    @staticmethod
+    def parse(text: str | Action) -> Action:
+        """Parse the notation above (any case); ``ValueError`` with a hint on anything else."""
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"not an action: {text!r}")
+        words = text.strip().lower().split()
+        if not words:
+            raise ValueError(f"empty action: {HINT}")
+        kind, rest = words[0], words[1:]
+        if kind in (LOOK, PASS) and not rest:
+            return LOOK_ACTION if kind == LOOK else PASS_ACTION
+        if kind in (BID, BET) and rest:
+            return _parse_value(kind, rest, text)
+        if kind == PLAY and rest:
+            return _parse_play(rest, text)
+        if kind in (DISCARD, GIVE) and rest:
+            return Action(kind, cards=parse_cards(" ".join(rest)))
+        raise ValueError(f"not an action: {text!r} ({HINT})")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Action({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                other = Action.parse(other)
+            except ValueError:
+                return False
+        return isinstance(other, Action) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Action.parse, (self.text,))
+
+
+def _text(action: Action) -> str:
+    """The canonical notation of an action."""
+    kind = action.kind
+    if kind in (LOOK, PASS):
+        return kind
+    if kind in (BID, BET):
+        return f"{kind} {action.value}" + (f" {BLIND_WORD}" if action.blind else "")
+    words = " ".join(card.text for card in action.cards)
+    return f"{kind} {words}" + (f" {MARRIAGE_WORD}" if action.marriage else "")
+
+
+def _parse_value(kind: str, rest: list[str], text: str) -> Action:
+    blind = rest[-1] == BLIND_WORD
+    number = rest[:-1] if blind else rest
+    if len(number) != 1 or not number[0].isdigit() or (blind and kind == BET):
+        raise ValueError(f"not an action: {text!r} ({HINT})")
+    return bid_action(int(number[0]), blind) if kind == BID else bet_action(int(number[0]))
+
+
+def _parse_play(rest: list[str], text: str) -> Action:
+    marriage = rest[-1] in (MARRIAGE_WORD, "m")
+    cards = rest[:-1] if marriage else rest
+    if len(cards) != 1:
+        raise ValueError(f"play one card: {text!r} ({HINT})")
+    index = Card.parse(cards[0]).index
+    return MARRIAGE_ACTIONS[index] if marriage else PLAY_ACTIONS[index]
+
+
+_VALUE_ACTIONS: dict[tuple[str, int, bool], Action] = {}
+INTERNED_VALUES = 1000
+"""Bids and bets up to this are interned; larger (never legal) ones are built each time, so
+that odd texts from clients cannot grow the cache."""
+
+
+def _value_action(kind: str, value: int, blind: bool) -> Action:
+    key = (kind, value, blind)
+    action = _VALUE_ACTIONS.get(key)
+    if action is None:
+        action = Action(kind, value=value, blind=blind)
+        if value <= INTERNED_VALUES:
+            _VALUE_ACTIONS[key] = action
+    return action
+
+
+def bid_action(value: int, blind: bool = False) -> Action:
+    """The action bidding ``value``, blind or open."""
+    return _value_action(BID, value, blind)
+
+
+def bet_action(value: int) -> Action:
+    """The action naming a final bet of ``value``."""
+    return _value_action(BET, value, False)
+
+
+LOOK_ACTION = Action(LOOK)
+PASS_ACTION = Action(PASS)
+PLAY_ACTIONS: tuple[Action, ...] = tuple(Action(PLAY, cards=[card]) for card in CARDS)
+MARRIAGE_ACTIONS: tuple[Action, ...] = tuple(
+    Action(PLAY, cards=[card], marriage=True) for card in CARDS)
