@@ -199,5 +199,5 @@ def test_rules_are_immutable_values():
 
 
 def test_four_players_in_partnerships_opposite():
-    assert Rules.players == 4
-    assert Rules.teams == ((0, 2), (1, 3))
+    assert Rules().players == 4
+    assert Rules().teams == ((0, 2), (1, 3))

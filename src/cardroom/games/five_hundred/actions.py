@@ -5,8 +5,15 @@
 ``bid 7H``, ``bid 8NT``  a trick bid; ``bid misere``, ``bid open-misere``, ``bid nello``,
                          ``bid across-the-corner``, ``bid across-the-table``
 ``discard 4C 5C 6D``     the kitty exchange: the cards put back (any held cards)
-``give 4C``              Nello's partner adds a card to the widow
+``give 4C``              Nello's partner adds a card to the widow (after a slam call:
+                         partner passes the card to the contractor)
 ``play JH``              play a card; ``play JK:H`` leads the joker in no trumps naming hearts
+                         (``play JK2:H`` the black joker of a two-joker deck)
+``misdeal``              a player with no face card asks for a new deal (option)
+``slam``                 instead of discarding, a seven-bid contractor calls slam (option)
+``call AS``              five players: the contractor names a partner's card (one per call)
+``joker H``              in no trumps the contractor names the joker's suit before the first
+                         lead; ``pass`` leaves the joker as it is (option)
 =======================  ==================================================================
 
 ``Action.parse(text)`` and ``str(action)`` round-trip. Pass, bid and play actions are interned,
@@ -21,22 +28,35 @@ from itertools import combinations
 from math import comb
 from typing import overload
 
-from cardroom.games.cards import CARDS, JOKER_INDEX, Card, Suit, iter_indexes, parse_cards
-from cardroom.games.five_hundred.bids import SPECIAL_BIDS, TRICK_BIDS, Bid
+from cardroom.games.cards import (
+    BLACK_JOKER_INDEX,
+    CARDS,
+    JOKER_INDEX,
+    Card,
+    Suit,
+    iter_indexes,
+    parse_cards,
+)
+from cardroom.games.five_hundred.bids import J5_BIDS, SPECIAL_BIDS, TRICK_BIDS, Bid
 
 PASS = "pass"
 BID = "bid"
 DISCARD = "discard"
 GIVE = "give"
 PLAY = "play"
-KINDS = (PASS, BID, DISCARD, GIVE, PLAY)
+MISDEAL = "misdeal"
+SLAM = "slam"
+CALL = "call"
+JOKER = "joker"
+KINDS = (PASS, BID, DISCARD, GIVE, PLAY, MISDEAL, SLAM, CALL, JOKER)
 
 
 class Action:
-    """One action: ``kind`` is one of ``pass bid discard give play``.
+    """One action: ``kind`` is one of ``pass bid discard give play misdeal slam call joker``.
 
-    ``bid`` is set for bids; ``cards`` holds the played, given or discarded cards (sorted for a
-    discard); ``mask`` is their bit mask; ``nominated`` is the suit a led joker names.
+    ``bid`` is set for bids; ``cards`` holds the played, given, called or discarded cards
+    (sorted for a discard); ``mask`` is their bit mask; ``nominated`` is the suit a led joker
+    names (or, for ``joker``, the suit the contractor gives the joker).
     """
 
     __slots__ = ("bid", "cards", "kind", "mask", "nominated", "text")
@@ -50,10 +70,12 @@ class Action:
         for card in self.cards:
             self.mask |= card.mask
         self.nominated = nominated
-        if kind == PASS:
-            self.text = PASS
+        if kind in (PASS, MISDEAL, SLAM):
+            self.text = kind
         elif kind == BID:
             self.text = f"bid {bid}"
+        elif kind == JOKER:
+            self.text = f"joker {nominated.letter}"  # type: ignore[union-attr]
         else:
             words = " ".join(str(card) for card in self.cards)
             suffix = f":{nominated.letter}" if nominated is not None else ""
@@ -77,6 +99,14 @@ class Action:
         kind, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
         if kind in (PASS, "bye", "p") and not rest:
             return PASS_ACTION
+        if kind == MISDEAL and not rest:
+            return MISDEAL_ACTION
+        if kind == SLAM and not rest:
+            return SLAM_ACTION
+        if kind == CALL and rest:
+            return CALL_ACTIONS[Card.parse(rest).index]
+        if kind == JOKER and rest:
+            return JOKER_SUIT_ACTIONS[Suit.parse(rest)]
         if kind == BID and rest:
             return BID_ACTIONS[Bid.parse(rest)]
         if kind == PLAY and rest:
@@ -86,7 +116,8 @@ class Action:
         if kind == DISCARD and rest:
             return Action(DISCARD, cards=parse_cards(rest))
         raise ValueError(f"not an action: {text!r} (try 'pass', 'bid 7H', 'bid misere', "
-                         "'discard 4C 5C 6D', 'play JH' or 'play JK:H')")
+                         "'discard 4C 5C 6D', 'play JH', 'play JK:H', 'call AS' or "
+                         "'joker H')")
 
     def __str__(self) -> str:
         return self.text
@@ -116,21 +147,30 @@ def _parse_play(rest: str) -> Action:
     match = _JOKER_LEAD.fullmatch(rest.strip())
     if match:
         card = Card.parse(match["card"])
-        if card.index != JOKER_INDEX:
+        if not card.is_joker:
             raise ValueError(f"only the joker names a suit when led, not {card}")
-        return JOKER_LEADS[Suit.parse(match["suit"])]
+        leads = JOKER_LEADS if card.index == JOKER_INDEX else BLACK_JOKER_LEADS
+        return leads[Suit.parse(match["suit"])]
     return PLAY_ACTIONS[Card.parse(rest).index]
 
 
 PASS_ACTION = Action(PASS)
+MISDEAL_ACTION = Action(MISDEAL)
+SLAM_ACTION = Action(SLAM)
 BID_ACTIONS: dict[Bid, Action] = {
-    bid: Action(BID, bid=bid) for bid in (*TRICK_BIDS.values(), *SPECIAL_BIDS.values())
+    bid: Action(BID, bid=bid)
+    for bid in (*TRICK_BIDS.values(), *SPECIAL_BIDS.values(), *J5_BIDS.values())
 }
 PLAY_ACTIONS: tuple[Action, ...] = tuple(Action(PLAY, cards=[card]) for card in CARDS)
 JOKER_LEADS: dict[Suit, Action] = {
     suit: Action(PLAY, cards=[CARDS[JOKER_INDEX]], nominated=suit) for suit in Suit
 }
+BLACK_JOKER_LEADS: dict[Suit, Action] = {
+    suit: Action(PLAY, cards=[CARDS[BLACK_JOKER_INDEX]], nominated=suit) for suit in Suit
+}
 GIVE_ACTIONS: tuple[Action, ...] = tuple(Action(GIVE, cards=[card]) for card in CARDS)
+CALL_ACTIONS: tuple[Action, ...] = tuple(Action(CALL, cards=[card]) for card in CARDS)
+JOKER_SUIT_ACTIONS: dict[Suit, Action] = {suit: Action(JOKER, nominated=suit) for suit in Suit}
 
 
 class DiscardChoices(Sequence[Action]):
@@ -139,15 +179,18 @@ class DiscardChoices(Sequence[Action]):
     There are thousands of discards (3,003 for 5 of 15), so they are never listed up front:
     ``len`` counts them, ``choices[i]`` builds the i-th in lexicographic order of the held
     cards, iteration walks them all, and ``in`` checks one in constant time.
+
+    ``extra`` actions (a slam call) come after every discard.
     """
 
-    def __init__(self, held: int, count: int) -> None:
+    def __init__(self, held: int, count: int, extra: Sequence[Action] = ()) -> None:
         self.held = held
         self.count = count
+        self.extra = tuple(extra)
         self._cards = [CARDS[i] for i in iter_indexes(held)]
 
     def __len__(self) -> int:
-        return comb(len(self._cards), self.count)
+        return comb(len(self._cards), self.count) + len(self.extra)
 
     @overload
     def __getitem__(self, position: int) -> Action: ...
@@ -162,6 +205,9 @@ class DiscardChoices(Sequence[Action]):
             position += total
         if not 0 <= position < total:
             raise IndexError("discard choice out of range")
+        discards = total - len(self.extra)
+        if position >= discards:
+            return self.extra[position - discards]
         chosen: list[Card] = []
         start, left = 0, self.count
         while left:
@@ -177,6 +223,7 @@ class DiscardChoices(Sequence[Action]):
     def __iter__(self) -> Iterator[Action]:
         for chosen in combinations(self._cards, self.count):
             yield Action(DISCARD, cards=chosen)
+        yield from self.extra
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, str):
@@ -184,6 +231,8 @@ class DiscardChoices(Sequence[Action]):
                 action = Action.parse(action)
             except ValueError:
                 return False
+        if action in self.extra:
+            return True
         return (isinstance(action, Action) and action.kind == DISCARD
                 and len(action.cards) == self.count == action.mask.bit_count()
                 and action.mask & ~self.held == 0)

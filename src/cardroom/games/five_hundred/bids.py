@@ -29,10 +29,24 @@ class Contract(StrEnum):
     """Seed 004: a No Tricks duel between the bidder and the opponent who bid No Tricks."""
     ACROSS_THE_TABLE = "across-the-table"
     """Seed 004: both partners play and neither may take a trick; partner picks from discards."""
+    BLIND_MISERE = "blind-misere"
+    """Misère bid before looking at one's cards (seed 001): only as the bidder's first call."""
+    DOUBLE_NULLO = "double-nullo"
+    """Double (grand) nullo: both partners play and neither may take a trick (seed 001)."""
+    SHIELDS_DOUBLE = "shields-double"
+    """Double nullo with the bidder's partner playing open after the first trick (seed 001)."""
+    PATASTROPHE = "patastrophe"
+    """Open misère for both partners: both play, both hands open after the first trick."""
+    HI_LO = "hi-lo"
+    """Hi/Lo (5 and 5): the bidder alone must take exactly five tricks; partner folds."""
+    J5 = "j5"
+    """J5 no trumps: six to ten tricks in no trumps with each jack above its ace."""
 
 
 MISERE_TYPES = frozenset({Contract.MISERE, Contract.OPEN_MISERE, Contract.NELLO,
-                          Contract.ACROSS_THE_CORNER, Contract.ACROSS_THE_TABLE})
+                          Contract.ACROSS_THE_CORNER, Contract.ACROSS_THE_TABLE,
+                          Contract.BLIND_MISERE, Contract.DOUBLE_NULLO,
+                          Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE})
 """Contracts whose makers try to take no tricks (played in no trumps, joker the only trump)."""
 
 SPECIAL_VALUES = {
@@ -41,8 +55,29 @@ SPECIAL_VALUES = {
     Contract.NELLO: 250,
     Contract.ACROSS_THE_CORNER: 250,
     Contract.ACROSS_THE_TABLE: 500,
+    Contract.BLIND_MISERE: 1000,
+    Contract.DOUBLE_NULLO: 500,
+    Contract.SHIELDS_DOUBLE: 750,
+    Contract.PATASTROPHE: 1000,
+    Contract.HI_LO: 350,
 }
-"""Point values of the special contracts (RULES.md 1.5)."""
+"""Point values of the special contracts (RULES.md 1.5). Where the sources give none the
+value is decided here: blind misère 1000 (twice open misère: the bidder has not seen the
+cards), Shields double 750 (between double nullo, 500, and patastrophe, 1000, since one of
+its two hands plays open)."""
+
+SPECIAL_NAMES = {
+    Contract.MISERE: "misère (No Tricks)",
+    Contract.OPEN_MISERE: "open misère (Spread)",
+    Contract.NELLO: "Nello",
+    Contract.ACROSS_THE_CORNER: "Across The Corner",
+    Contract.ACROSS_THE_TABLE: "Across The Table",
+    Contract.BLIND_MISERE: "blind misère",
+    Contract.DOUBLE_NULLO: "double nullo",
+    Contract.SHIELDS_DOUBLE: "Shields double",
+    Contract.PATASTROPHE: "patastrophe",
+    Contract.HI_LO: "Hi/Lo (5 and 5)",
+}
 
 STRAIN_NAMES = {None: "no trumps", Suit.SPADES: "spades", Suit.CLUBS: "clubs",
                 Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts"}
@@ -52,8 +87,9 @@ class Bid:
     """One bid. Interned: compare with ``==`` or ``is``; hashable; ``str`` gives its notation.
 
     ``Bid.parse("7H")``, ``Bid.parse("8NT")``, ``Bid.parse("misere")``. For trick bids
-    ``tricks`` is 6…10 and ``trump`` the suit or ``None`` for no trumps; for special contracts
-    ``tricks`` is 0 (the makers aim at no tricks) and ``trump`` is ``None``.
+    ``tricks`` is 6…10 and ``trump`` the suit or ``None`` for no trumps (J5 bids, ``7J5``, are
+    trick bids in no trumps with the jacks on top, valued as no trumps); for special contracts
+    ``tricks`` is 0 (Hi/Lo's five is in its scoring) and ``trump`` is ``None``.
     """
 
     __slots__ = ("contract", "name", "text", "tricks", "trump", "value")
@@ -74,19 +110,24 @@ class Bid:
             self.value = 40 + 100 * (tricks - 6) + 20 * strain_rank
             self.text = f"{tricks}{'NT' if trump is None else trump.letter}"
             self.name = f"{tricks} {STRAIN_NAMES[trump]}"
+        elif contract is Contract.J5:
+            self.value = 120 + 100 * (tricks - 6)
+            self.text = f"{tricks}J5"
+            self.name = f"{tricks} J5 no trumps"
         else:
             self.value = SPECIAL_VALUES[contract]
             self.text = contract.value
-            self.name = {Contract.MISERE: "misère (No Tricks)",
-                         Contract.OPEN_MISERE: "open misère (Spread)",
-                         Contract.NELLO: "Nello",
-                         Contract.ACROSS_THE_CORNER: "Across The Corner",
-                         Contract.ACROSS_THE_TABLE: "Across The Table"}[contract]
+            self.name = SPECIAL_NAMES[contract]
 
     @property
     def is_misere_type(self) -> bool:
         """True for contracts whose makers must take no tricks."""
         return self.contract in MISERE_TYPES
+
+    @property
+    def is_trick_bid(self) -> bool:
+        """True for six-to-ten trick bids (suits, no trumps and J5 no trumps)."""
+        return self.contract is Contract.TRICKS or self.contract is Contract.J5
 
     @staticmethod
     def parse(text: str | Bid) -> Bid:
@@ -103,6 +144,8 @@ class Bid:
             strain = match[2]
             if strain in ("nt", "no-trumps", "no-trump", "notrumps", "n"):
                 return TRICK_BIDS[(int(match[1]), None)]
+            if strain in ("j5", "j5nt", "j5-no-trumps"):
+                return J5_BIDS[int(match[1])]
             try:
                 return TRICK_BIDS[(int(match[1]), Suit.parse(strain))]
             except ValueError:
@@ -126,6 +169,9 @@ TRICK_BIDS: dict[tuple[int, Suit | None], Bid] = {
 }
 """Every trick bid, by (tricks, trump or None)."""
 
+J5_BIDS: dict[int, Bid] = {tricks: Bid(Contract.J5, tricks) for tricks in range(6, 11)}
+"""The J5 no-trumps bids, by tricks."""
+
 SPECIAL_BIDS: dict[Contract, Bid] = {kind: Bid(kind) for kind in SPECIAL_VALUES}
 """Every special-contract bid, by contract kind."""
 
@@ -139,6 +185,14 @@ _SPECIAL_WORDS = {
     "nello": SPECIAL_BIDS[Contract.NELLO],
     "across-the-corner": SPECIAL_BIDS[Contract.ACROSS_THE_CORNER],
     "across-the-table": SPECIAL_BIDS[Contract.ACROSS_THE_TABLE],
+    "blind-misere": SPECIAL_BIDS[Contract.BLIND_MISERE],
+    "double-nullo": SPECIAL_BIDS[Contract.DOUBLE_NULLO],
+    "grand-nullo": SPECIAL_BIDS[Contract.DOUBLE_NULLO],
+    "shields-double": SPECIAL_BIDS[Contract.SHIELDS_DOUBLE],
+    "patastrophe": SPECIAL_BIDS[Contract.PATASTROPHE],
+    "hi-lo": SPECIAL_BIDS[Contract.HI_LO],
+    "hi/lo": SPECIAL_BIDS[Contract.HI_LO],
+    "5-and-5": SPECIAL_BIDS[Contract.HI_LO],
 }
 
 

@@ -17,10 +17,12 @@ from functools import cache, cached_property
 from itertools import pairwise
 from typing import Any, ClassVar, Literal, get_args, get_type_hints
 
-from cardroom.games.cards import CARDS, JOKER_INDEX, Rank, Suit
-from cardroom.games.five_hundred.bids import SPECIAL_BIDS, TRICK_BIDS, Bid, Contract
+from cardroom.games.cards import BLACK_JOKER_INDEX, CARDS, JOKER_INDEX, Card, Rank, Suit
+from cardroom.games.five_hundred.bids import J5_BIDS, SPECIAL_BIDS, TRICK_BIDS, Bid, Contract
 
-DeckName = Literal["43", "45"]
+DeckName = Literal["43", "45", "46", "43-red-trump-4", "42", "33", "53", "63"]
+SixHandedTeams = Literal["two_teams_of_three", "three_teams_of_two"]
+BothAtLoseAt = Literal["higher_score", "contractor_loses"]
 BiddingStyle = Literal["until_passed", "single"]
 RebidRule = Literal["after_intervening_bid", "any_time"]
 AllPassRule = Literal["redeal", "redeal_then_pass_deal", "next_dealer", "play_no_trump",
@@ -30,7 +32,7 @@ MiserePlacement = Literal["after_seven", "by_value"]
 MisereFailure = Literal["stop", "play_on"]
 NoTrumpJoker = Literal["play_any_time", "only_when_void"]
 AllTricksBonus = Literal["none", "slam_250", "sweep_plus_50"]
-DefenderPoints = Literal["always", "none"]
+DefenderPoints = Literal["always", "none", "not_over_490", "not_over_400"]
 BothReachTarget = Literal["contractor", "higher_score"]
 
 
@@ -40,25 +42,48 @@ class RulesError(ValueError):
 
 @dataclass(frozen=True)
 class DeckSpec:
-    """A four-player deck: which cards are in it and how many go to the kitty."""
+    """A deck of 500: which cards are in it, for how many players, and the kitty's size.
+
+    ``lowest_rank`` is the lowest rank of every suit; ``left_out`` names cards of those ranks
+    that are not in the deck; ``six_handed`` adds the 11s and 12s of every suit and the red 13s;
+    ``jokers`` is 0, 1 or 2; ``colour_four`` makes the four of the trump suit's colour partner
+    the lowest trump (``43-red-trump-4``).
+    """
 
     name: str
     lowest_rank: Rank
-    red_fours_only: bool
     kitty: int
     description: str
+    players: int = 4
+    left_out: tuple[str, ...] = ()
+    jokers: int = 1
+    six_handed: bool = False
+    colour_four: bool = False
+
+    @property
+    def red_fours_only(self) -> bool:
+        """True for the decks whose only fours are the red ones (43, 42)."""
+        return set(self.left_out) == {"4S", "4C"}
 
     @cached_property
     def mask(self) -> int:
-        """Bit mask of every card of the deck (including the joker)."""
-        mask = 1 << JOKER_INDEX
+        """Bit mask of every card of the deck (including the jokers)."""
+        mask = 0
+        if self.jokers >= 1:
+            mask |= 1 << JOKER_INDEX
+        if self.jokers >= 2:
+            mask |= 1 << BLACK_JOKER_INDEX
+        extra = (Rank.ELEVEN, Rank.TWELVE, Rank.THIRTEEN)
         for suit in Suit:
             for rank in Rank:
-                if rank < self.lowest_rank or rank in (Rank.ELEVEN, Rank.TWELVE, Rank.THIRTEEN):
+                if rank < self.lowest_rank:
                     continue
-                if rank == Rank.FOUR and self.red_fours_only and not suit.is_red:
+                if rank in extra and not (self.six_handed and (
+                        rank is not Rank.THIRTEEN or suit.is_red)):
                     continue
                 mask |= 1 << (suit * 16 + rank)
+        for text in self.left_out:
+            mask &= ~Card.parse(text).mask
         return mask
 
     @property
@@ -74,19 +99,62 @@ class DeckSpec:
 
 
 DECKS: dict[str, DeckSpec] = {
-    "43": DeckSpec("43", Rank.FOUR, True, 3,
-                   "43 cards: A to 5 in every suit, the red 4s and one joker; kitty of 3"),
-    "45": DeckSpec("45", Rank.FOUR, False, 5,
+    "43": DeckSpec("43", Rank.FOUR, 3,
+                   "43 cards: A to 5 in every suit, the red 4s and one joker; kitty of 3",
+                   left_out=("4S", "4C")),
+    "45": DeckSpec("45", Rank.FOUR, 5,
                    "45 cards: A to 4 in every suit and one joker; kitty of 5"),
+    "46": DeckSpec("46", Rank.FOUR, 6,
+                   "46 cards: A to 4 in every suit and two jokers, the black one (JK2) above "
+                   "the other; kitty of 6", jokers=2),
+    "43-red-trump-4": DeckSpec(
+        "43-red-trump-4", Rank.FOUR, 3,
+        "43 cards: A to 5 in every suit, the 4♥ and 4♣ and one joker; the 4 of the trump "
+        "suit's colour is the lowest trump (13 trumps); kitty of 3",
+        left_out=("4S", "4D"), colour_four=True),
+    "42": DeckSpec("42", Rank.FOUR, 2,
+                   "42 cards: A to 5 in every suit and the red 4s, no joker; kitty of 2",
+                   left_out=("4S", "4C"), jokers=0),
+    "33": DeckSpec("33", Rank.SEVEN, 3,
+                   "33 cards for three players: A to 7 in every suit and one joker; kitty of 3",
+                   players=3),
+    "53": DeckSpec("53", Rank.TWO, 3,
+                   "53 cards for five players: the full pack and one joker; kitty of 3",
+                   players=5),
+    "63": DeckSpec("63", Rank.TWO, 3,
+                   "63 cards for six players: the full pack, 11s and 12s in every suit, the "
+                   "13♥ and 13♦ and one joker; kitty of 3", players=6, six_handed=True),
 }
+"""Every deck of RULES.md 1.1, by name."""
+
+PARTNERSHIP_CONTRACTS = ("nello", "across_the_corner", "across_the_table", "double_nullo",
+                         "shields_double", "patastrophe", "slam_call")
+"""Options that need each player to have exactly one partner (four players, or six in three
+teams of two)."""
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Options of a four-player game of 500 (RULES.md section 1). Field docs say what each does."""
+    """Options of a game of 500 (RULES.md section 1). Field docs say what each does."""
 
+    players: int = 4
+    """Number of players, 3 to 6 (RULES.md 1.2). Four play in two partnerships, six in teams
+    (see ``six_handed_teams``). Three play cut-throat: each keeps an own score and the two
+    defenders play together against the contractor for that hand. Five keep own scores too:
+    after the kitty exchange (the US rule: the contractor knows the whole hand before
+    choosing) the contractor of a trick contract names a card it does not hold, two cards on a
+    bid of eight or more, and the holders become its partners for the hand, known to the
+    others when the card is played; partners score what the contractor scores. Naming a card
+    nobody holds (one of the discards) means playing alone. Misère and Hi/Lo are played
+    alone."""
     deck: DeckName = "45"
-    """Which deck (RULES.md 1.1): ``43`` (kitty 3) or ``45`` (kitty 5)."""
+    """Which deck (RULES.md 1.1): four players ``43`` (kitty 3), ``45`` (kitty 5), ``46``
+    (two jokers, the black one higher; kitty 6), ``43-red-trump-4`` (4♠ and 4♦ out; the 4 of
+    the trump colour is the lowest trump; kitty 3) or ``42`` (no joker; kitty 2); three players
+    ``33``, five ``53``, six ``63`` (with 11s, 12s and the red 13s), each with a kitty of 3."""
+    six_handed_teams: SixHandedTeams = "two_teams_of_three"
+    """Six players: two teams of three, alternating (seats 1, 3, 5 against 2, 4, 6), or three
+    teams of two sitting opposite (seats 1 & 4, 2 & 5, 3 & 6)."""
     bidding: BiddingStyle = "until_passed"
     """``until_passed``: round and round until all but one have passed (a pass is final);
     ``single``: each player bids or passes once, dealer last (American)."""
@@ -117,6 +185,43 @@ class Rules:
     nello: bool = False
     """Nello (250, beats every bid below 8♠; American): only a side with a negative score;
     partner adds a card to the widow and folds, the contractor discards one more."""
+    blind_misere: bool = False
+    """Blind misère (1000) may be bid, but only as a player's first call of the hand (it is bid
+    before looking at the cards: the table shows the hand to a player who has not yet
+    spoken only once it asks to see it). Played as misère, kitty exchange included."""
+    double_nullo: bool = False
+    """Double nullo / grand nullo (500, between open misère and 10♥) may be bid any time: both
+    partners play and neither may take a trick; the bidder takes the kitty and passes the
+    discards to partner, who keeps what it likes and discards as many."""
+    shields_double: bool = False
+    """Shields double (750, just above double nullo) may be bid: double nullo with the
+    bidder's partner's hand shown to all after the first trick."""
+    patastrophe: bool = False
+    """Patastrophe (1000, the highest bid) may be bid: an open misère for both partners, both
+    hands shown to all after the first trick; the kitty exchange is double nullo's."""
+    wilkinson_misere: bool = False
+    """Wilkinson misère: misère may be bid any time (even as the first bid) but is played open
+    (the bidder's hand shown after the first trick), and open misère is played open and
+    without the kitty."""
+    hi_lo: bool = False
+    """Hi/Lo, or 5 and 5 (350), may be bid: the bidder alone, partner folding, must take
+    exactly five tricks, in no trumps with the joker played only when void. It outbids the
+    black nines but not the red ones (between 9♣ and 9♦)."""
+    j5_no_trumps: bool = False
+    """J5 no trumps may be bid (``7J5``): no trumps in which each jack ranks above its ace (no
+    bowers); the joker is the only trump, as in no trumps. Each J5 bid is worth no trumps of
+    its level and ranks just above it."""
+    slam_call: bool = False
+    """After taking the kitty, a contractor of a seven-trick bid in a suit or no trumps may
+    call slam instead of discarding: partner passes it one card and folds, the contractor
+    discards down to ten and must take all ten tricks. Made: the value of eight in the same
+    strain; failed: the seven bid's value plus 100 is lost."""
+    ralphing: bool = False
+    """Ralphing: a contractor who falls three or more tricks short (a no-tricks bidder who
+    takes three or more) may not bid in the next hand that is dealt."""
+    misdeal_no_face: bool = False
+    """A player whose hand holds no face card (J, Q, K, A; a joker counts as one) may call a
+    misdeal on its first turn to speak: the same dealer deals again."""
     misere_failure: MisereFailure = "stop"
     """When a no-tricks contract takes a trick: ``stop`` the hand there, or ``play_on`` so the
     defenders score 10 for every trick the makers take (seed 004)."""
@@ -131,12 +236,19 @@ class Rules:
     joker_low_in_misere: bool = False
     """In no-tricks contracts the joker wins no trick unless nobody follows the suit it named
     when led (Trickster)."""
+    joker_suit_nomination: bool = False
+    """In a no-trumps contract the contractor may, before the first lead, name a suit for the
+    joker (pagat): it is then the highest card of that suit and nothing else."""
+    joker_lead_limits: bool = False
+    """In no trumps a led joker may not name a suit already led this hand, and once all four
+    suits have been led the joker may not be led except to the last trick (pagat)."""
     all_tricks_bonus: AllTricksBonus = "none"
     """Reward for taking all ten tricks: ``slam_250`` (a contract worth less than 250 scores
     250), ``sweep_plus_50`` (6–9 trick bids add 50), or ``none``."""
     defender_points: DefenderPoints = "always"
     """Defenders score 10 per trick they take (per trick the makers take, in no-tricks
-    contracts), ``always`` or ``none``."""
+    contracts): ``always``, ``none``, or only up to a score of 490 (``not_over_490``: a side
+    can reach 500 only by its own contract) or of 400 (``not_over_400``)."""
     target: int = 500
     """Score that wins the match."""
     target_strict: bool = False
@@ -149,9 +261,11 @@ class Rules:
     both_reach_target: BothReachTarget = "contractor"
     """When both sides reach the target in the same hand: the contractor's side wins, or the
     higher score (ties to the contractor's side)."""
-
-    players: ClassVar[int] = 4
-    teams: ClassVar[tuple[tuple[int, int], tuple[int, int]]] = ((0, 2), (1, 3))
+    both_at_lose_at: BothAtLoseAt = "higher_score"
+    """When more than one side is at or below the losing score after the same hand (possible
+    with own scores, or when defenders already in the hole fall further): the highest score
+    wins (``higher_score``), or the contractor's side loses and the best other side wins
+    (``contractor_loses``)."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]]
 
@@ -162,7 +276,8 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """A named preset: ``classic``, ``australian``, ``american`` or ``online``."""
+        """A named preset: ``classic``, ``australian``, ``american``, ``online``,
+        ``three-handed``, ``five-handed`` or ``six-handed``."""
         if name not in cls.PRESETS:
             raise RulesError(f"unknown preset {name!r}; choose one of: "
                              f"{', '.join(cls.PRESETS)}")
@@ -217,6 +332,33 @@ class Rules:
 
     # -- derived facts --------------------------------------------------------------------------
 
+    @cached_property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The sides that keep a score, as seat tuples: partnerships for four and six players,
+        one seat each for three and five (own scores)."""
+        n = self.players
+        if n == 4:
+            return ((0, 2), (1, 3))
+        if n == 6:
+            if self.six_handed_teams == "two_teams_of_three":
+                return ((0, 2, 4), (1, 3, 5))
+            return ((0, 3), (1, 4), (2, 5))
+        return tuple((seat,) for seat in range(n))
+
+    @cached_property
+    def side_of(self) -> tuple[int, ...]:
+        """The side (index into :attr:`teams`) of each seat."""
+        sides = [0] * self.players
+        for side, seats in enumerate(self.teams):
+            for seat in seats:
+                sides[seat] = side
+        return tuple(sides)
+
+    @property
+    def fixed_partners(self) -> bool:
+        """True when every player has exactly one partner for the whole match."""
+        return all(len(team) == 2 for team in self.teams)
+
     @property
     def deck_spec(self) -> DeckSpec:
         """The deck in use."""
@@ -250,11 +392,18 @@ class Rules:
 
     def _allowed_bids(self) -> list[Bid]:
         bids = list(TRICK_BIDS.values())
+        if self.j5_no_trumps:
+            bids.extend(J5_BIDS.values())
         for flag, kind in ((self.misere, Contract.MISERE),
                            (self.open_misere, Contract.OPEN_MISERE),
                            (self.nello, Contract.NELLO),
                            (self.across_the_corner, Contract.ACROSS_THE_CORNER),
-                           (self.across_the_table, Contract.ACROSS_THE_TABLE)):
+                           (self.across_the_table, Contract.ACROSS_THE_TABLE),
+                           (self.blind_misere, Contract.BLIND_MISERE),
+                           (self.double_nullo, Contract.DOUBLE_NULLO),
+                           (self.shields_double, Contract.SHIELDS_DOUBLE),
+                           (self.patastrophe, Contract.PATASTROPHE),
+                           (self.hi_lo, Contract.HI_LO)):
             if flag:
                 bids.append(SPECIAL_BIDS[kind])
         return bids
@@ -270,6 +419,12 @@ class Rules:
             Contract.ACROSS_THE_CORNER: (misere_slot[0], 1),  # just above No Tricks
             Contract.OPEN_MISERE: (490, 0),  # between 10♦ (480) and 10♥ (500)
             Contract.ACROSS_THE_TABLE: (490, 1),  # just above Spread, below 10♥
+            Contract.DOUBLE_NULLO: (490, 2),  # with Across The Table, its seed 004 twin
+            Contract.SHIELDS_DOUBLE: (750, 0),
+            Contract.BLIND_MISERE: (1000, 0),
+            Contract.PATASTROPHE: (1000, 1),
+            Contract.HI_LO: (370, 0),  # between 9♣ (360) and 9♦ (380)
+            Contract.J5: (bid.value, 2),  # just above no trumps of the same level
         }[bid.contract]
 
     # -- validation -----------------------------------------------------------------------------
@@ -278,6 +433,34 @@ class Rules:
         for key in OPTION_TYPES:
             _check_option_type(key, getattr(self, key))
         problems = []
+        spec = DECKS[self.deck]
+        if self.players not in (3, 4, 5, 6):
+            problems.append(f"500 is played by 3 to 6 players, not {self.players}")
+        elif spec.players != self.players:
+            fitting = [name for name, d in DECKS.items() if d.players == self.players]
+            problems.append(f"the {self.deck} deck is made for {spec.players} players, not "
+                            f"{self.players}; with {self.players} players use deck "
+                            f"{' or '.join(fitting)}")
+        if self.six_handed_teams != "two_teams_of_three" and self.players != 6:
+            problems.append("six_handed_teams only applies to six players")
+        if self.players in (3, 4, 5, 6) and not self.fixed_partners:
+            partnered = [name for name in PARTNERSHIP_CONTRACTS if getattr(self, name)]
+            if partnered:
+                problems.append(f"{', '.join(partnered)} need every player to have one partner "
+                                "(four players, or six in three teams of two)")
+        if spec.jokers == 0:
+            jokered = [name for name in ("joker_suit_nomination", "joker_lead_limits",
+                                         "misere_joker_forced", "joker_low_in_misere")
+                       if getattr(self, name)]
+            if jokered:
+                problems.append(f"the {self.deck} deck has no joker, so {', '.join(jokered)} "
+                                "cannot apply")
+        if self.wilkinson_misere:
+            if not (self.misere or self.open_misere):
+                problems.append("Wilkinson misère changes misère and open misère: allow one")
+            if self.misere_placement == "after_seven" or self.open_misere_needs_misere:
+                problems.append("under Wilkinson misère both misères may be bid any time: use "
+                                "misere_placement 'by_value' and no open_misere_needs_misere")
         if self.open_misere_needs_misere and self.open_misere and not self.misere:
             problems.append("open misère that needs an earlier No Tricks bid requires misère")
         if (self.across_the_corner or self.across_the_table) and not self.misere:
@@ -406,9 +589,46 @@ Rules.PRESETS = {
                    all_tricks_bonus="sweep_plus_50", nt_joker="play_any_time",
                    misere_joker_forced=True, defender_points="always", target=500,
                    lose_at=-500, win_needs_bid=True, both_reach_target="contractor"),
+    # RULES.md 1.7, from the US rules for three players: the 33-card deck, cut-throat (own
+    # scores, the two defenders together against the contractor each hand), misère and open
+    # misère as in the Australian game, deal passes when all pass, slam bonus, first player to
+    # 500 wins (defence points count).
+    "three-handed": dict(players=3, deck="33", bidding="until_passed",
+                         rebid="after_intervening_bid", misere=True,
+                         misere_placement="after_seven", open_misere=True,
+                         misere_failure="stop", all_pass="next_dealer",
+                         all_tricks_bonus="slam_250", nt_joker="only_when_void",
+                         defender_points="always", target=500, lose_at=-500,
+                         win_needs_bid=False, both_reach_target="contractor"),
+    # RULES.md 1.7, from the US rules for five players: the 53-card deck, own scores, the
+    # contractor calls a partner by naming a card after the kitty exchange (two partners on a
+    # bid of eight or more), misère and open misère played alone, deal passes when all pass,
+    # slam bonus, first to 500 wins.
+    "five-handed": dict(players=5, deck="53", bidding="until_passed",
+                        rebid="after_intervening_bid", misere=True,
+                        misere_placement="after_seven", open_misere=True,
+                        misere_failure="stop", all_pass="next_dealer",
+                        all_tricks_bonus="slam_250", nt_joker="only_when_void",
+                        defender_points="always", target=500, lose_at=-500,
+                        win_needs_bid=False, both_reach_target="contractor"),
+    # RULES.md 1.7: the 63-card deck, two teams of three alternating, otherwise the
+    # Australian rules (misère after a seven, open misère any time, deal passes, slam bonus,
+    # a side reaches 500 only on its own contract).
+    "six-handed": dict(players=6, deck="63", six_handed_teams="two_teams_of_three",
+                       bidding="until_passed", rebid="after_intervening_bid", misere=True,
+                       misere_placement="after_seven", open_misere=True,
+                       misere_failure="stop", all_pass="next_dealer",
+                       all_tricks_bonus="slam_250", nt_joker="only_when_void",
+                       defender_points="always", target=500, lose_at=-500,
+                       win_needs_bid=True, both_reach_target="contractor"),
 }
 
-PRESET_NAMES = tuple(Rules.PRESETS)
+ALL_PRESET_NAMES = tuple(Rules.PRESETS)
+"""Every preset, the three-, five- and six-handed ones included."""
+PRESET_NAMES = tuple(name for name in ALL_PRESET_NAMES if Rules.PRESETS[name].get("players", 4)
+                     == 4)
+"""The four-player presets: what the tables (four seats today) and the rules pages offer.
+:data:`ALL_PRESET_NAMES` adds the presets for three, five and six players."""
 
 
 @cache
