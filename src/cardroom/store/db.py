@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import event, insert, make_url, select, update
+from sqlalchemy import bindparam, event, insert, make_url, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from cardroom.store.models import (
@@ -26,6 +26,9 @@ from cardroom.store.models import (
 
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
 _INSERT_ACTION = insert(ActionRow.__table__)
+_TABLES = TableRow.__table__
+_BUMP = (update(_TABLES)
+         .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_old")))
 
 
 def async_url(url: str) -> str:
@@ -58,6 +61,27 @@ def make_engine(url: str, **options: Any) -> AsyncEngine:
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+@dataclass
+class Change:
+    """One change of a table, written all at once by :meth:`Store.commit` if, and only if, the
+    table is still at ``version`` (compare-and-set): of two processes making change N of the
+    same table, exactly one wins; the other reloads the table and tries again."""
+
+    table_id: str
+    version: int
+    """The version the change was made against; the table is at ``version + 1`` after it."""
+    updated_at: float
+    action: tuple[int, int, int, str] | None = None
+    """(match number, action number, seat, action text)."""
+    seats: dict[int, tuple[str | None, str | None, bool]] = field(default_factory=dict)
+    """seat → (player id, bot, away)."""
+    match: tuple[int, int, int, dict[str, Any]] | None = None
+    """A new current match: (number, seed, first dealer, rules)."""
+    finish: tuple[int, int, list[int], list[dict[str, Any]]] | None = None
+    """The current match ended: (number, winner, scores, history)."""
+    close: bool = False
 
 
 @dataclass
@@ -115,6 +139,88 @@ class Store:
             return {row.id: row for row in rows.scalars()}
 
     # -- tables ---------------------------------------------------------------------------------
+
+    async def commit(self, change: Change) -> bool:
+        """Write a change if the table is still at ``change.version``; False if another writer
+        got there first (nothing is written then).
+
+        The version bump comes first: on PostgreSQL it locks the table's row until commit, so
+        a rival transaction waits, then finds the version moved and matches no row.
+        """
+        values: dict[str, Any] = {"version": change.version + 1,
+                                  "updated_at": change.updated_at}
+        if change.match is not None:
+            values["match_number"] = change.match[0]
+        if change.close:
+            values["closed"] = True
+        async with self.engine.begin() as connection:
+            bumped = await connection.execute(
+                _BUMP.values(**values), {"b_id": change.table_id, "b_old": change.version})
+            if bumped.rowcount != 1:
+                await connection.rollback()
+                return False
+            if change.action is not None:
+                match, number, seat, text = change.action
+                await connection.execute(_INSERT_ACTION, {
+                    "table_id": change.table_id, "match_number": match, "number": number,
+                    "seat": seat, "action": text, "created_at": change.updated_at})
+            for seat, (player_id, bot, away) in change.seats.items():
+                await connection.execute(
+                    update(SeatRow).where(SeatRow.table_id == change.table_id,
+                                          SeatRow.seat == seat)
+                    .values(player_id=player_id, bot=bot, away=away))
+            if change.match is not None:
+                number, seed, dealer, rules = change.match
+                await connection.execute(insert(MatchRow).values(
+                    table_id=change.table_id, number=number, seed=seed, dealer=dealer,
+                    rules=rules, started_at=change.updated_at))
+            if change.finish is not None:
+                number, winner, scores, history = change.finish
+                await connection.execute(
+                    update(MatchRow).where(MatchRow.table_id == change.table_id,
+                                           MatchRow.number == number)
+                    .values(winner=winner, scores=scores, history=history,
+                            finished_at=change.updated_at))
+        return True
+
+    async def load_table(self, table_id: str, match_number: int | None = None,
+                         actions_from: int = 0) -> StoredTable | None:
+        """One table as it stands now (closed ones too: see ``row.closed``).
+
+        To catch up a table already held in memory, pass the match it holds and how many of
+        its actions it has: if the table is still on that match, only later actions are read
+        and finished matches are not.
+        """
+        async with self.sessions() as session:
+            row = await session.get(TableRow, table_id, populate_existing=True)
+            if row is None:
+                return None
+            seats = (await session.execute(
+                select(SeatRow).where(SeatRow.table_id == table_id)
+                .execution_options(populate_existing=True))).scalars().all()
+            same_match = match_number == row.match_number
+            if same_match:
+                matches = list((await session.execute(
+                    select(MatchRow).where(MatchRow.table_id == table_id,
+                                           MatchRow.number == row.match_number)
+                    .execution_options(populate_existing=True))).scalars())
+            else:
+                matches = list((await session.execute(
+                    select(MatchRow).where(MatchRow.table_id == table_id)
+                    .order_by(MatchRow.number)
+                    .execution_options(populate_existing=True))).scalars())
+            current = next((m for m in matches if m.number == row.match_number), None)
+            actions = []
+            if current is not None:
+                actions = list((await session.execute(
+                    select(ActionRow).where(ActionRow.table_id == table_id,
+                                            ActionRow.match_number == current.number,
+                                            ActionRow.number >= (actions_from if same_match
+                                                                 else 0))
+                    .order_by(ActionRow.number))).scalars())
+            finished = [] if same_match else [m for m in matches if m.finished_at is not None]
+            return StoredTable(row=row, seats={s.seat: s for s in seats}, match=current,
+                               actions=actions, finished=finished)
 
     async def add_table(self, row: TableRow, seats: int) -> None:
         """Create a table with empty seats."""

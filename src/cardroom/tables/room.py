@@ -4,6 +4,15 @@ This is the application layer. It owns every live :class:`Table`, checks who may
 writes every accepted action to the store *before* anybody hears of it, and fans out each
 change as per-seat views (``Game.view(seat)``, never hand-built). It knows no HTTP: the web
 layer hands it :class:`Listener` objects and :class:`Player` identities.
+
+Several server processes may share the tables (PostgreSQL and Redis). Each process holds every
+open table in memory, and every change of a table is written with a compare-and-set on the
+table's row version (:meth:`Store.commit`): of two processes making change N, one wins; the
+other reloads what it missed from the database (:meth:`Room._catch_up`) and tries again on
+fresh state. The winner tells the others over the bus, with the action, so they usually apply
+it without reading the database. The process that made the last change drives the table's bots
+and timers; the others stand by and take over if nothing happens for ``takeover_delay`` (the
+driver may have died); if both act, the compare-and-set keeps only one.
 """
 
 from __future__ import annotations
@@ -30,13 +39,19 @@ from cardroom.protocol import (
     SeatInfo,
     TableSummary,
 )
-from cardroom.store.db import Store, StoredTable
+from cardroom.store.db import Change, Store, StoredTable
 from cardroom.store.models import BugRow, TableRow
 
 log = logging.getLogger(__name__)
 
 TABLE_CHANNEL = "tables"
+PRESENCE_CHANNEL = "presence"
 SEATS = Game.players
+HEARTBEAT = 2.0
+"""Seconds between a process's reports of which seats it holds connections for."""
+PRESENCE_TTL = 7.0
+"""A process not heard from for this long is taken for dead: its connections are gone."""
+CONFLICT_RETRIES = 8
 
 
 class RoomError(Exception):
@@ -77,6 +92,9 @@ class RoomSettings:
     bot_workers: int = 2
     """Worker processes that run bots' decisions, so a thinking bot never holds up the event
     loop (a thread would: bots are pure Python and hold the interpreter lock)."""
+    takeover_delay: float = 2.0
+    """With several processes: how long past its due time a bot move, timer or next match
+    waits for the process that drives the table before another process makes it instead."""
 
 
 @dataclass
@@ -86,8 +104,16 @@ class Seat:
     player: Player | None = None
     bot: str | None = None
     listeners: int = 0
+    """This process's connections following the table from this seat."""
+    remote: bool = False
+    """Another live process holds a connection for this seat."""
     away: bool = False
     grace_task: asyncio.Task[None] | None = None
+
+    @property
+    def present(self) -> bool:
+        """The seated human has a connection in some process."""
+        return self.listeners > 0 or self.remote
 
     @property
     def empty(self) -> bool:
@@ -97,7 +123,7 @@ class Seat:
     def info(self, number: int) -> dict[str, Any]:
         """What everybody may know of this seat (a protocol.SeatInfo)."""
         return {"seat": number, "name": self.player.name if self.player else None,
-                "bot": self.bot, "connected": self.listeners > 0 or self.bot is not None,
+                "bot": self.bot, "connected": self.present or self.bot is not None,
                 "away": self.away}
 
 
@@ -121,6 +147,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_task: asyncio.Task[None] | None = None
     deadline: float | None = None
+    match_over_at: float | None = None
+    """When the current match ended (the next one starts ``next_match_delay`` later)."""
 
     @property
     def status(self) -> str:
@@ -183,6 +211,8 @@ class Room:
         self.store = store
         self.settings = settings or RoomSettings()
         self.bus = bus or InProcessBus()
+        self.shared = not isinstance(self.bus, InProcessBus)
+        """Other processes may share the tables (a bus between processes)."""
         self.origin = secrets.token_hex(8)
         """Names this process on the bus, so it can skip its own notices."""
         self.tables: dict[str, Table] = {}
@@ -191,7 +221,11 @@ class Room:
         self._executor = ProcessPoolExecutor(self.settings.bot_workers,
                                              mp_context=multiprocessing.get_context("spawn"))
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._elsewhere: dict[str, tuple[float, set[tuple[str, int]]]] = {}
+        """Other processes: when last heard from, and the seats they hold connections for."""
         self.bus.subscribe(TABLE_CHANNEL, self._on_table_notice)
+        if self.shared:
+            self.bus.subscribe(PRESENCE_CHANNEL, self._on_presence)
 
     # -- life cycle -----------------------------------------------------------------------------
 
@@ -209,10 +243,11 @@ class Room:
             for number, seat in enumerate(table.seats):
                 if seat.player is not None and table.status == "playing":
                     self._start_grace(table, number)
-            if table.match_number and table.status == "waiting":
-                # Stopped between two matches: the next one starts as it would have.
-                self._spawn(self._next_match_later(table))
-            self._after_change(table)
+            # Alone, this process drives every table now; shared, whoever drove a table goes
+            # on doing so, and this one stands by.
+            self._after_change(table, owner=not self.shared)
+        if self.shared:
+            self._spawn(self._heartbeat())
 
     async def stop(self) -> None:
         """Cancel timers and bots (the store keeps everything that was acknowledged)."""
@@ -226,28 +261,82 @@ class Room:
 
     async def _restore(self, stored: StoredTable) -> Table:
         row = stored.row
-        player_ids = [s.player_id for s in stored.seats.values() if s.player_id]
-        players = await self.store.players(player_ids)
-        seats = []
+        table = Table(id=row.id, rules=Rules.from_dict(row.rules), bot_level=row.bot,
+                      turn_seconds=row.turn_seconds, creator_id=row.creator_id,
+                      seats=[Seat() for _ in range(SEATS)], updated_at=row.updated_at,
+                      match_number=row.match_number, version=row.version)
+        await self._load_into(table, stored)
+        return table
+
+    async def _load_into(self, table: Table, stored: StoredTable) -> list[dict[str, Any]]:
+        """Bring a table in memory up to the stored one; the events of the actions it missed.
+
+        ``stored`` is either the whole table or, on the same match, only the later actions
+        (see :meth:`Store.load_table`).
+        """
+        row = stored.row
+        ids = [s.player_id for s in stored.seats.values()
+               if s.player_id and s.player_id not in self._players]
+        for found in (await self.store.players(ids)).values():
+            self._players.setdefault(found.id, Player(found.id, found.name))
         for number in range(SEATS):
             seat_row = stored.seats.get(number)
-            player = None
-            if seat_row is not None and seat_row.player_id in players:
-                found = players[seat_row.player_id]
-                player = self._players.setdefault(found.id, Player(found.id, found.name))
-            seats.append(Seat(player=player, bot=seat_row.bot if seat_row else None))
-        table = Table(id=row.id, rules=Rules.from_dict(row.rules), bot_level=row.bot,
-                      turn_seconds=row.turn_seconds, creator_id=row.creator_id, seats=seats,
-                      updated_at=row.updated_at, match_number=row.match_number)
-        table.finished = [_match_summary(m.number, m.winner, m.scores, m.history)
-                          for m in stored.finished]
-        if stored.match is not None and stored.match.finished_at is None:
-            game = Game.new(Rules.from_dict(stored.match.rules), seed=stored.match.seed,
-                            dealer=stored.match.dealer)
+            state = table.seats[number]
+            player = self._players.get(seat_row.player_id) if seat_row and seat_row.player_id \
+                else None
+            if state.player != player:
+                state.listeners = 0
+            state.player, state.bot = player, seat_row.bot if seat_row else None
+            state.away = bool(seat_row.away) if seat_row else False
+        events: list[dict[str, Any]] = []
+        same_match = table.game is not None and table.match_number == row.match_number
+        if not same_match:
+            table.finished = [_match_summary(m.number, m.winner, m.scores, m.history)
+                              for m in stored.finished]
+            table.game, table.match_over_at = None, None
+            if stored.match is not None:
+                table.game = Game.new(Rules.from_dict(stored.match.rules),
+                                      seed=stored.match.seed, dealer=stored.match.dealer)
+                events.append({"type": "match_started", "match": row.match_number,
+                               "dealer": table.game.dealer})
+        game = table.game
+        if game is not None:
             for action in stored.actions:
-                game.apply(action.action, seat=action.seat)
-            table.game = game
-        return table
+                if action.number != len(game.actions):
+                    continue  # read twice (a catch-up racing a notice): already applied
+                events += [{"seat": action.seat, **e} if "seat" not in e else e
+                           for e in game.apply(action.action, seat=action.seat)]
+                if game.is_over:
+                    table.match_over_at = action.created_at
+                    if same_match:
+                        table.finished.append(self._summary_of(table))
+            if game.is_over and table.match_over_at is None:
+                table.match_over_at = stored.match.finished_at if stored.match else None
+        table.match_number = row.match_number
+        table.version = row.version
+        table.updated_at = max(row.updated_at,
+                               stored.actions[-1].created_at if stored.actions else 0.0)
+        return events
+
+    async def _catch_up(self, table: Table) -> bool:
+        """Read what other processes did to this table since our version (the caller holds
+        its lock); tell this process's followers. False if the table is gone."""
+        game = table.game
+        stored = await self.store.load_table(
+            table.id, table.match_number if game is not None else None,
+            len(game.actions) if game is not None else 0)
+        if stored is None or stored.row.closed:
+            self._forget(table)
+            return False
+        if stored.row.version == table.version:
+            return True
+        table.events = await self._load_into(table, stored)
+        await self._deliver({"table_id": table.id, "lobby": True}, owner=False)
+        return True
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.pop(table.id, None) is not None and table.turn_task is not None:
+            table.turn_task.cancel()
 
     # -- players --------------------------------------------------------------------------------
 
@@ -302,101 +391,136 @@ class Room:
                       seats=[Seat() for _ in range(SEATS)], updated_at=now)
         await self.store.add_table(TableRow(
             id=table.id, game=GAME_NAME, rules=rules.to_dict(), turn_seconds=turn_seconds,
-            bot=bot, creator_id=player.id, created_at=now, updated_at=now), SEATS)
+            bot=bot, creator_id=player.id, created_at=now, updated_at=now,
+            version=table.version), SEATS)
         self.tables[table.id] = table
         await self.join(player, table.id, seat)
         return table
 
     async def join(self, player: Player, table_id: str, seat: int) -> None:
         """Take a free seat before the match starts."""
-        table = self._table(table_id)
-        async with table.lock:
+        table = await self._get_table(table_id)
+
+        def check() -> dict[int, Seat]:
             self._check_seating_open(table)
             if table.seat_of(player) is not None:
                 raise RoomError(ErrorCode.SEAT_TAKEN, "You already sit at this table.")
             if not table.seats[seat].empty:
                 raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
-            await self.store.set_seat(table.id, seat, player.id, None)
-            table.seats[seat] = Seat(player=player)
-            await self._seats_changed(table)
+            return {seat: Seat(player=player)}
+
+        await self._change_seats(table, check)
 
     async def leave(self, player: Player, table_id: str) -> None:
         """Give up a seat while no match is being played."""
-        table = self._table(table_id)
-        async with table.lock:
+        table = await self._get_table(table_id)
+
+        def check() -> dict[int, Seat]:
             number = table.seat_of(player)
             if number is None:
                 raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
             if table.status == "playing":
                 raise RoomError(ErrorCode.TABLE_STARTED,
                                 "The match is on: you can leave once it is over.")
-            await self.store.set_seat(table.id, number, None, None)
-            table.seats[number] = Seat()
-            if all(s.player is None for s in table.seats):
-                await self.store.close_table(table.id)
-                del self.tables[table.id]
-                await self._publish(table, lobby=True)
-                return
-            await self._seats_changed(table)
+            return {number: Seat()}
+
+        await self._change_seats(table, check)
 
     async def add_bot(self, player: Player, table_id: str, seat: int, bot: str) -> None:
         """The creator seats a bot before the start."""
-        table = self._table(table_id)
-        async with table.lock:
+        table = await self._get_table(table_id)
+
+        def check() -> dict[int, Seat]:
             self._check_creator(table, player)
             self._check_seating_open(table)
             self._check_bot_name(bot)
             if not table.seats[seat].empty:
                 raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
-            await self.store.set_seat(table.id, seat, None, bot)
-            table.seats[seat] = Seat(bot=bot)
-            await self._seats_changed(table)
+            return {seat: Seat(bot=bot)}
+
+        await self._change_seats(table, check)
 
     async def start_with_bots(self, player: Player, table_id: str, bot: str) -> None:
         """The creator fills every empty seat with a bot; the match starts."""
-        table = self._table(table_id)
-        async with table.lock:
+        table = await self._get_table(table_id)
+
+        def check() -> dict[int, Seat]:
             self._check_creator(table, player)
             self._check_seating_open(table)
             self._check_bot_name(bot)
-            for number, seat in enumerate(table.seats):
-                if seat.empty:
-                    await self.store.set_seat(table.id, number, None, bot)
-                    table.seats[number] = Seat(bot=bot)
-            await self._seats_changed(table)
+            return {n: Seat(bot=bot) for n, s in enumerate(table.seats) if s.empty}
 
-    async def _seats_changed(self, table: Table) -> None:
-        """After a seat change: start the match when every seat is filled, tell everybody."""
-        table.updated_at = time.time()
-        table.events = [{"type": "seats"}]
-        if all(not s.empty for s in table.seats) and table.status == "waiting":
-            await self._start_match(table)
-        table.version += 1
-        await self._publish(table, lobby=True)
+        await self._change_seats(table, check)
 
-    async def _start_match(self, table: Table) -> None:
-        seed = secrets.randbits(62)
-        game = Game.new(table.rules, seed=seed)
-        number = table.match_number + 1
-        await self.store.start_match(table.id, number, seed, game.first_dealer,
-                                     table.rules.to_dict())
-        table.game, table.match_number = game, number
-        table.events = [{"type": "match_started", "match": number, "dealer": game.dealer}]
+    async def _change_seats(self, table: Table, check: Any) -> None:
+        """Seat changes checked by ``check`` (which returns them) against fresh state; the
+        match starts when every seat is filled, the table closes when the last human leaves."""
+        async with table.lock:
+            for _ in range(CONFLICT_RETRIES):
+                if table.id not in self.tables:
+                    raise RoomError(ErrorCode.NO_SUCH_TABLE, "That table has closed.")
+                changes: dict[int, Seat] = check()
+                seats = [changes.get(n, s) for n, s in enumerate(table.seats)]
+                now = time.time()
+                change = Change(table.id, table.version, now,
+                                seats={n: (s.player.id if s.player else None, s.bot, False)
+                                       for n, s in changes.items()})
+                close = all(s.player is None for s in seats)
+                change.close = close
+                game = None
+                if not close and all(not s.empty for s in seats) and table.status == "waiting":
+                    game = Game.new(table.rules, seed=secrets.randbits(62))
+                    change.match = (table.match_number + 1, game.seed, game.first_dealer,
+                                    table.rules.to_dict())
+                if await self._commit(table, change):
+                    table.seats = seats
+                    table.events = [{"type": "seats"}]
+                    if game is not None:
+                        self._begin_match(table, game)
+                    if close:
+                        self._forget(table)
+                    await self._publish(table, lobby=True, closed=close)
+                    return
+                await self._catch_up(table)
+            raise _busy()
+
+    def _begin_match(self, table: Table, game: Game) -> None:
+        table.game, table.match_number, table.match_over_at = game, table.match_number + 1, None
+        table.events = [{"type": "match_started", "match": table.match_number,
+                         "dealer": game.dealer}]
+
+    async def _commit(self, table: Table, change: Change) -> bool:
+        """Write a change made against the table's version; on success the table is at the
+        next version. False: another process changed the table first (catch up, retry)."""
+        if not await self.store.commit(change):
+            return False
+        table.version = change.version + 1
+        table.updated_at = change.updated_at
+        return True
 
     # -- playing --------------------------------------------------------------------------------
 
     async def act(self, player: Player, table_id: str, action: str) -> dict[str, Any]:
         """A player's action at their seat: checked, stored, then announced."""
-        table = self._table(table_id)
-        number = table.seat_of(player)
-        if number is None:
-            raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
+        table = await self._get_table(table_id)
         async with table.lock:
-            return await self._apply(table, number, action)
+            for _ in range(CONFLICT_RETRIES):
+                number = table.seat_of(player)
+                if number is None:
+                    raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
+                result = await self._apply(table, number, action)
+                if result is not None:
+                    return result
+                if not await self._catch_up(table):
+                    raise RoomError(ErrorCode.NO_SUCH_TABLE, "That table has closed.")
+            raise _busy()
 
     async def _apply(self, table: Table, seat: int, action: str,
-                     expected_version: int | None = None) -> dict[str, Any]:
-        """Apply, persist and announce one action (the caller holds the table's lock)."""
+                     expected_version: int | None = None) -> dict[str, Any] | None:
+        """Apply, persist and announce one action (the caller holds the table's lock).
+
+        ``None``: another process changed the table meanwhile; nothing was applied.
+        """
         game = table.game
         if game is None or game.is_over:
             raise RoomError(ErrorCode.ILLEGAL_ACTION, "No match is being played here.")
@@ -410,64 +534,92 @@ class Room:
         except IllegalAction as error:
             raise RoomError(ErrorCode.ILLEGAL_ACTION, str(error)) from None
         number = len(game.actions) - 1
+        text = game.actions[-1].text
+        now = time.time()
+        change = Change(table.id, table.version, now,
+                        action=(table.match_number, number, seat, text))
+        if game.is_over:
+            assert game.winner is not None
+            change.finish = (table.match_number, game.winner, list(game.scores),
+                             [h.to_dict() for h in game.history])
         try:
-            await self.store.append_action(table.id, table.match_number, number, seat,
-                                           game.actions[-1].text)
+            won = await self._commit(table, change)
         except Exception:
             table.game = before
             log.exception("could not store an action at table %s", table.id)
             raise RoomError(ErrorCode.INTERNAL, "The action could not be saved; "
                                                 "please try again.") from None
-        table.updated_at = time.time()
-        table.version += 1
+        if not won:
+            table.game = before
+            return None
         table.events = [{"seat": seat, **e} if "seat" not in e else e for e in events]
         match_over = game.is_over
         if match_over:
-            await self._finish_match(table)
+            table.match_over_at = now
+            table.finished.append(self._summary_of(table))
         await self._publish(table, lobby=match_over or any(
-            e["type"] in ("hand_scored", "match_started") for e in events))
-        return {"version": table.version, "action": game.actions[-1].text}
+            e["type"] in ("hand_scored", "match_started") for e in events),
+            action={"match": table.match_number, "number": number, "seat": seat,
+                    "text": text})
+        return {"version": table.version, "action": text}
 
-    async def _finish_match(self, table: Table) -> None:
+    @staticmethod
+    def _summary_of(table: Table) -> dict[str, Any]:
         game = table.game
         assert game is not None and game.winner is not None
-        history = [h.to_dict() for h in game.history]
-        await self.store.finish_match(table.id, table.match_number, game.winner,
-                                      list(game.scores), history)
-        table.finished.append(_match_summary(table.match_number, game.winner,
-                                             list(game.scores), history))
-        self._spawn(self._next_match_later(table))
+        return _match_summary(table.match_number, game.winner, list(game.scores),
+                              [h.to_dict() for h in game.history])
 
-    async def _next_match_later(self, table: Table) -> None:
+    async def _next_match_later(self, table: Table, version: int, delay: float) -> None:
         """Seed 004: when a match ends, a new one starts with the same players."""
-        await asyncio.sleep(self.settings.next_match_delay)
+        await asyncio.sleep(delay)
         async with table.lock:
-            if table.id not in self.tables or table.status == "playing":
-                return
-            if all(not s.empty for s in table.seats):
-                await self._start_match(table)
-                table.version += 1
-                await self._publish(table, lobby=True)
+            for _ in range(CONFLICT_RETRIES):
+                if (table.id not in self.tables or table.status == "playing"
+                        or table.version != version
+                        or not all(not s.empty for s in table.seats)):
+                    return
+                game = Game.new(table.rules, seed=secrets.randbits(62))
+                change = Change(table.id, table.version, time.time(),
+                                match=(table.match_number + 1, game.seed, game.first_dealer,
+                                       table.rules.to_dict()))
+                if await self._commit(table, change):
+                    self._begin_match(table, game)
+                    await self._publish(table, lobby=True)
+                    return
+                await self._catch_up(table)
+                version = table.version
 
     # -- bots, timers, disconnections ------------------------------------------------------------
 
-    def _after_change(self, table: Table) -> None:
-        """Arrange whoever must act next: a bot, a timer, or nobody (a human's free turn)."""
+    def _after_change(self, table: Table, owner: bool = True) -> None:
+        """Arrange whoever must act next: a bot, a timer, the next match, or nobody (a human's
+        free turn). ``owner``: this process made the change and drives the table; otherwise it
+        stands by, ``takeover_delay`` later."""
         if table.turn_task is not None:
             table.turn_task.cancel()
             table.turn_task = None
         table.deadline = None
         game = table.game
-        if game is None or game.is_over or game.to_act is None:
+        if table.id not in self.tables or game is None:
+            return
+        late = 0.0 if owner or not self.shared else self.settings.takeover_delay
+        if game.is_over:
+            since = table.match_over_at or table.updated_at
+            delay = since + self.settings.next_match_delay - time.time()
+            table.turn_task = self._spawn(self._next_match_later(table, table.version,
+                                                                 max(0.0, delay) + late))
+            return
+        if game.to_act is None:
             return
         seat = table.seats[game.to_act]
         if seat.bot is not None or seat.away:
             table.turn_task = self._spawn(self._bot_turn(table, table.version,
-                                                         self.settings.bot_delay))
+                                                         self.settings.bot_delay + late))
         elif table.turn_seconds is not None:
-            table.deadline = time.time() + table.turn_seconds
-            table.turn_task = self._spawn(self._bot_turn(table, table.version,
-                                                         table.turn_seconds))
+            table.deadline = table.updated_at + table.turn_seconds
+            table.turn_task = self._spawn(self._bot_turn(
+                table, table.version, max(0.0, table.deadline - time.time()) + late))
 
     async def _bot_turn(self, table: Table, version: int, delay: float) -> None:
         """After ``delay``, the seat's bot moves, unless the table has moved on meanwhile."""
@@ -483,26 +635,57 @@ class Room:
                                             game.view(seat))
         async with table.lock:
             try:
-                await self._apply(table, seat, action, expected_version=version)
+                if await self._apply(table, seat, action, expected_version=version) is None:
+                    # Another process moved first; what it did reaches us (and our followers).
+                    await self._catch_up(table)
             except RoomError as error:
                 log.error("bot %s at table %s seat %s: %s", name, table.id, seat,
                           error.message)
 
     def listener_left(self, table: Table, seat: int) -> None:
-        """A seated human's connection closed: if it was the last, everybody sees them gone and
-        the grace period starts."""
+        """A seated human's connection closed: if it was their last anywhere, everybody sees
+        them gone and the grace period starts."""
         state = table.seats[seat]
         state.listeners = max(0, state.listeners - 1)
         if state.listeners == 0 and state.player is not None:
-            self._announce(table, {"type": "offline", "seat": seat})
-            if table.status == "playing":
-                self._start_grace(table, seat)
+            self._tell_presence(table.id, seat, here=False)
+            if not state.present:
+                self._announce(table, {"type": "offline", "seat": seat})
+                if table.status == "playing":
+                    self._start_grace(table, seat)
 
     def _announce(self, table: Table, event: dict[str, Any]) -> None:
         """A change of who is present (not of the game): new version, tell everybody."""
-        table.version += 1
-        table.events = [event]
-        self._spawn(self._publish(table, lobby=True))
+        self._spawn(self._presence_change(table, event))
+
+    async def _presence_change(self, table: Table, event: dict[str, Any]) -> None:
+        async with table.lock:
+            for _ in range(CONFLICT_RETRIES):
+                if table.id not in self.tables:
+                    return
+                number = event["seat"]
+                state = table.seats[number]
+                if state.player is None:
+                    return
+                away = state.away
+                if event["type"] == "away":
+                    if state.present or state.away:
+                        return
+                    away = True
+                elif event["type"] == "connected":
+                    away = False
+                elif state.present:  # offline, but back (here or elsewhere) already
+                    return
+                change = Change(table.id, table.version, time.time())
+                if away != state.away:
+                    change.seats[number] = (state.player.id, state.bot, away)
+                if await self._commit(table, change):
+                    state.away = away
+                    table.events = [event]
+                    await self._publish(table, lobby=True)
+                    return
+                if not await self._catch_up(table):
+                    return
 
     def _start_grace(self, table: Table, seat: int) -> None:
         state = table.seats[seat]
@@ -514,32 +697,87 @@ class Room:
         await asyncio.sleep(self.settings.disconnect_grace)
         state = table.seats[seat]
         state.grace_task = None
-        if state.listeners == 0 and state.player is not None:
-            state.away = True
+        if not state.present and state.player is not None:
             self._announce(table, {"type": "away", "seat": seat})
+
+    # -- presence across processes ----------------------------------------------------------------
+
+    def _tell_presence(self, table_id: str, seat: int, here: bool) -> None:
+        """Other processes learn at once that this one gained or lost a seat's last connection."""
+        if self.shared:
+            self._spawn(self.bus.publish(PRESENCE_CHANNEL, {
+                "origin": self.origin, "add" if here else "remove": [[table_id, seat]]}))
+
+    def _local_presence(self) -> list[list[Any]]:
+        return [[t.id, n] for t in self.tables.values() for n, s in enumerate(t.seats)
+                if s.listeners > 0 and s.player is not None]
+
+    async def _heartbeat(self) -> None:
+        """Every few seconds: say which seats this process holds; forget silent processes."""
+        while True:
+            await self.bus.publish(PRESENCE_CHANNEL, {"origin": self.origin,
+                                                      "seats": self._local_presence()})
+            now = time.monotonic()
+            for origin, (heard, seats) in list(self._elsewhere.items()):
+                if now - heard > PRESENCE_TTL:
+                    del self._elsewhere[origin]
+                    self._presence_moved(seats, dead=True)
+            await asyncio.sleep(HEARTBEAT)
+
+    async def _on_presence(self, notice: dict[str, Any]) -> None:
+        origin = notice.get("origin")
+        if origin == self.origin or not isinstance(origin, str):
+            return
+        _, seats = self._elsewhere.get(origin, (0.0, set()))
+        moved: set[tuple[str, int]] = set()
+        if "seats" in notice:
+            fresh = {(t, n) for t, n in notice["seats"]}
+            moved, seats = seats ^ fresh, fresh
+        for t, n in notice.get("add", ()):
+            seats.add((t, n))
+            moved.add((t, n))
+        for t, n in notice.get("remove", ()):
+            seats.discard((t, n))
+            moved.add((t, n))
+        self._elsewhere[origin] = (time.monotonic(), seats)
+        self._presence_moved(moved, dead=False)
+
+    def _presence_moved(self, seats: set[tuple[str, int]], dead: bool) -> None:
+        """Recompute ``remote`` for these seats. A dead process's players count as gone: the
+        grace period starts for them (they will usually reconnect here first)."""
+        for table_id, number in seats:
+            table = self.tables.get(table_id)
+            if table is None or not 0 <= number < len(table.seats):
+                continue
+            state = table.seats[number]
+            state.remote = any((table_id, number) in held
+                               for _, held in self._elsewhere.values())
+            if dead and not state.present and state.player is not None \
+                    and table.status == "playing":
+                self._start_grace(table, number)
 
     # -- following tables -----------------------------------------------------------------------
 
-    def open(self, listener: Listener, player: Player | None, table_id: str) -> int | None:
+    async def open(self, listener: Listener, player: Player | None, table_id: str) -> int | None:
         """Follow a table: the player's own seat if they sit there, else as a spectator."""
-        table = self._table(table_id)
+        table = await self._get_table(table_id)
         seat = table.seat_of(player) if player is not None else None
         previous = table.listeners.get(listener, "none")
         if previous != "none" and previous is not None:
             table.seats[previous].listeners -= 1
         table.listeners[listener] = seat
+        listener.deliver(table.update_for(seat))
         if seat is not None:
             state = table.seats[seat]
             state.listeners += 1
             if state.grace_task is not None:
                 state.grace_task.cancel()
                 state.grace_task = None
-            if state.listeners == 1 or state.away:
+            if state.listeners == 1:
+                self._tell_presence(table.id, seat, here=True)
+            if (state.listeners == 1 and not state.remote) or state.away:
                 # Everybody sees them come (back): connected again, and no bot plays for them.
-                state.away = False
                 self._announce(table, {"type": "connected", "seat": seat})
-                return seat
-        listener.deliver(table.update_for(seat))
         return seat
 
     def disconnect(self, listener: Listener) -> None:
@@ -551,23 +789,65 @@ class Room:
                 if seat is not None:
                     self.listener_left(table, seat)
 
-    async def _publish(self, table: Table, lobby: bool) -> None:
+    async def _publish(self, table: Table, lobby: bool, closed: bool = False,
+                       action: dict[str, Any] | None = None) -> None:
         """Tell this process's followers at once (so every view precedes the ack of the action
         that caused it), then the other processes through the bus."""
-        notice = {"table_id": table.id, "lobby": lobby, "origin": self.origin}
-        await self._deliver(notice)
+        notice: dict[str, Any] = {"table_id": table.id, "lobby": lobby, "origin": self.origin,
+                                  "version": table.version}
+        await self._deliver(notice, owner=True)
+        if self.shared:
+            notice.update(events=table.events, updated_at=table.updated_at, closed=closed,
+                          action=action)
         await self.bus.publish(TABLE_CHANNEL, notice)
 
     async def _on_table_notice(self, notice: dict[str, Any]) -> None:
-        """A notice from the bus: ours were delivered already, others' are delivered now."""
-        if notice.get("origin") != self.origin:
-            await self._deliver(notice)
+        """A notice from the bus: ours were delivered already; another process's change is
+        applied here (from the notice when it is the very next one, else from the database),
+        then delivered to this process's followers."""
+        if notice.get("origin") == self.origin:
+            return
+        table_id = notice["table_id"]
+        table = self.tables.get(table_id)
+        if table is None:
+            if notice.get("closed"):
+                return
+            stored = await self.store.load_table(table_id)
+            if stored is None or stored.row.closed or table_id in self.tables:
+                return
+            table = await self._restore(stored)
+            self.tables[table_id] = table
+            table.events = list(notice.get("events") or [])
+            await self._deliver(notice, owner=False)
+            return
+        async with table.lock:
+            if notice.get("closed"):
+                self._forget(table)
+                await self._deliver(notice, owner=False)
+                return
+            if notice.get("version", 0) <= table.version:
+                return  # we have it (a catch-up read it before its notice came)
+            action = notice.get("action")
+            game = table.game
+            if (action is not None and game is not None and notice["version"] == table.version + 1
+                    and action["match"] == table.match_number
+                    and action["number"] == len(game.actions)):
+                game.apply(action["text"], seat=action["seat"])
+                table.version = notice["version"]
+                table.updated_at = notice.get("updated_at") or time.time()
+                table.events = list(notice.get("events") or [])
+                if game.is_over:
+                    table.match_over_at = table.updated_at
+                    table.finished.append(self._summary_of(table))
+                await self._deliver(notice, owner=False)
+                return
+            await self._catch_up(table)
 
-    async def _deliver(self, notice: dict[str, Any]) -> None:
+    async def _deliver(self, notice: dict[str, Any], owner: bool = True) -> None:
         """Push fresh views of a changed table to its followers (and the lobby if asked)."""
         table = self.tables.get(notice["table_id"])
         if table is not None:
-            self._after_change(table)
+            self._after_change(table, owner)
             cache: dict[int | None, dict[str, Any]] = {}
             for listener, seat in list(table.listeners.items()):
                 if seat not in cache:
@@ -602,6 +882,14 @@ class Room:
                                                      "closed).")
         return table
 
+    async def _get_table(self, table_id: str) -> Table:
+        """A table held here, or (shared) one another process made that we have not heard of."""
+        if table_id not in self.tables and self.shared:
+            stored = await self.store.load_table(table_id)
+            if stored is not None and not stored.row.closed and table_id not in self.tables:
+                self.tables[table_id] = await self._restore(stored)
+        return self._table(table_id)
+
     @staticmethod
     def _check_creator(table: Table, player: Player) -> None:
         if table.creator_id != player.id:
@@ -629,6 +917,11 @@ class Room:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("room task failed", exc_info=task.exception())
+
+
+def _busy() -> RoomError:
+    return RoomError(ErrorCode.INTERNAL, "The table changed too often to keep up; "
+                                         "please try again.")
 
 
 def _match_summary(number: int, winner: int | None, scores: list[int] | None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,18 @@ class ServerConfig:
     """Messages a second one connection may send on average."""
     burst: float = 60.0
     """Messages one connection may send at once."""
+
+
+def _rss_kib() -> int | None:
+    """This process's resident memory in KiB (Linux; ``None`` elsewhere)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 def create_app(config: ServerConfig | None = None) -> Starlette:
@@ -73,8 +86,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                                          for name in PRESET_NAMES},
                              "options": option_catalogue()})
 
-    async def health(_request: Request) -> JSONResponse:
-        return JSONResponse({"ok": True})
+    async def health(request: Request) -> JSONResponse:
+        """Alive, plus what a load test wants to know: which process, its memory, its load."""
+        room: Room = request.app.state.room
+        return JSONResponse({"ok": True, "pid": os.getpid(), "rss_kib": _rss_kib(),
+                             "tables": len(room.tables),
+                             "followers": sum(len(t.listeners) for t in room.tables.values())})
 
     async def index(_request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})

@@ -209,14 +209,14 @@ class Connection:
         player = self._need_player()
         table = await self.room.create_table(player, message.preset, message.rules,
                                              message.seat, message.turn_seconds, message.bot)
-        seat = self.room.open(self, player, table.id)
+        seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 
     async def _join(self, message: Any) -> dict[str, Any]:
         player = self._need_player()
         await self.room.join(player, message.table_id, message.seat)
         return {"table_id": message.table_id,
-                "seat": self.room.open(self, player, message.table_id)}
+                "seat": await self.room.open(self, player, message.table_id)}
 
     async def _leave(self, message: Any) -> dict[str, Any]:
         await self.room.leave(self._need_player(), message.table_id)
@@ -232,7 +232,7 @@ class Connection:
         return {"table_id": message.table_id}
 
     async def _open(self, message: Any) -> dict[str, Any]:
-        seat = self.room.open(self, self.player, message.table_id)
+        seat = await self.room.open(self, self.player, message.table_id)
         return {"table_id": message.table_id, "seat": seat}
 
     async def _act(self, message: Any) -> dict[str, Any]:
