@@ -23,10 +23,13 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """`cardroom serve` on a SQLite file of its own; can be killed and started again."""
+    """`cardroom serve` on a SQLite file of its own (or the database at ``database_url``, which
+    several servers may share with a ``redis-url`` option); can be killed and started again."""
 
-    def __init__(self, database: Path, **options: object) -> None:
+    def __init__(self, database: Path, database_url: str | None = None,
+                 **options: object) -> None:
         self.database = database
+        self.database_url = database_url or f"sqlite:///{database}"
         self.options = {"bot-delay": 0, "next-match-delay": 0.2, "message-rate": 500,
                         "message-burst": 1000, **options}
         self.port = free_port()
@@ -41,7 +44,7 @@ class ServerProcess:
     def start(self) -> None:
         """Start and wait until it answers."""
         command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--database-url", f"sqlite:///{self.database}",
+                   "--port", str(self.port), "--database-url", self.database_url,
                    "--log-level", "warning"]
         for key, value in self.options.items():
             command += [f"--{key}", str(value)]
@@ -60,6 +63,12 @@ class ServerProcess:
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("server did not start in time")
+
+    @property
+    def pid(self) -> int:
+        """The server's process id."""
+        assert self.process is not None
+        return self.process.pid
 
     def kill(self) -> None:
         """SIGKILL: no clean-up, no flush, like a crash."""
@@ -82,8 +91,9 @@ def server_factory(tmp_path: Path) -> Iterator[type]:
     """Make servers with options (``disconnect-grace=0.5`` …); all stopped at the end."""
     started: list[ServerProcess] = []
 
-    def make(**options: object) -> ServerProcess:
-        server = ServerProcess(tmp_path / f"room{len(started)}.sqlite3", **options)
+    def make(database_url: str | None = None, **options: object) -> ServerProcess:
+        server = ServerProcess(tmp_path / f"room{len(started)}.sqlite3", database_url,
+                               **options)
         server.start()
         started.append(server)
         return server

@@ -277,3 +277,84 @@ def analyse(
                           f"{', '.join(slip.best)}")
         if not hand.slips:
             console.print("  no card cost a trick.")
+
+
+@app.command()
+def loadtest(
+    tables: Annotated[int, typer.Option(help="Tables, four WebSocket clients each.")] = 20,
+    duration: Annotated[float, typer.Option(help="Seconds of play.")] = 30.0,
+    url: Annotated[list[str] | None, typer.Option(
+        help="WebSocket address of a running server (repeat for several). Without it, the "
+             "load test starts its own servers.")] = None,
+    pace: Annotated[str, typer.Option(help="human (an action every ~2 s per table) or full.")]
+    = "human",
+    servers: Annotated[int, typer.Option(
+        help="Servers to start when no --url is given (more than one needs --database-url "
+             "and --redis-url).")] = 1,
+    database_url: Annotated[str | None, typer.Option(
+        help="The servers' database: for starting them, and for checking the record at the "
+             "end. Default: a fresh SQLite file.")] = None,
+    redis_url: Annotated[str | None, typer.Option(help="Redis for the servers it starts.")]
+    = None,
+    server_pid: Annotated[list[int] | None, typer.Option(
+        help="Pid of a local server to read memory from (else /api/health is asked).")] = None,
+    bot: Annotated[str, typer.Option(help="Whose choices the clients play.")] = "simple",
+    kill_every: Annotated[float | None, typer.Option(
+        help="SIGKILL one of the servers it started every this many seconds, and restart it.")]
+    = None,
+    drop_rate: Annotated[float, typer.Option(
+        help="Share of client connections dropped each second (they reconnect).")] = 0.0,
+    seed: Annotated[int, typer.Option(help="Seed of the clients' choices.")] = 1,
+) -> None:
+    """Drive N tables of bots-behind-WebSockets against the server and measure it; with
+    faults (killed servers, dropped connections), check nothing was lost."""
+    import asyncio
+    from pathlib import Path as _Path
+
+    from rich.table import Table as RichTable
+
+    from cardroom.bots import BOT_NAMES
+    from cardroom.loadtest import HUMAN_THINK, LoadRun, default_folder, figures, run_load
+    from cardroom.loadtest import start_servers as start_load_servers
+
+    console = _console()
+    if pace not in ("human", "full"):
+        raise _fail(console, "--pace is human or full")
+    if bot not in BOT_NAMES:
+        raise _fail(console, f"unknown bot {bot!r}; choose one of: {', '.join(BOT_NAMES)}")
+    if kill_every and url:
+        raise _fail(console, "--kill-every kills only servers the load test started itself: "
+                             "leave out --url")
+    with default_folder() as folder:
+        started = []
+        try:
+            if not url:
+                try:
+                    started = start_load_servers(servers, database_url, redis_url,
+                                                 _Path(folder))
+                except (ValueError, RuntimeError) as error:
+                    raise _fail(console, str(error)) from None
+            run = LoadRun(urls=list(url) if url else [s.url for s in started], tables=tables,
+                          duration=duration, think=HUMAN_THINK if pace == "human" else 0.0,
+                          bot=bot, drop_rate=drop_rate, kill_every=kill_every,
+                          servers=started, server_pids=list(server_pid or []),
+                          database_url=database_url or (started[0].database_url
+                                                        if started else None), seed=seed)
+            asyncio.run(run_load(run, console))
+        finally:
+            for server in started:
+                server.stop()
+    result = RichTable(title="cardroom loadtest")
+    result.add_column("figure")
+    result.add_column("value", justify="right", overflow="fold")
+    for name, value in figures(run):
+        result.add_row(name, value)
+    console.print(result)
+    verdict = run.verdict
+    for label, items in (("missing", verdict.missing), ("replayed differently",
+                                                        verdict.mismatched),
+                         ("stuck", verdict.stuck)):
+        for item in items[:10]:
+            console.print(f"[red]{label}:[/red] {item}")
+    if not verdict.ok:
+        raise typer.Exit(code=1)

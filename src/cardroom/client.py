@@ -94,6 +94,7 @@ class Client:
             for future in self._pending.values():
                 if not future.done():
                     future.set_exception(ClientError("disconnected", "connection closed"))
+                    future.exception()  # a request that gave up waiting must not warn later
             async with self._changed:
                 self._changed.notify_all()
 

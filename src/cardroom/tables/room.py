@@ -561,7 +561,8 @@ class Room:
             e["type"] in ("hand_scored", "match_started") for e in events),
             action={"match": table.match_number, "number": number, "seat": seat,
                     "text": text})
-        return {"version": table.version, "action": text}
+        return {"version": table.version, "action": text, "match": table.match_number,
+                "number": number}
 
     @staticmethod
     def _summary_of(table: Table) -> dict[str, Any]:

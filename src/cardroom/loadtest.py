@@ -1,0 +1,628 @@
+"""Load and fault tests of a running card room: N tables of four WebSocket clients.
+
+Each client plays its seat with a quick bot's choice, at a human pace (about one action every
+two seconds per table) or at full speed, and the driver measures the time from sending an
+action to the moment *every* seat of the table holds the view that shows it. It can start the
+servers itself (one process on SQLite, or several sharing PostgreSQL and Redis), kill one of
+them with SIGKILL every few seconds and start it again, and drop client connections at random;
+clients then reconnect (to another server if there is one) with their token, as a browser
+would. At the end it checks the database: every acknowledged action is in the record, every
+match's record replays to the scores the players saw, and no table is stuck.
+
+``cardroom loadtest`` and ``bench/server.py`` both drive this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from cardroom.bots import make_bot
+from cardroom.client import Client, ClientError
+
+SEATS = 4
+HUMAN_THINK = 2.0
+"""Mean seconds between two actions at a table at a human pace."""
+STUCK_AFTER = 20.0
+"""A playing table with no change for this long (past any restart) counts as stuck."""
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a local process in KiB (Linux); 0 if it cannot be read."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile (0–1) of some values (nan if there are none)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def health_url(ws_url: str) -> str:
+    """The ``/api/health`` address of the server behind a ``ws://host:port/ws`` address."""
+    parts = urlsplit(ws_url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return f"{scheme}://{parts.netloc}/api/health"
+
+
+def ask_health(ws_url: str, timeout: float = 2.0) -> dict[str, Any] | None:
+    """What a server says about itself (pid, memory …), or ``None`` if it does not answer."""
+    try:
+        with urllib.request.urlopen(health_url(ws_url), timeout=timeout) as answer:
+            return json.loads(answer.read())
+    except (OSError, ValueError):
+        return None
+
+
+# -- servers this tool starts itself ---------------------------------------------------------
+
+
+class ManagedServer:
+    """A `cardroom serve` process started (and killed, and restarted) by the load test."""
+
+    def __init__(self, port: int, database_url: str, redis_url: str | None,
+                 log: Path, extra: list[str] | None = None) -> None:
+        self.port = port
+        self.database_url = database_url
+        self.redis_url = redis_url
+        self.log = log
+        self.extra = extra or []
+        self.process: subprocess.Popen[bytes] | None = None
+        self.kills = 0
+
+    @property
+    def url(self) -> str:
+        """The WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def pid(self) -> int | None:
+        """The process id while it runs."""
+        return self.process.pid if self.process and self.process.poll() is None else None
+
+    def start(self, wait: float = 60.0) -> None:
+        """Start and wait until it answers."""
+        command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--database-url", self.database_url,
+                   "--log-level", "warning", "--bot-delay", "0", "--message-rate", "200",
+                   "--message-burst", "400", "--next-match-delay", "1", *self.extra]
+        if self.redis_url:
+            command += ["--redis-url", self.redis_url]
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=log, env=env)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            if ask_health(self.url, timeout=1) is not None:
+                return
+            time.sleep(0.1)
+        raise RuntimeError("server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL, like a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+            self.kills += 1
+
+    def stop(self) -> None:
+        """Stop politely."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# -- what the clients measure ---------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    """Figures gathered by every client."""
+
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: int = 0
+    reconnects: int = 0
+    drops: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
+
+    def error(self, code: str) -> None:
+        """Count a refused or failed request."""
+        self.errors += 1
+        self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
+
+@dataclass
+class Acked:
+    """An action the server acknowledged: it must be in the record."""
+
+    table_id: str
+    seat: int
+    match: int | None
+    number: int | None
+    action: str
+
+
+class SeatPlayer:
+    """One seat's player: a token, a connection that comes back when it drops, a bot's mind."""
+
+    def __init__(self, bench: LoadTable, seat: int) -> None:
+        self.bench = bench
+        self.seat = seat
+        self.token = ""
+        self.client: Client | None = None
+        self.rng = random.Random(bench.rng.randrange(1 << 30))
+        self.bot = make_bot(bench.run.bot, seed=self.rng.randrange(1 << 30))
+
+    def _new_client(self, url: str) -> Client:
+        return Client(url, timeout=self.bench.run.request_timeout,
+                      on_table=self.bench.arrival(self.seat))
+
+    async def connect(self, url: str) -> Client:
+        """A fresh connection, not yet proven."""
+        client = self._new_client(url)
+        await client.connect()
+        self.client = client
+        return client
+
+    async def reconnect(self, until: float) -> bool:
+        """Come back on some server (the next one first), prove who we are, open the table.
+        False if no server took us back before ``until``."""
+        run = self.bench.run
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                await self.client.close()
+        attempt = 0
+        while time.perf_counter() < until and not run.stopping:
+            url = run.urls[(self.bench.number + self.seat + attempt + 1) % len(run.urls)]
+            attempt += 1
+            try:
+                client = await self.connect(url)
+                await client.hello(self.token)
+                await client.open(self.bench.table_id)
+                run.stats.reconnects += 1
+                return True
+            except (OSError, ClientError, TimeoutError, Exception):
+                await asyncio.sleep(min(2.0, 0.1 * attempt))
+        return False
+
+    async def play(self, until: float) -> None:
+        """Play this seat until the deadline, timing each action and surviving drops."""
+        run, bench = self.bench.run, self.bench
+        while time.perf_counter() < until and not run.stopping:
+            client = self.client
+            if client is None or not client.connected:
+                if not await self.reconnect(until):
+                    return
+                continue
+            try:
+                update = await client.wait_for(
+                    bench.table_id, lambda u: u["view"] is not None and u["status"] == "playing"
+                    and u["view"]["to_act"] == self.seat,
+                    timeout=max(0.1, min(5.0, until - time.perf_counter())))
+            except TimeoutError:
+                continue
+            except ClientError:
+                continue  # disconnected: reconnect at the top
+            if run.think:
+                await asyncio.sleep(run.think * self.rng.uniform(0.5, 1.5))
+            if not client.connected:
+                continue
+            sent = time.perf_counter()
+            try:
+                result = await client.act(bench.table_id, self.bot.choose(update["view"]))
+            except ClientError as error:
+                if error.code != "disconnected":
+                    run.stats.error(error.code)
+                continue
+            except TimeoutError:
+                run.stats.error("timeout")
+                continue
+            run.acked.append(Acked(bench.table_id, self.seat, result.get("match"),
+                                   result.get("number"), result["action"]))
+            run.stats.actions += 1
+            bench.progress = time.monotonic()
+            arrived = await bench.everyone_saw(result["version"])
+            if arrived is not None:
+                run.stats.latencies.append(arrived - sent)
+
+
+class LoadTable:
+    """Four players at one table; notes when each of them first saw each version."""
+
+    def __init__(self, run: LoadRun, number: int) -> None:
+        self.run = run
+        self.number = number
+        self.rng = random.Random(run.seed * 100_003 + number)
+        self.seen: list[dict[int, float]] = [{} for _ in range(SEATS)]
+        self.players = [SeatPlayer(self, n) for n in range(SEATS)]
+        self.table_id = ""
+        self.progress = time.monotonic()
+        self.latest: dict[str, Any] | None = None
+
+    def arrival(self, seat: int) -> Callable[[dict[str, Any]], None]:
+        """The ``on_table`` hook of this seat's clients."""
+        def record(message: dict[str, Any]) -> None:
+            if message["table_id"] != self.table_id:
+                return
+            version = message["version"]
+            if self.latest is None or version > self.latest["version"]:
+                self.latest = message
+                self.progress = time.monotonic()
+            self.seen[seat].setdefault(version, time.perf_counter())
+        return record
+
+    async def seat_everybody(self) -> None:
+        """Connect, register, create and join (each seat on a server in turn)."""
+        urls = self.run.urls
+        for seat, player in enumerate(self.players):
+            client = await player.connect(urls[(self.number + seat) % len(urls)])
+            player.token = await client.register(f"L{self.number}s{seat}")
+        first = self.players[0].client
+        assert first is not None
+        self.table_id = await first.create_table(seat=0, rules=self.run.rules)
+        for seat, player in enumerate(self.players[1:], start=1):
+            assert player.client is not None
+            await player.client.join(self.table_id, seat)
+
+    async def everyone_saw(self, version: int) -> float | None:
+        """When the last of the four seats first held ``version`` or later (None: not all did
+        within a second or so, e.g. one was reconnecting)."""
+        for _ in range(200):
+            arrivals = [min((t for v, t in seen.items() if v >= version), default=None)
+                        for seen in self.seen]
+            if all(a is not None for a in arrivals):
+                for seen in self.seen:
+                    for old in [v for v in seen if v < version]:
+                        del seen[old]
+                return max(arrivals)  # type: ignore[type-var]
+            await asyncio.sleep(0.005)
+        return None
+
+    async def close(self) -> None:
+        """Disconnect all four."""
+        await asyncio.gather(*(p.client.close() for p in self.players if p.client),
+                             return_exceptions=True)
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """What the end-of-run checks found in the database."""
+
+    checked: bool = False
+    acked: int = 0
+    missing: list[str] = field(default_factory=list)
+    matches: int = 0
+    mismatched: list[str] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Nothing missing, no score differs, nothing stuck."""
+        return not (self.missing or self.mismatched or self.stuck)
+
+
+@dataclass
+class LoadRun:
+    """Everything one load test needs and measures."""
+
+    urls: list[str]
+    tables: int
+    duration: float
+    think: float = HUMAN_THINK
+    """Mean seconds a seat waits before acting (0: full speed)."""
+    bot: str = "simple"
+    drop_rate: float = 0.0
+    """Share of connections dropped each second."""
+    kill_every: float | None = None
+    servers: list[ManagedServer] = field(default_factory=list)
+    server_pids: list[int] = field(default_factory=list)
+    database_url: str | None = None
+    seed: int = 1
+    request_timeout: float = 30.0
+    rules: dict[str, Any] = field(default_factory=lambda: {"target": 500, "lose_at": -500})
+    stats: Stats = field(default_factory=Stats)
+    acked: list[Acked] = field(default_factory=list)
+    benches: list[LoadTable] = field(default_factory=list)
+    stopping: bool = False
+    started: float = 0.0
+    elapsed: float = 0.0
+    memory: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Server → (RSS KiB before the tables sat down, RSS KiB at the end of the load)."""
+    kills: int = 0
+    verdict: Verdict = field(default_factory=Verdict)
+
+    def server_memory(self) -> dict[str, int]:
+        """Each server's resident memory in KiB, read from /proc or asked over HTTP."""
+        found: dict[str, int] = {}
+        if self.servers:
+            for server in self.servers:
+                if server.pid is not None:
+                    found[server.url] = rss_kib(server.pid)
+            return found
+        if self.server_pids:
+            return {f"pid {pid}": rss_kib(pid) for pid in self.server_pids}
+        for url in self.urls:
+            answer = ask_health(url)
+            if answer and answer.get("rss_kib"):
+                found[url] = int(answer["rss_kib"])
+            elif answer and answer.get("pid") and urlsplit(url).hostname in (
+                    "127.0.0.1", "localhost"):
+                found[url] = rss_kib(int(answer["pid"]))
+        return found
+
+    async def seat(self, on_progress: Callable[[int], None] | None = None) -> None:
+        """Seat every table, twenty at a time."""
+        self.memory_before = self.server_memory()
+        self.benches = [LoadTable(self, n) for n in range(self.tables)]
+        for start in range(0, self.tables, 20):
+            await asyncio.gather(*(b.seat_everybody() for b in self.benches[start:start + 20]))
+            if on_progress:
+                on_progress(min(self.tables, start + 20))
+
+    async def _killer(self) -> None:
+        """Every ``kill_every`` seconds: SIGKILL one of our servers (in turn), restart it."""
+        assert self.kill_every
+        turn = 0
+        while not self.stopping:
+            await asyncio.sleep(self.kill_every)
+            if self.stopping or not self.servers:
+                return
+            server = self.servers[turn % len(self.servers)]
+            turn += 1
+            server.kill()
+            self.kills += 1
+            await asyncio.to_thread(server.start)
+
+    async def _dropper(self) -> None:
+        """Every second, close a ``drop_rate`` share of the connections (clients come back)."""
+        rng = random.Random(self.seed)
+        while not self.stopping:
+            await asyncio.sleep(1.0)
+            for bench in self.benches:
+                for player in bench.players:
+                    if player.client is not None and rng.random() < self.drop_rate:
+                        self.stats.drops += 1
+                        asyncio.get_running_loop().create_task(player.client.close())
+
+    async def play(self, on_tick: Callable[[LoadRun], None] | None = None) -> None:
+        """Play for ``duration`` seconds, then check the record."""
+        before = getattr(self, "memory_before", None) or self.server_memory()
+        # The clients are the measuring instrument: keep their garbage collector's pauses out
+        # of the figures (the servers collect as usual).
+        gc.freeze()
+        gc.disable()
+        try:
+            self.started = time.perf_counter()
+            until = self.started + self.duration
+            for bench in self.benches:
+                bench.progress = time.monotonic()
+            tasks = [asyncio.create_task(p.play(until)) for b in self.benches
+                     for p in b.players]
+            helpers = []
+            if self.kill_every:
+                helpers.append(asyncio.create_task(self._killer()))
+            if self.drop_rate > 0:
+                helpers.append(asyncio.create_task(self._dropper()))
+            while time.perf_counter() < until:
+                await asyncio.sleep(min(1.0, max(0.0, until - time.perf_counter())))
+                if on_tick:
+                    on_tick(self)
+            after = self.server_memory()
+            self.stuck_check_at = time.monotonic()
+            self.stopping = True
+            for helper in helpers:
+                helper.cancel()
+            await asyncio.gather(*helpers, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.elapsed = time.perf_counter() - self.started
+        finally:
+            gc.enable()
+            gc.unfreeze()
+        self.memory = {url: (before.get(url, 0), after.get(url, 0)) for url in after}
+
+    async def check(self) -> Verdict:
+        """Compare the record with what the clients were told."""
+        verdict = Verdict()
+        now = getattr(self, "stuck_check_at", time.monotonic())
+        # A kill costs a restart plus the takeover delay: allow for one.
+        allowance = STUCK_AFTER + (self.kill_every or 0) + 3 * self.think
+        for bench in self.benches:
+            latest = bench.latest
+            if latest and latest["status"] == "playing" and now - bench.progress > allowance:
+                verdict.stuck.append(bench.table_id)
+        if not self.database_url:
+            verdict.note = "no database URL: the record was not checked"
+            self.verdict = verdict
+            return verdict
+        verdict.checked = True
+        from cardroom.games.five_hundred import Game, Rules
+        from cardroom.store.db import Store
+
+        store = await Store.open(self.database_url, migrate=False)
+        try:
+            by_table: dict[str, list[Acked]] = {}
+            for acked in self.acked:
+                by_table.setdefault(acked.table_id, []).append(acked)
+            verdict.acked = len(self.acked)
+            for bench in self.benches:
+                table_id = bench.table_id
+                records = await _match_records(store, table_id)
+                stored = {(m, a.number): (a.seat, a.action)
+                          for m, (_, actions) in records.items() for a in actions}
+                for acked in by_table.get(table_id, []):
+                    if stored.get((acked.match, acked.number)) != (acked.seat, acked.action):
+                        verdict.missing.append(f"{table_id} match {acked.match} "
+                                               f"#{acked.number} {acked.action}")
+                seen = {m["match"]: m for m in (bench.latest or {}).get("matches", [])}
+                for number, (match, actions) in records.items():
+                    game = Game.new(Rules.from_dict(match.rules), seed=match.seed,
+                                    dealer=match.dealer)
+                    for action in actions:
+                        game.apply(action.action, seat=action.seat)
+                    if match.finished_at is None:
+                        view = (bench.latest or {}).get("view")
+                        if (bench.latest and bench.latest["match_number"] == number and view
+                                and len(view.get("history", [])) == len(game.history)
+                                and list(view["scores"]) != list(game.scores)):
+                            verdict.mismatched.append(f"{table_id} match {number} (current)")
+                        continue
+                    verdict.matches += 1
+                    if list(game.scores) != list(match.scores or []) or (
+                            number in seen and list(seen[number]["scores"])
+                            != list(game.scores)):
+                        verdict.mismatched.append(f"{table_id} match {number}")
+        finally:
+            await store.close()
+        self.verdict = verdict
+        return verdict
+
+
+async def _match_records(store: Any, table_id: str) -> dict[int, tuple[Any, list[Any]]]:
+    """Every match of a table with its actions, by match number."""
+    from sqlalchemy import select
+
+    from cardroom.store.models import ActionRow, MatchRow
+
+    async with store.sessions() as session:
+        matches = (await session.execute(select(MatchRow).where(
+            MatchRow.table_id == table_id).order_by(MatchRow.number))).scalars().all()
+        actions = (await session.execute(select(ActionRow).where(
+            ActionRow.table_id == table_id).order_by(ActionRow.match_number,
+                                                     ActionRow.number))).scalars().all()
+    found: dict[int, tuple[Any, list[Any]]] = {m.number: (m, []) for m in matches}
+    for action in actions:
+        if action.match_number in found:
+            found[action.match_number][1].append(action)
+    return found
+
+
+def start_servers(count: int, database_url: str | None, redis_url: str | None,
+                  folder: Path, extra: list[str] | None = None) -> list[ManagedServer]:
+    """Start ``count`` servers. Without a database URL: a SQLite file in ``folder`` (one
+    server only: several need PostgreSQL and Redis)."""
+    if count > 1 and not (database_url and redis_url):
+        raise ValueError("several servers need --database-url (PostgreSQL) and --redis-url")
+    url = database_url or f"sqlite:///{folder / 'loadtest.sqlite3'}"
+    servers = [ManagedServer(free_port(), url, redis_url, folder / f"server{n}.log", extra)
+               for n in range(count)]
+    for server in servers:
+        server.start()
+    return servers
+
+
+def figures(run: LoadRun) -> list[tuple[str, str]]:
+    """The results as (figure, value) rows."""
+    ms = [x * 1000 for x in run.stats.latencies]
+    elapsed = run.elapsed or max(1e-9, time.perf_counter() - run.started)
+    rows = [
+        ("tables", f"{run.tables} ({run.tables * SEATS} WebSocket clients)"),
+        ("servers", str(len(run.servers) or len(run.urls))),
+        ("pace", "full speed" if not run.think else f"one action per ~{run.think:.1f} s "
+                                                     "per table"),
+        ("actions", f"{run.stats.actions:,} in {elapsed:.0f} s"),
+        ("actions/s", f"{run.stats.actions / max(elapsed, 1e-9):,.1f}"),
+        ("action → every seat's view p50", f"{percentile(ms, 0.5):.1f} ms"),
+        ("action → every seat's view p99", f"{percentile(ms, 0.99):.1f} ms"),
+        ("action → every seat's view max", f"{max(ms, default=float('nan')):.1f} ms"),
+        ("errors", f"{run.stats.errors}" + (f" {run.stats.error_codes}"
+                                            if run.stats.error_codes else "")),
+        ("reconnects", str(run.stats.reconnects)),
+    ]
+    if run.kill_every:
+        rows.append(("servers killed (SIGKILL)", str(run.kills)))
+    if run.drop_rate:
+        rows.append(("connections dropped", str(run.stats.drops)))
+    for url, (before, after) in run.memory.items():
+        rows.append((f"server RSS {url}", f"{before / 1024:.0f} → {after / 1024:.0f} MiB"))
+    verdict = run.verdict
+    if verdict.checked:
+        rows.append(("acknowledged actions missing from the record",
+                     f"{len(verdict.missing)} of {verdict.acked:,}"))
+        rows.append(("finished matches replayed to other scores",
+                     f"{len(verdict.mismatched)} of {verdict.matches}"))
+    elif verdict.note:
+        rows.append(("record", verdict.note))
+    rows.append(("stuck tables", str(len(verdict.stuck))))
+    return rows
+
+
+async def run_load(run: LoadRun, console: Any = None) -> LoadRun:
+    """Seat, play, check; with a live display on ``console`` (a rich Console) if given."""
+    from rich.live import Live
+    from rich.table import Table
+
+    def render(current: LoadRun) -> Table:
+        elapsed = max(1e-9, time.perf_counter() - current.started)
+        ms = [x * 1000 for x in current.stats.latencies[-5000:]]
+        table = Table(title=f"cardroom load: {current.tables} tables, "
+                            f"{max(0.0, current.duration - elapsed):.0f} s left")
+        table.add_column("figure")
+        table.add_column("value", justify="right")
+        table.add_row("actions", f"{current.stats.actions:,}")
+        table.add_row("actions/s", f"{current.stats.actions / elapsed:,.1f}")
+        table.add_row("p50 / p99 (recent)", f"{percentile(ms, 0.5):.1f} / "
+                                            f"{percentile(ms, 0.99):.1f} ms")
+        table.add_row("errors", str(current.stats.errors))
+        table.add_row("reconnects", str(current.stats.reconnects))
+        if current.kill_every:
+            table.add_row("kills", str(current.kills))
+        return table
+
+    if console is None:
+        await run.seat()
+        await run.play()
+    else:
+        with console.status("seating players") as status:
+            await run.seat(lambda n: status.update(f"seating players: {n} tables"))
+        with Live(console=console, refresh_per_second=2, transient=True) as live:
+            await run.play(lambda r: live.update(render(r)))
+    await run.check()
+    await asyncio.gather(*(b.close() for b in run.benches))
+    return run
+
+
+def default_folder() -> tempfile.TemporaryDirectory[str]:
+    """A scratch folder for servers' databases and logs."""
+    return tempfile.TemporaryDirectory(prefix="cardroom-load-")

@@ -1,0 +1,36 @@
+"""`cardroom loadtest`: a few tables for a few seconds, one server killed and restarted on the
+way, and the record checked at the end."""
+
+from __future__ import annotations
+
+import re
+
+from typer.testing import CliRunner
+
+from cardroom.cli import app
+
+
+def _figure(output: str, name: str) -> str:
+    line = next(line for line in output.splitlines() if name in line)
+    return line.split("│")[2].strip()
+
+
+def test_loadtest_with_a_kill_loses_nothing_and_reports_its_figures() -> None:
+    result = CliRunner().invoke(app, ["loadtest", "--tables", "3", "--duration", "10",
+                                      "--pace", "full", "--kill-every", "3",
+                                      "--drop-rate", "0.05"])
+    assert result.exit_code == 0, result.output
+    output = result.output
+    assert int(_figure(output, "servers killed")) >= 1
+    assert int(_figure(output, "reconnects")) >= 1
+    assert re.match(r"0 of [\d,]+$", _figure(output, "missing from the record"))
+    assert _figure(output, "stuck tables") == "0"
+    assert int(_figure(output, "actions").split()[0].replace(",", "")) > 0
+    assert "p99" in output and "MiB" in output
+
+
+def test_loadtest_refuses_to_kill_servers_it_did_not_start() -> None:
+    result = CliRunner().invoke(app, ["loadtest", "--url", "ws://127.0.0.1:1/ws",
+                                      "--kill-every", "5"])
+    assert result.exit_code == 1
+    assert "--kill-every" in result.output
