@@ -2,18 +2,23 @@
 
 ``make_bot("simple", seed=3)`` builds a bot by its registry name; ``BOT_NAMES`` lists the
 names, so the CLI, the arena and the tables offer the same choice without importing each bot.
+A registry bot plays whichever game the view it is shown belongs to (the view's ``game`` key:
+``500`` or ``1000``), each with that game's own bot of the same name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from cardroom.bots.base import Bot
 from cardroom.bots.random_bot import RandomBot
 from cardroom.bots.rules_bot import RulesBot
 from cardroom.bots.search import SearchBot
 from cardroom.bots.simple import SimpleBot
+from cardroom.bots.thousand_rules import ThousandRulesBot
+from cardroom.bots.thousand_search import ThousandSearchBot
 
 _FACTORIES: dict[str, Callable[[int], Bot]] = {
     RandomBot.name: RandomBot,
@@ -24,20 +29,50 @@ _FACTORIES: dict[str, Callable[[int], Bot]] = {
     "search:strong": partial(SearchBot, level="strong"),
 }
 
+_THOUSAND_FACTORIES: dict[str, Callable[[int], Bot]] = {
+    RandomBot.name: RandomBot,
+    SimpleBot.name: ThousandRulesBot,  # 1000 has one heuristic bot; "simple" plays it too
+    RulesBot.name: ThousandRulesBot,
+    "search:fast": partial(ThousandSearchBot, level="fast"),
+    SearchBot.name: ThousandSearchBot,
+    "search:strong": partial(ThousandSearchBot, level="strong"),
+}
+GAME_FACTORIES: dict[str, dict[str, Callable[[int], Bot]]] = {
+    "500": _FACTORIES, "1000": _THOUSAND_FACTORIES}
+"""Each game's bot for every registry name, by the game name views carry."""
+
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 """Registry names of every bot, weakest first."""
 QUICK_BOTS: tuple[str, ...] = ("random", "simple", "rules")
 """Bots that decide in about a millisecond (the search levels think for up to a second)."""
 
 
+class GameBot:
+    """A registry bot for any game: hands each view to that game's bot of the same name
+    (built on first use; a view without a ``game`` key is a 500 view)."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self.name = name
+        self.seed = seed
+        self._bots: dict[str, Bot] = {"500": _FACTORIES[name](seed)}
+
+    def choose(self, view: dict[str, Any]) -> str:
+        """The action of the game's own bot (see :class:`cardroom.bots.base.Bot`)."""
+        game = view.get("game", "500")
+        bot = self._bots.get(game)
+        if bot is None:
+            if game not in GAME_FACTORIES:
+                raise ValueError(f"no bots for the game {game!r}")
+            bot = self._bots[game] = GAME_FACTORIES[game][self.name](self.seed)
+        return bot.choose(view)
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A new bot of the given registry name; ``ValueError`` naming the choices otherwise."""
-    try:
-        factory = _FACTORIES[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}") from None
-    return factory(seed)
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
+    return GameBot(name, seed)
 
 
-__all__ = ["BOT_NAMES", "QUICK_BOTS", "Bot", "RandomBot", "RulesBot", "SearchBot", "SimpleBot",
-           "make_bot"]
+__all__ = ["BOT_NAMES", "GAME_FACTORIES", "QUICK_BOTS", "Bot", "GameBot", "RandomBot", "RulesBot",
+           "SearchBot", "SimpleBot", "ThousandRulesBot", "ThousandSearchBot", "make_bot"]

@@ -564,7 +564,8 @@ class Game:
         self.tricks_won[winner] += 1
         done = {"leader": self.trick_seats[0], "seats": list(self.trick_seats),
                 "cards": [CARD_TEXT[i] for i in self.trick], "winner": winner,
-                "points": points}
+                "points": points,
+                "trump": None if self.trump is None else Suit(self.trump).letter}
         self.completed.append(done)
         self.trick, self.trick_seats = [], []
         events: list[dict[str, Any]] = [{"type": "trick", **done, "seats": list(done["seats"]),
