@@ -28,13 +28,13 @@ def fill_deal(
     if kitty_cards:
         taken.update(kitty_cards)
     spare = [str(card) for card in cards_of(rules.deck_spec.mask) if str(card) not in taken]
-    for seat in range(4):
+    for seat in range(rules.players):
         if seat not in hands:
             hands[seat], spare = spare[:10], spare[10:]
     if kitty_cards is None:
         kitty_cards, spare = spare, []
     assert not spare, f"cards left over: {spare}"
-    return [hands[seat] for seat in range(4)], kitty_cards
+    return [hands[seat] for seat in range(rules.players)], kitty_cards
 
 
 def new_game(
