@@ -7,18 +7,15 @@ builds house rules on top of a preset, refusing impossible combinations with a c
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import inspect
-import re
-import textwrap
 from dataclasses import dataclass
 from functools import cache, cached_property
-from itertools import pairwise
-from typing import Any, ClassVar, Literal, get_args, get_type_hints
+from typing import Any, ClassVar, Literal
 
 from cardroom.games.cards import BLACK_JOKER_INDEX, CARDS, JOKER_INDEX, Card, Rank, Suit
 from cardroom.games.five_hundred.bids import J5_BIDS, SPECIAL_BIDS, TRICK_BIDS, Bid, Contract
+from cardroom.games.options import check_option, option_types
+from cardroom.games.options import option_catalogue as _catalogue
 
 DeckName = Literal["43", "45", "46", "43-red-trump-4", "42", "33", "53", "63"]
 SixHandedTeams = Literal["two_teams_of_three", "three_teams_of_two"]
@@ -480,71 +477,18 @@ class Rules:
             raise RulesError("; ".join(problems))
 
 
-OPTION_TYPES: dict[str, Any] = {
-    f.name: get_type_hints(Rules)[f.name] for f in dataclasses.fields(Rules)
-}
-
-
-def _field_docstrings(cls: type) -> dict[str, str]:
-    """The docstring written under each field of a class (the single source of option help)."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for statement, following in pairwise(body):
-        if (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
-                and isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)
-                and isinstance(following.value.value, str)):
-            docs[statement.target.id] = " ".join(following.value.value.split())
-    return docs
-
-
-def _for_players(doc: str) -> str:
-    """A field docstring as players read it: no code quotes, no references to our sources."""
-    doc = re.sub(r"``([^`]*)``", r"\1", doc)
-    return re.sub(r"\s*\((?:RULES\.md [0-9.]+|seeds? [0-9, /]+)\)", "", doc)
+OPTION_TYPES: dict[str, Any] = option_types(Rules)
 
 
 def option_catalogue() -> list[dict[str, Any]]:
     """Every rules option with its kind, allowed values, default and explanation, for forms
     (the lobby's "New table") and documentation."""
-    docs = _field_docstrings(Rules)
-    defaults = Rules()
-    catalogue = []
-    for name, kind in OPTION_TYPES.items():
-        choices = [c for c in get_args(kind) if c is not type(None)]
-        entry: dict[str, Any] = {"name": name, "default": getattr(defaults, name),
-                                 "doc": _for_players(docs.get(name, ""))}
-        if kind is bool:
-            entry["kind"] = "bool"
-        elif kind is int or choices == [int]:
-            entry["kind"] = "int"
-            entry["nullable"] = kind is not int
-        else:
-            entry["kind"] = "choice"
-            entry["choices"] = list(choices)
-        catalogue.append(entry)
-    return catalogue
+    return _catalogue(Rules)
 
 
 def _check_option_type(key: str, value: Any) -> None:
     """Refuse a value that is not of the option's type, naming the allowed values."""
-    expected = OPTION_TYPES[key]
-    choices = get_args(expected)
-    if expected is bool:
-        ok = isinstance(value, bool)
-        allowed = "true or false"
-    elif expected is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        allowed = "a whole number"
-    elif type(None) in choices:
-        ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
-        allowed = "a whole number or null"
-    else:
-        ok = value in choices
-        allowed = "one of " + ", ".join(repr(c) for c in choices)
-    if not ok:
-        raise RulesError(f"rules option {key!r} must be {allowed}, not {value!r}")
+    check_option(OPTION_TYPES, key, value, RulesError)
 
 
 Rules.PRESETS = {
