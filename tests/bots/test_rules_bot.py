@@ -9,9 +9,10 @@ import pytest
 
 from cardroom.arena import run_arena
 from cardroom.bots import RulesBot, make_bot
-from cardroom.bots.rules_bot import misere_danger, no_trump_tricks, suit_tricks
+from cardroom.bots.rules_bot import Table, misere_danger, no_trump_tricks, suit_tricks
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import PRESET_NAMES, Bid, Game, Rules
+from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES
 
 SPECIAL_BIDS = ("bid misere", "bid open-misere", "bid nello", "bid across-the-corner",
                 "bid across-the-table")
@@ -78,6 +79,67 @@ def test_rules_bot_is_legal_in_special_contracts(preset: str) -> None:
     assert {"tricks"} | expected <= seen, seen
 
 
+# -- every table: three to six players, every deck and optional contract -------------------
+
+_OPTIONAL = dict(misere=True, open_misere=True, misere_placement="by_value", blind_misere=True,
+                 hi_lo=True, j5_no_trumps=True, ralphing=True, misdeal_no_face=True,
+                 joker_suit_nomination=True, joker_lead_limits=True)
+_PARTNERED = dict(double_nullo=True, shields_double=True, patastrophe=True, slam_call=True,
+                  across_the_corner=True, across_the_table=True)
+EVERY_TABLE = {
+    **{name: Rules.preset(name) for name in ALL_PRESET_NAMES},
+    "46-everything": Rules.from_dict({"preset": "online", "deck": "46", **_OPTIONAL,
+                                      **_PARTNERED}),
+    "red-trump-4-wilkinson": Rules.from_dict({"preset": "australian", "deck": "43-red-trump-4",
+                                              **_OPTIONAL, "wilkinson_misere": True}),
+    "42-everything": Rules.from_dict({"preset": "classic", "deck": "42", **_PARTNERED,
+                                      **{k: v for k, v in _OPTIONAL.items()
+                                         if not k.startswith("joker")}}),
+    "six-in-pairs": Rules.from_dict({"preset": "six-handed", **_OPTIONAL, **_PARTNERED,
+                                     "six_handed_teams": "three_teams_of_two"}),
+    "five-everything": Rules.from_dict({"preset": "five-handed", **_OPTIONAL}),
+    "three-everything": Rules.from_dict({"preset": "three-handed", **_OPTIONAL}),
+}
+"""Every preset and rule sets with (nearly) every option on, for every player count."""
+
+
+@pytest.mark.parametrize("table", EVERY_TABLE)
+def test_quick_bots_are_legal_at_every_table(table: str) -> None:
+    """Random, simple and rules bots (and a gambler reaching for the special contracts) play
+    whole matches legally, whatever the number of players, deck or contract."""
+    rules = EVERY_TABLE[table]
+    kinds = ("rules", "simple", "random")
+    for seed in range(3):
+        game = Game.new(rules, seed=seed)
+        bots = [Gambler(seed + seat) if (seat + seed) % 4 == 3
+                else make_bot(kinds[(seat + seed) % 3], seed + seat)
+                for seat in range(game.players)]
+        play_checked(game, bots, 1500)
+
+
+def test_five_handed_contractor_calls_the_top_trump_it_lacks() -> None:
+    game = deal("five-handed", {1: "JH JD AH KH QH 10H 9H 8H 7H 6H"}, kitty="2C 3C 4C",
+                dealer=0)
+    apply_all(game, "bid 7H", "pass", "pass", "pass", "pass", "discard 2C 3C 4C")
+    assert game.phase == "call"
+    assert rules_choice(game) == "call JK"
+
+
+def test_three_handed_defenders_play_together() -> None:
+    game = Game.new("three-handed", seed=3, dealer=0)
+    apply_all(game, "bid 6S", "pass", "pass")
+    game.apply(game.legal_actions()[0])
+    view = game.view(2)
+    table = Table(view)
+    assert table.friends == {0, 2} and not table.friend(1) and not table.attacking
+    assert Table(game.view(1)).friends == {1}
+
+
+def test_six_handed_teams_of_three_are_friends() -> None:
+    game = Game.new("six-handed", seed=3, dealer=0)
+    assert Table(game.view(2)).friends == {0, 2, 4}
+
+
 # -- situations ------------------------------------------------------------------------------
 
 
@@ -88,10 +150,10 @@ def deal(rules: Rules | str, fixed: dict[int, str], kitty: str = "", dealer: int
     hands = {seat: text.split() for seat, text in fixed.items()}
     taken = {card for cards in hands.values() for card in cards} | set(kitty.split())
     spare = [str(c) for c in cards_of(rules.deck_spec.mask) if str(c) not in taken]
-    for seat in range(4):
+    for seat in range(rules.players):
         if seat not in hands:
             hands[seat], spare = spare[:10], spare[10:]
-    return Game.from_deal(rules, dealer=dealer, hands=[hands[s] for s in range(4)],
+    return Game.from_deal(rules, dealer=dealer, hands=[hands[s] for s in range(rules.players)],
                           kitty=kitty.split() or spare)
 
 

@@ -1,17 +1,25 @@
 """Small pieces of 500 know-how shared by the bots that play from a seat's view.
 
-They read the legal actions a view offers; keeping them here lets every bot parse the
-actions the same way without importing another bot's private helpers.
+They read the legal actions a view offers and the sides of the hand; keeping them here lets
+every bot parse the actions and count partners the same way, for every number of players,
+without importing another bot's private helpers.
 """
 
 from __future__ import annotations
 
-from cardroom.games.cards import Card
-from cardroom.games.five_hundred import Bid, Contract
+from typing import Any
+
+from cardroom.games.cards import Card, Suit
+from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
+from cardroom.games.five_hundred.rules import DECKS
+
+PAIR_NULLOS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO,
+                         Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE})
+"""No-tricks contracts both partners must play without taking a trick."""
 
 
 def legal_trick_bids(legal: list[str]) -> list[Bid]:
-    """The legal six-to-ten trick bids, in ladder order."""
+    """The legal six-to-ten trick bids in a suit or no trumps, in ladder order."""
     bids = [Bid.parse(text[4:]) for text in legal if text.startswith("bid ")]
     return [bid for bid in bids if bid.contract is Contract.TRICKS]
 
@@ -20,6 +28,95 @@ def plays_by_card(legal: list[str]) -> dict[Card, list[str]]:
     """Legal play actions grouped by card (a joker led in no trumps has one per suit)."""
     options: dict[Card, list[str]] = {}
     for text in legal:
+        if not text.startswith("play "):
+            continue
         card_text = text.split()[1].split(":")[0]
         options.setdefault(Card.parse(card_text), []).append(text)
     return options
+
+
+def players_of(view: dict[str, Any]) -> int:
+    """Number of players at the table."""
+    return int(view.get("players", 4))
+
+
+def team_of(view: dict[str, Any], seat: int) -> list[int]:
+    """The seats of ``seat``'s scoring side (just ``seat`` where players keep own scores)."""
+    teams = view.get("teams") or [[0, 2], [1, 3]]
+    side_of = view.get("side_of") or [s % 2 for s in range(players_of(view))]
+    return list(teams[side_of[seat]])
+
+
+def friends_of(view: dict[str, Any], seat: int) -> frozenset[int]:
+    """The seats playing on ``seat``'s side this hand, ``seat`` included, as far as the view
+    tells: the fixed team; without teams, the contractor and its known partners, or, for a
+    defender, every seat not known to be with the contractor (three players defend together;
+    with five, a partner not yet revealed is taken for a defender)."""
+    team = team_of(view, seat)
+    if len(team) > 1:
+        return frozenset(team)
+    contractor = (view.get("contract") or {}).get("contractor")
+    if contractor is None:
+        return frozenset({seat})
+    side = view.get("contract_side") or [contractor]
+    if seat in side:
+        return frozenset(side)
+    return frozenset(s for s in range(players_of(view)) if s not in side)
+
+
+def expected_partners(view: dict[str, Any], seat: int) -> float:
+    """How many partners will help a contract ``seat`` wins: its teammates, one called
+    partner with five players, none with three."""
+    mates = len(team_of(view, seat)) - 1
+    if mates:
+        return float(mates)
+    return 1.0 if players_of(view) == 5 else 0.0
+
+
+def contract_bid(view: dict[str, Any]) -> Bid | None:
+    """The contract of the hand, if one was won."""
+    text = (view.get("contract") or {}).get("bid")
+    return Bid.parse(text) if text else None
+
+
+def view_strain(view: dict[str, Any]) -> Strain:
+    """The trick tables the hand is played with: trumps, J5's high jacks, the red-trump-4
+    deck's extra trump, a joker named into a suit, a low joker in misère."""
+    contract = view.get("contract") or {}
+    bid = contract_bid(view)
+    trump = Suit.parse(contract["trump"]) if contract.get("trump") else None
+    rules = view["rules"]
+    joker_low = bid is not None and bid.is_misere_type and rules.get("joker_low_in_misere",
+                                                                      False)
+    joker_suit = Suit.parse(contract["joker_suit"]) if contract.get("joker_suit") else None
+    deck = DECKS[rules["deck"]]
+    return strain_for(trump, joker_low, jack_high=bid is not None and bid.contract is Contract.J5,
+                      colour_four=deck.colour_four, joker_suit=joker_suit)
+
+
+def makers_of(view: dict[str, Any]) -> tuple[int, ...]:
+    """Seats that must take no tricks in a no-tricks contract (empty otherwise)."""
+    bid = contract_bid(view)
+    contract = view.get("contract") or {}
+    contractor = contract.get("contractor")
+    if bid is None or not bid.is_misere_type or contractor is None:
+        return ()
+    if bid.contract in PAIR_NULLOS:
+        return tuple(team_of(view, contractor))
+    if bid.contract is Contract.ACROSS_THE_CORNER:
+        return (contractor, contract.get("opponent"))
+    return (contractor,)
+
+
+def card_to_call(view: dict[str, Any], strain: Strain) -> str:
+    """Five players: the call naming the strongest card this seat does not hold and did not
+    discard (the top trump missing, or the joker, else the best ace)."""
+    discarded = set(view.get("discards") or [])
+    calls = [text for text in view["legal_actions"] if text.startswith("call ")]
+    wanted = [text for text in calls if text[5:] not in discarded] or calls
+
+    def power(text: str) -> int:
+        index = Card.parse(text[5:]).index
+        return strain.keys[strain.suit_of[index]][index]
+
+    return max(wanted, key=power)

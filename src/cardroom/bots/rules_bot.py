@@ -14,13 +14,12 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from cardroom.bots.knowledge import legal_trick_bids, plays_by_card
+from cardroom.bots.knowledge import expected_partners, legal_trick_bids, plays_by_card
 from cardroom.bots.simple import Seen, SimpleBot, highest, lowest, suit_lengths, worth
 from cardroom.games.cards import JOKER, JOKER_INDEX, Card, Rank, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
 
-PLAYERS = 4
 STRAINS: tuple[Suit | None, ...] = (*Suit, None)
 
 PARTNER_TRICKS = 1.0
@@ -229,12 +228,12 @@ class Table(Seen):
         self.deck = DECKS[rules["deck"]].mask
         self.kitty_size = DECKS[rules["deck"]].kitty
         contract = view["contract"] or {}
-        self.active: list[int] = contract.get("playing") or list(range(PLAYERS))
+        self.active: list[int] = contract.get("playing") or list(range(self.players))
         no_trumps = self.trump is None and not self.no_tricks
         self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
         self.known = {int(seat): sum(Card.parse(t).mask for t in cards)
                       for seat, cards in view["open_hands"].items()}
-        self.voids: dict[int, set[int]] = {seat: set() for seat in range(PLAYERS)}
+        self.voids: dict[int, set[int]] = {seat: set() for seat in range(self.players)}
         for trick in view["tricks"]:
             self._note_voids([Card.parse(c).index for c in trick["cards"]], trick["seats"],
                              trick.get("nominated"))
@@ -257,12 +256,8 @@ class Table(Seen):
     # sides
 
     def side_of(self, seat: int) -> int:
-        """The side (0 or 1) of a seat."""
-        return seat % 2
-
-    def friend(self, seat: int) -> bool:
-        """True for this seat and its partner."""
-        return self.side_of(seat) == self.side_of(self.seat)
+        """The scoring side of a seat (index into the view's teams)."""
+        return self.team(seat)
 
     @property
     def attacking(self) -> bool:
@@ -279,7 +274,7 @@ class Table(Seen):
         seats: list[int] = []
         seat = self.seat
         while len(seats) < remaining:
-            seat = (seat + 1) % PLAYERS
+            seat = (seat + 1) % self.players
             if seat in self.active:
                 seats.append(seat)
         return seats
@@ -367,8 +362,10 @@ class RulesBot:
 
     def choose(self, view: dict[str, Any]) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
-        if view["phase"] == "give":
-            return self.helper.choose(view)  # the lowest card: it helps partner's Nello
+        if view["phase"] in ("give", "call", "joker"):
+            return self.helper.choose(view)  # Nello's lowest card, slam's best; a top card
+        if "misdeal" in view["legal_actions"]:
+            return "misdeal"  # no face card: too weak to play, and the rules let it go
         table = Table(view)
         if view.get("discard_count"):
             return "discard " + " ".join(map(str, self.discard(table, view["discard_count"])))
@@ -397,7 +394,8 @@ class RulesBot:
     def _levels(self, table: Table) -> dict[Suit | None, int]:
         """The highest level worth bidding in each strain, counting partner's support."""
         view = table.view
-        allowance = PARTNER_TRICKS + KITTY_TRICKS.get(table.kitty_size, 1.0)
+        partners = expected_partners(view, table.seat)
+        allowance = PARTNER_TRICKS * partners + KITTY_TRICKS.get(table.kitty_size, 1.0)
         levels = {}
         for strain in STRAINS:
             if strain is None:
@@ -406,8 +404,10 @@ class RulesBot:
                 mine = suit_tricks(table.hand, strain, table.deck)
             levels[strain] = math.floor(mine + allowance + BID_SLACK) if mine > 0 else 0
         high = view["high_bid"]
-        partner_bid = _last_trick_bid(view["bidding"], table.partner)
-        if high is not None and high["seat"] == table.partner:
+        mates = sorted(table.friends - {table.seat})
+        partner_bid = next((bid for bid in (_last_trick_bid(view["bidding"], mate)
+                                            for mate in mates) if bid is not None), None)
+        if high is not None and high["seat"] in mates:
             levels = {strain: level - 1 for strain, level in levels.items()}
         if partner_bid is not None and _last_trick_bid(view["bidding"], table.seat) is None:
             extra = support_tricks(table.hand, partner_bid.trump) - PARTNER_TRICKS
@@ -418,7 +418,7 @@ class RulesBot:
     def _special_bid(self, table: Table, legal: list[str]) -> str | None:
         """A no-tricks contract this hand is low enough for, if one is legal."""
         high = table.view["high_bid"]
-        if high is not None and high["seat"] == table.partner:
+        if high is not None and high["seat"] != table.seat and table.friend(high["seat"]):
             return "bid across-the-table" if ("bid across-the-table" in legal
                                               and self._low_enough(table, -2)) else None
         for action, slack in (("bid open-misere", -2), ("bid misere", 0), ("bid nello", 1),
@@ -479,8 +479,8 @@ class RulesBot:
             return _shed(table, cards)
         cheapest = lowest(table.strain, winners)
         ruffing = suit_of(table.strain, cheapest) != table.led
-        if table.partner in table.later_seats() and not ruffing:
-            return _shed(table, cards)  # second hand low: partner plays last
+        if any(table.friend(seat) for seat in table.later_seats()) and not ruffing:
+            return _shed(table, cards)  # second hand low: a partner plays later
         return cheapest
 
     # trick contracts: leading

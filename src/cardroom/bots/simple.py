@@ -12,9 +12,19 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from cardroom.bots.knowledge import legal_trick_bids, plays_by_card
-from cardroom.games.cards import JOKER_INDEX, Card, Rank, Suit
-from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
+from cardroom.bots.knowledge import (
+    card_to_call,
+    contract_bid,
+    expected_partners,
+    friends_of,
+    legal_trick_bids,
+    makers_of,
+    players_of,
+    plays_by_card,
+    view_strain,
+)
+from cardroom.games.cards import CARD_COUNT, Card, Rank, Suit
+from cardroom.games.five_hundred import Bid, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
 
 PARTNER_TRICKS = 1.5
@@ -92,12 +102,14 @@ def no_trump_tricks(hand: list[Card]) -> float:
     return tricks + any(card.is_joker for card in hand)
 
 
-def capacity(hand: list[Card], trump: Suit | None, kitty_size: int) -> int:
-    """How many tricks the partnership can hope for with ``trump`` (``None``: no trumps)."""
+def capacity(hand: list[Card], trump: Suit | None, kitty_size: int,
+             partners: float = 1.0) -> int:
+    """How many tricks the side can hope for with ``trump`` (``None``: no trumps), with
+    ``partners`` partners to help."""
     mine = no_trump_tricks(hand) if trump is None else trump_tricks(hand, trump)
     if mine == 0:
         return 0
-    return int(mine + PARTNER_TRICKS + KITTY_TRICKS.get(kitty_size, 1.0))
+    return int(mine + PARTNER_TRICKS * partners + KITTY_TRICKS.get(kitty_size, 1.0))
 
 
 def clearly_low(hand: list[Card]) -> bool:
@@ -117,20 +129,24 @@ def clearly_low(hand: list[Card]) -> bool:
 
 
 class Seen:
-    """A seat's view, parsed once into cards, the strain and the state of the trick."""
+    """A seat's view, parsed once into cards, the strain, the sides and the state of the
+    trick (for any number of players: the sides come from the view)."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.view = view
         self.seat: int = view["seat"]
-        self.partner = (self.seat + 2) % 4
+        self.players = players_of(view)
+        self.friends = friends_of(view, self.seat)
+        mates = sorted(self.friends - {self.seat})
+        self.partner: int | None = mates[0] if mates else None
+        """One partner (the first, where there are several), or ``None``."""
         self.hand = [Card.parse(text) for text in view["hand"]]
         contract = view["contract"] or {}
         self.contractor: int | None = contract.get("contractor")
-        self.bid = Bid.parse(contract["bid"]) if contract.get("bid") else None
+        self.bid = contract_bid(view)
         self.trump = Suit.parse(contract["trump"]) if contract.get("trump") else None
         self.no_tricks = self.bid is not None and self.bid.is_misere_type
-        joker_low = self.no_tricks and view["rules"]["joker_low_in_misere"]
-        self.strain = strain_for(self.trump, joker_low)
+        self.strain = view_strain(view)
         self.opponent: int | None = contract.get("opponent")
         self.trick = [Card.parse(play["card"]).index for play in view["trick"]]
         self.trick_seats = [play["seat"] for play in view["trick"]]
@@ -138,20 +154,17 @@ class Seen:
         self.led = 4 if led == "J" else "SCDH".index(led) if led else 0
 
     def team(self, seat: int) -> int:
-        """The side (0 or 1) of a seat."""
-        return seat % 2
+        """The scoring side of a seat (index into the view's teams)."""
+        return int(self.view.get("side_of", [s % 2 for s in range(4)])[seat])
+
+    def friend(self, seat: int) -> bool:
+        """True for this seat and the seats playing on its side this hand."""
+        return seat in self.friends
 
     @property
     def makers(self) -> tuple[int, ...]:
         """Seats that must take no tricks in a no-tricks contract (empty otherwise)."""
-        if not self.no_tricks or self.contractor is None:
-            return ()
-        kind = self.bid.contract  # type: ignore[union-attr]
-        if kind is Contract.ACROSS_THE_TABLE:
-            return (self.contractor, (self.contractor + 2) % 4)
-        if kind is Contract.ACROSS_THE_CORNER:
-            return (self.contractor, self.opponent)  # type: ignore[return-value]
-        return (self.contractor,)
+        return makers_of(self.view)
 
     def wins(self, card: Card) -> bool:
         """Would ``card``, played now, be winning the trick?"""
@@ -179,7 +192,7 @@ class Seen:
         keys = self.strain.keys[suit]
         rivals = self.strain.follow_mask[suit] & outstanding
         mine = keys[card.index]
-        return not any(keys[i] > mine for i in range(JOKER_INDEX + 1) if rivals >> i & 1)
+        return not any(keys[i] > mine for i in range(CARD_COUNT) if rivals >> i & 1)
 
 
 # -- the bot ---------------------------------------------------------------------------------
@@ -202,8 +215,11 @@ class SimpleBot:
         if view["phase"] == "bidding":
             return self.bid(seen, legal)
         if view["phase"] == "give":
-            gifts = [Card.parse(text.split()[1]) for text in legal]
-            return f"give {lowest(strain_for(None), gifts)}"
+            return give(seen, legal)
+        if view["phase"] == "call":
+            return card_to_call(view, seen.strain)
+        if view["phase"] == "joker":
+            return "pass"
         return self.play(seen, legal)
 
     # bidding
@@ -212,9 +228,11 @@ class SimpleBot:
         """The lowest legal bid in the strain the hand counts best, else pass (or misère)."""
         view = seen.view
         kitty = DECKS[view["rules"]["deck"]].kitty
-        counts = {strain: capacity(seen.hand, strain, kitty) for strain in STRAINS}
+        partners = expected_partners(view, seen.seat)
+        counts = {strain: capacity(seen.hand, strain, kitty, partners) for strain in STRAINS}
         high = view["high_bid"]
-        margin = 2 if high is not None and high["seat"] == seen.partner else 0
+        margin = 2 if (high is not None and high["seat"] != seen.seat
+                       and seen.friend(high["seat"])) else 0
         offers = [bid for bid in legal_trick_bids(legal)
                   if bid.tricks <= counts[bid.trump] - margin]
         if offers:
@@ -253,7 +271,7 @@ class SimpleBot:
 
     def _follow(self, seen: Seen, cards: list[Card]) -> Card:
         """Win as cheaply as possible unless partner already has the trick."""
-        if seen.current_winner() == seen.partner:
+        if seen.friend(seen.current_winner()):
             return lowest(seen.strain, cards)
         winners = [card for card in cards if seen.wins(card)]
         return lowest(seen.strain, winners or cards)
@@ -265,7 +283,7 @@ class SimpleBot:
         trump = strain.trump
         trumps = [c for c in cards if trump is not None and strain.suit_of[c.index] == trump]
         enemy_trumps = trump is not None and strain.follow_mask[trump] & outstanding
-        attacking = seen.contractor is None or seen.team(seen.contractor) == seen.team(seen.seat)
+        attacking = seen.contractor is None or seen.friend(seen.contractor)
         if attacking and trumps and enemy_trumps:
             top = highest(strain, trumps)
             if seen.is_boss(top, outstanding):
@@ -299,6 +317,15 @@ class SimpleBot:
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+def give(seen: Seen, legal: list[str]) -> str:
+    """The card to give: the lowest to the widow for partner's Nello, the best to a partner
+    who called slam."""
+    gifts = [Card.parse(text.split()[1]) for text in legal]
+    if (seen.view["contract"] or {}).get("slam"):
+        return f"give {highest(seen.strain, gifts)}"
+    return f"give {lowest(strain_for(None), gifts)}"
 
 
 def _cheapest_in_best_strain(bids: list[Bid], counts: dict[Suit | None, int]) -> Bid:
