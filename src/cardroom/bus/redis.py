@@ -38,21 +38,43 @@ class RedisBus:
 
     def subscribe(self, channel: str, handler: Handler) -> None:
         """Call ``handler`` for every notice on ``channel`` from any process."""
+        new = channel not in self._handlers
         self._handlers[channel].append(handler)
-        self._reader = self._reader or asyncio.get_running_loop().create_task(self._read())
+        if self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+        elif new and self.pubsub.subscribed:
+            asyncio.get_running_loop().create_task(
+                self.pubsub.subscribe(f"cardroom:{channel}"))
 
     async def _read(self) -> None:
-        await self.pubsub.subscribe(*(f"cardroom:{c}" for c in self._handlers))
-        async for message in self.pubsub.listen():
-            if message.get("type") != "message":
-                continue
-            channel = message["channel"].decode().removeprefix("cardroom:")
-            notice = json.loads(message["data"])
-            for handler in list(self._handlers.get(channel, ())):
-                try:
-                    await handler(notice)
-                except Exception:
-                    log.exception("bus handler for %s failed", channel)
+        """Hand every notice to its handlers; if Redis goes away, keep trying to come back
+        (notices sent meanwhile are lost: the room's sweep catches up from the database)."""
+        pause = 0.1
+        while True:
+            try:
+                await self.pubsub.subscribe(*(f"cardroom:{c}" for c in self._handlers))
+                pause = 0.1
+                async for message in self.pubsub.listen():
+                    if message.get("type") == "message":
+                        await self._dispatch(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reading from Redis; retrying in %.1f s", pause)
+                await asyncio.sleep(pause)
+                pause = min(5.0, pause * 2)
+                with contextlib.suppress(Exception):
+                    await self.pubsub.aclose()
+                self.pubsub = self.client.pubsub()
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        channel = message["channel"].decode().removeprefix("cardroom:")
+        notice = json.loads(message["data"])
+        for handler in list(self._handlers.get(channel, ())):
+            try:
+                await handler(notice)
+            except Exception:
+                log.exception("bus handler for %s failed", channel)
 
     async def close(self) -> None:
         """Stop reading and disconnect."""

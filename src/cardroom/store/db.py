@@ -222,6 +222,14 @@ class Store:
             return StoredTable(row=row, seats={s.seat: s for s in seats}, match=current,
                                actions=actions, finished=finished)
 
+    async def table_versions(self) -> dict[str, int]:
+        """The version of every open table (one cheap query: how processes notice changes
+        whose notice they missed)."""
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(select(_TABLES.c.id, _TABLES.c.version)
+                                            .where(_TABLES.c.closed.is_(False)))
+            return {table_id: version for table_id, version in rows}
+
     async def add_table(self, row: TableRow, seats: int) -> None:
         """Create a table with empty seats."""
         async with self.sessions.begin() as session:

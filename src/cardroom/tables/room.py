@@ -49,6 +49,9 @@ PRESENCE_CHANNEL = "presence"
 SEATS = Game.players
 HEARTBEAT = 2.0
 """Seconds between a process's reports of which seats it holds connections for."""
+SWEEP = 5.0
+"""Seconds between two comparisons of every table's version with the database: the bus may
+lose a notice (Redis pub/sub delivers at most once), the sweep catches up what it missed."""
 PRESENCE_TTL = 7.0
 """A process not heard from for this long is taken for dead: its connections are gone."""
 CONFLICT_RETRIES = 8
@@ -248,6 +251,7 @@ class Room:
             self._after_change(table, owner=not self.shared)
         if self.shared:
             self._spawn(self._heartbeat())
+            self._spawn(self._sweep())
 
     async def stop(self) -> None:
         """Cancel timers and bots (the store keeps everything that was acknowledged)."""
@@ -456,10 +460,18 @@ class Room:
         """Seat changes checked by ``check`` (which returns them) against fresh state; the
         match starts when every seat is filled, the table closes when the last human leaves."""
         async with table.lock:
+            fresh = not self.shared
             for _ in range(CONFLICT_RETRIES):
                 if table.id not in self.tables:
                     raise RoomError(ErrorCode.NO_SUCH_TABLE, "That table has closed.")
-                changes: dict[int, Seat] = check()
+                try:
+                    changes: dict[int, Seat] = check()
+                except RoomError:
+                    if fresh:
+                        raise
+                    await self._catch_up(table)  # refused on what may be stale state
+                    fresh = True
+                    continue
                 seats = [changes.get(n, s) for n, s in enumerate(table.seats)]
                 now = time.time()
                 change = Change(table.id, table.version, now,
@@ -504,15 +516,22 @@ class Room:
         """A player's action at their seat: checked, stored, then announced."""
         table = await self._get_table(table_id)
         async with table.lock:
+            fresh = not self.shared
             for _ in range(CONFLICT_RETRIES):
-                number = table.seat_of(player)
-                if number is None:
-                    raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
-                result = await self._apply(table, number, action)
+                try:
+                    number = table.seat_of(player)
+                    if number is None:
+                        raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
+                    result = await self._apply(table, number, action)
+                except RoomError as error:
+                    if fresh or error.code == ErrorCode.INTERNAL:
+                        raise
+                    result = None  # refused on what may be stale state: look again first
                 if result is not None:
                     return result
                 if not await self._catch_up(table):
                     raise RoomError(ErrorCode.NO_SUCH_TABLE, "That table has closed.")
+                fresh = True
             raise _busy()
 
     async def _apply(self, table: Table, seat: int, action: str,
@@ -724,6 +743,28 @@ class Room:
                     del self._elsewhere[origin]
                     self._presence_moved(seats, dead=True)
             await asyncio.sleep(HEARTBEAT)
+
+    async def _sweep(self) -> None:
+        """Catch up every table whose version in the database differs from ours, and load
+        tables made elsewhere that we never heard of."""
+        while True:
+            await asyncio.sleep(SWEEP)
+            try:
+                versions = await self.store.table_versions()
+                for table_id, version in versions.items():
+                    table = self.tables.get(table_id)
+                    if table is None:
+                        await self._get_table(table_id)
+                        continue
+                    if version != table.version and not table.lock.locked():
+                        async with table.lock:
+                            await self._catch_up(table)
+                for table_id in set(self.tables) - set(versions):
+                    table = self.tables[table_id]
+                    async with table.lock:
+                        await self._catch_up(table)
+            except Exception:
+                log.exception("sweeping the tables' versions")
 
     async def _on_presence(self, notice: dict[str, Any]) -> None:
         origin = notice.get("origin")

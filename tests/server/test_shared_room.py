@@ -1,0 +1,151 @@
+"""Two rooms (as two server processes would) share one database over a bus that can lose
+notices: the compare-and-set on the table's version keeps one history, and a room that missed
+a notice catches up from the action log."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardroom.bus.memory import Handler
+from cardroom.store.db import Store
+from cardroom.tables import room as room_module
+from cardroom.tables.room import Player, Room, RoomError, RoomSettings
+
+
+class Hub:
+    """Pub/sub between rooms in one event loop; ``lose`` drops every notice meanwhile."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, list[Handler]] = {}
+        self.lose = False
+
+    def bus(self) -> LinkedBus:
+        return LinkedBus(self)
+
+
+class LinkedBus:
+    """One room's end of the hub (not an InProcessBus: the room knows it is shared)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def publish(self, channel: str, notice: dict[str, Any]) -> None:
+        if not self.hub.lose:
+            for handler in list(self.hub.handlers.get(channel, ())):
+                await handler(notice)
+
+    def subscribe(self, channel: str, handler: Handler) -> None:
+        self.hub.handlers.setdefault(channel, []).append(handler)
+
+    async def close(self) -> None:
+        pass
+
+
+class Follower:
+    """A connection following a table: keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    @property
+    def latest(self) -> dict[str, Any]:
+        return [m for m in self.messages if m.get("type") == "table"][-1]
+
+
+@pytest.fixture
+async def rooms(tmp_path: Path, monkeypatch) -> AsyncIterator[tuple[Hub, Room, Room]]:
+    monkeypatch.setattr(room_module, "SWEEP", 0.2)
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    hub = Hub()
+    settings = RoomSettings(bot_delay=0, bot_workers=1, takeover_delay=0.5,
+                            disconnect_grace=60)
+    made = []
+    for _ in range(2):
+        store = await Store.open(url)
+        room = Room(store, settings, hub.bus())
+        await room.start()
+        made.append(room)
+    yield hub, made[0], made[1]
+    for room in made:
+        await room.stop()
+        await room.store.close()
+
+
+async def seat_four(a: Room, b: Room) -> tuple[str, list[Player]]:
+    players = [(await (a if n % 2 == 0 else b).register(f"P{n}"))[0] for n in range(4)]
+    table = await a.create_table(players[0], "online", {}, 0, None, "simple")
+    for n in range(1, 4):
+        await (a if n % 2 == 0 else b).join(players[n], table.id, n)
+    return table.id, players
+
+
+async def test_a_stale_room_loses_the_compare_and_set_catches_up_and_applies(rooms) -> None:
+    hub, a, b = rooms
+    table_id, players = await seat_four(a, b)
+    assert a.tables[table_id].version == b.tables[table_id].version
+    hub.lose = True  # from now on, B hears nothing from A
+    game = a.tables[table_id].game
+    first = game.to_act
+    await a.act(players[first], table_id, game.legal_actions()[0].text)
+    stale = b.tables[table_id]
+    assert stale.version < a.tables[table_id].version
+    second = a.tables[table_id].game.to_act
+    action = a.tables[table_id].game.legal_actions()[0].text
+    # B still thinks it is the first player's turn; the second player acts through B anyway:
+    # B's write loses the compare-and-set, B reads action 0 from the log, and applies.
+    result = await b.act(players[second], table_id, action)
+    assert result["number"] == 1
+    assert b.tables[table_id].version == result["version"]
+    assert [x.text for x in b.tables[table_id].game.actions] == [
+        a.tables[table_id].game.actions[0].text, action]
+    # A acting again on its stale copy is refused for the right reason after catching up.
+    with pytest.raises(RoomError) as refused:
+        await a.act(players[first], table_id, "pass")
+    assert refused.value.code in ("not_your_turn", "illegal_action") or (
+        a.tables[table_id].game.to_act == first)
+
+
+async def test_a_room_that_missed_notices_catches_up_by_itself(rooms) -> None:
+    hub, a, b = rooms
+    table_id, players = await seat_four(a, b)
+    follower = Follower()
+    await b.open(follower, players[1], table_id)
+    await asyncio.sleep(0.3)  # B's "connected" reaches A before the bus starts losing
+    hub.lose = True
+    for _ in range(3):
+        game = a.tables[table_id].game
+        await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    hub.lose = False
+    target = (await a.store.table_versions())[table_id]
+    assert target == a.tables[table_id].version
+    for _ in range(50):
+        if follower.latest["version"] >= target:
+            break
+        await asyncio.sleep(0.1)
+    assert follower.latest["version"] == target
+    assert follower.latest["view"]["bidding"] == a.tables[table_id].update_for(1)["view"][
+        "bidding"]
+
+
+async def test_two_rooms_racing_for_the_same_turn_store_it_once(rooms) -> None:
+    _, a, b = rooms
+    table_id, players = await seat_four(a, b)
+    game = a.tables[table_id].game
+    seat = game.to_act
+    action = game.legal_actions()[0].text
+    outcomes = await asyncio.gather(a.act(players[seat], table_id, action),
+                                    b.act(players[seat], table_id, action),
+                                    return_exceptions=True)
+    won = [o for o in outcomes if isinstance(o, dict)]
+    assert len(won) == 1
+    assert isinstance(next(o for o in outcomes if not isinstance(o, dict)), RoomError)
+    stored = await a.store.load_table(table_id)
+    assert [(x.number, x.seat) for x in stored.actions] == [(0, seat)]
