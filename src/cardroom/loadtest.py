@@ -371,6 +371,7 @@ class LoadRun:
     memory: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Server → (RSS KiB before the tables sat down, RSS KiB at the end of the load)."""
     kills: int = 0
+    failed_restarts: int = 0
     verdict: Verdict = field(default_factory=Verdict)
 
     def server_memory(self) -> dict[str, int]:
@@ -413,7 +414,13 @@ class LoadRun:
             turn += 1
             server.kill()
             self.kills += 1
-            await asyncio.to_thread(server.start)
+            while not self.stopping:
+                try:
+                    await asyncio.to_thread(server.start)
+                    break
+                except RuntimeError:  # e.g. the code on disk is being edited: try again
+                    self.failed_restarts += 1
+                    await asyncio.sleep(1.0)
 
     async def _dropper(self) -> None:
         """Every second, close a ``drop_rate`` share of the connections (clients come back)."""
@@ -572,6 +579,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
     ]
     if run.kill_every:
         rows.append(("servers killed (SIGKILL)", str(run.kills)))
+        if run.failed_restarts:
+            rows.append(("restarts that failed (retried)", str(run.failed_restarts)))
     if run.drop_rate:
         rows.append(("connections dropped", str(run.stats.drops)))
     for url, (before, after) in run.memory.items():
