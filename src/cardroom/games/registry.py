@@ -1,0 +1,114 @@
+"""The card room's games by name: ``GAMES["500"]``, ``GAMES["1000"]``.
+
+The room, the web pages, the lobby's rules catalogue and the CLI pick a game here by the name
+records and views carry (``Record.game``, ``view["game"]``), so adding a game means adding one
+entry, not an ``if`` in every layer. Each entry only points at the game's own package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.games import five_hundred, thousand
+from cardroom.games.base import Game
+from cardroom.games.options import option_catalogue
+from cardroom.games.record import Record
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of the card room: its engine, rules, presets and defaults."""
+
+    name: str
+    """The name records, views and the protocol use (``"500"``)."""
+    title: str
+    """How people call it (``"500"``, ``"1000"``)."""
+    module: Any
+    """The game's package (``Game``, ``Rules``, ``RulesError``, ``PRESET_NAMES``)."""
+    default_preset: str
+    """The preset a new table gets when none is named."""
+    dealer_keyword: str
+    """The name of ``Game.new``'s first-dealer argument."""
+
+    @property
+    def game_class(self) -> Any:
+        """The game's ``Game`` class."""
+        return self.module.Game
+
+    @property
+    def rules_class(self) -> Any:
+        """The game's ``Rules`` class."""
+        return self.module.Rules
+
+    @property
+    def rules_error(self) -> type[Exception]:
+        """The error its ``Rules`` raise on impossible house rules."""
+        return self.module.RulesError  # type: ignore[no-any-return]
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        """Its preset names, the default first as the rules list them."""
+        return tuple(self.module.PRESET_NAMES)
+
+    def rules(self, preset: str | None = None, options: dict[str, Any] | None = None) -> Any:
+        """Rules from a preset and house options (``rules_error`` if impossible)."""
+        return self.rules_class.from_dict({"preset": preset or self.default_preset,
+                                           **(options or {})})
+
+    def rules_from_dict(self, data: dict[str, Any]) -> Any:
+        """Rules from their stored dict (``Rules.to_dict``)."""
+        return self.rules_class.from_dict(data)
+
+    def new(self, rules: Any, seed: int, first_dealer: int | None = None) -> Game:
+        """A new match; ``first_dealer`` ``None`` leaves the choice to the rules."""
+        return self.game_class.new(rules, seed=seed,  # type: ignore[no-any-return]
+                                   **{self.dealer_keyword: first_dealer})
+
+    def replay(self, record: Record) -> Game:
+        """The match a record describes."""
+        return self.game_class.replay(record)  # type: ignore[no-any-return]
+
+    def players(self, rules: Any) -> int:
+        """Seats at a table playing these rules."""
+        return int(rules.players)
+
+    def teams(self, rules: Any) -> list[list[int]]:
+        """The sides that keep a score: partnerships, or one seat each."""
+        teams = getattr(rules, "teams", None)
+        if teams is None:
+            return [[seat] for seat in range(rules.players)]
+        return [list(team) for team in teams]
+
+    def catalogue(self) -> dict[str, Any]:
+        """The presets (every option's value) and every house option with its explanation,
+        for the lobby's New table form (``/api/rules?game=…``)."""
+        return {"game": self.name, "default_preset": self.default_preset,
+                "presets": {name: self.rules_class.preset(name).to_dict()
+                            for name in self.presets},
+                "options": option_catalogue(self.rules_class)}
+
+
+GAMES: dict[str, GameSpec] = {
+    "500": GameSpec("500", "500", five_hundred, default_preset="online",
+                    dealer_keyword="dealer"),
+    "1000": GameSpec("1000", "1000", thousand, default_preset="seed",
+                     dealer_keyword="first_dealer"),
+}
+"""Every game, by its name."""
+
+GAME_NAMES: tuple[str, ...] = tuple(GAMES)
+DEFAULT_GAME = "500"
+
+
+def game_spec(name: str) -> GameSpec:
+    """The game of this name; ``KeyError`` with the choices otherwise."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; choose one of: {', '.join(GAMES)}") from None
+
+
+def replay(record: Record) -> Game:
+    """Rebuild any game's match from its record (the record names its game)."""
+    return game_spec(record.game).replay(record)
