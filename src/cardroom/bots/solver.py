@@ -426,12 +426,37 @@ class Search:
     def _bounds(self, hands: list[int], leader: int, left: int) -> tuple[int, int]:
         """Bounds on the side's tricks from a fresh trick: the leader's quick tricks are
         sure for the side when it counts and wants them, sure against it when it neither
-        counts nor wants the side to score."""
+        counts nor wants the side to score; the top trump's sure tricks count for or
+        against the side whoever holds it."""
         counted = self.side >> leader & 1
         if counted != self.maximisers >> leader & 1:
             return 0, left
         quick = self._quick_tricks(hands, leader)
-        return (quick, left) if counted else (0, left - quick)
+        lo, hi = (quick, left) if counted else (0, left - quick)
+        holder, sure = self._top_trump_tricks(hands)
+        if holder is not None:
+            if self.side >> holder & 1:
+                lo = max(lo, sure)
+            else:
+                hi = min(hi, left - sure)
+        return lo, hi
+
+    def _top_trump_tricks(self, hands: list[int]) -> tuple[int | None, int]:
+        """The seat holding the card nothing can beat (the top trump, or in no trumps a
+        joker that wins), and the tricks it takes whatever anyone does: that card must be
+        played some time and wins its trick, and so does each trump just below it in the
+        same hand, since a hand plays one card a trick."""
+        in_play = hands[0] | hands[1] | hands[2] | hands[3]
+        if self.strain.trump is not None:
+            trumps = in_play & self.trump_mask
+            top = 1 << (trumps.bit_length() - 1) if trumps else 0
+        else:
+            top = in_play & self.joker if self.joker_wins else 0
+        for seat in self.active:
+            if hands[seat] & top:
+                run = _top_run(hands[seat], trumps) if self.strain.trump is not None else 1
+                return seat, run
+        return None, 0
 
     def _nominations(self, seat: int, hands: list[int]) -> list[int]:
         """Suits worth naming with a led no-trumps joker: each suit another player holds,
@@ -593,9 +618,24 @@ def _bounds_k(hands, leader: int, left: int, follow, cfg) -> tuple[int, int]:
             if suit != trump:
                 count += _top_run_k(mine, in_play & follow[suit])
     quick = min(count, _popcount(mine))
-    if counted:
-        return quick, left
-    return 0, left - quick
+    lo, hi = (quick, left) if counted else (0, left - quick)
+    # as :meth:`Search._top_trump_tricks`
+    top = 0
+    if trump >= 0:
+        trumps = in_play & cfg[_C_TRUMP_MASK]
+        if trumps:
+            top = 1 << _highest(trumps)
+    elif cfg[_C_JOKER_WINS]:
+        top = in_play & joker
+    if top:
+        for seat in range(4):
+            if hands[seat] & top:
+                sure = _top_run_k(hands[seat], in_play & cfg[_C_TRUMP_MASK]) if trump >= 0 else 1
+                if (cfg[_C_SIDE] >> seat) & 1:
+                    lo = max(lo, sure)
+                else:
+                    hi = min(hi, left - sure)
+    return lo, hi
 
 
 def _squeeze_k(hands, follow, squeezed) -> int:
@@ -604,18 +644,15 @@ def _squeeze_k(hands, follow, squeezed) -> int:
     these play alike: within a suit only the order of the remaining cards matters, so the
     table serves every position with the same relative ranks."""
     rest = hands[0] | hands[1] | hands[2] | hands[3]
-    squeezed[0] = squeezed[1] = squeezed[2] = squeezed[3] = 0
     lengths = 0
-    bit = 1
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        for seat in range(4):
-            if hands[seat] & low:
-                squeezed[seat] |= bit
-                break
-        bit <<= 1
-    rest = hands[0] | hands[1] | hands[2] | hands[3]
+    for seat in range(4):
+        hand = hands[seat]
+        out = 0
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            out |= 1 << _popcount(rest & (low - 1))
+        squeezed[seat] = out
     for suit in range(5):
         lengths += _popcount(rest & follow[suit]) << (4 + 6 * suit)
     return lengths
@@ -625,8 +662,13 @@ def _slot_k(tt_keys, hands, leader: int, follow, squeezed) -> tuple[int, bool]:
     """The table slot of a trick-boundary position and whether it already holds it; a
     missing position gets an empty slot near its hash, or one to overwrite. A row holds the
     squeezed hands and the suit lengths with the leader plus one (0 marks an empty row)."""
-    tag = _squeeze_k(hands, follow, squeezed) + leader + 1
-    squeezed[4] = tag
+    squeezed[4] = _squeeze_k(hands, follow, squeezed) + leader + 1
+    return _find_k(tt_keys, squeezed)
+
+
+def _find_k(tt_keys, squeezed) -> tuple[int, bool]:
+    """:func:`_slot_k` once the position is squeezed."""
+    tag = squeezed[4]
     h = (squeezed[0] * 0x9E3779B1 ^ squeezed[1] * 0x85EBCA77 ^ squeezed[2] * 0xC2B2AE3D
          ^ squeezed[3] * 0x27D4EB2F ^ tag * 0x165667B1)
     h ^= h >> 29
@@ -645,12 +687,46 @@ def _slot_k(tt_keys, hands, leader: int, follow, squeezed) -> tuple[int, bool]:
 
 # Fields of a frame of the kernel's explicit stack (one row per card played below the root).
 (_F_POS, _F_LEADER, _F_LED, _F_BEST, _F_BEST_SEAT, _F_TRICK, _F_TARGET, _F_NEXT, _F_TOTAL,
- _F_SEAT, _F_MAX, _F_BIT, _F_BOUNDARY, _F_LO, _F_HI) = range(15)
-_FIELDS = 15
+ _F_SEAT, _F_MAX, _F_BIT, _F_BOUNDARY, _F_LO, _F_HI, _F_FIRST, _F_KEY) = range(17)
+_FIELDS = _F_KEY + 5
+"""A frame ends with the squeezed position of a trick boundary (five fields from ``_F_KEY``)."""
+
+
+def _last_trick_k(hands, order, players: int, suit_of, keys) -> int:
+    """The seat that wins the last trick, every hand down to one card (-1 when the lead is a
+    no-trumps joker, whose named suit is a choice left to the search)."""
+    lead = _highest(hands[order[0]])
+    led = suit_of[lead]
+    if led == 4:
+        return -1
+    best_seat, best_key = order[0], keys[led, lead]
+    for pos in range(1, players):
+        seat = order[pos]
+        key = keys[led, _highest(hands[seat])]
+        if key > best_key:
+            best_seat, best_key = seat, key
+    return best_seat
+
+
+def _first_move_k(row, total: int, index: int) -> None:
+    """Bring move ``index`` of a move row to the front, the others keeping their order."""
+    card, named = row[2, index], row[3, index]
+    for i in range(index, 0, -1):
+        row[2, i] = row[2, i - 1]
+        row[3, i] = row[3, i - 1]
+    row[2, 0], row[3, 0] = card, named
+
+
+def _generated_index(tried: int, first: int) -> int:
+    """The place in the generated order of the move tried ``tried``-th when the generated
+    move ``first`` (if any) was brought to the front."""
+    if first < 0 or tried > first:
+        return tried
+    return first if tried == 0 else tried - 1
 
 
 def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
-              suit_of, follow, keys, orders, cfg, tt_keys, tt_bounds, frames, moves,
+              suit_of, follow, keys, orders, cfg, tt_keys, tt_bounds, tt_moves, frames, moves,
               stats) -> bool:
     """:meth:`Search._play` from a node (``pos`` cards of the trick led by ``leader`` played;
     ``pos`` equal to the number of players is a complete trick, and then
@@ -658,7 +734,13 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
     mislinks recursive functions (numba issue 6061), so the stack is ``frames``, one row per
     depth, with that depth's moves in ``moves``. ``stats`` holds the node count, the node
     limit and an aborted flag: past the limit the search puts the hands back and stops,
-    storing nothing more."""
+    storing nothing more.
+
+    Beyond :class:`Search`, the table keeps for each trick-boundary position the lead that
+    settled it (its place in the generated move order, which equivalent positions share),
+    and tries that lead first when the position comes back: the bisection probes the same
+    deal several times, and the lead that refuted or proved one target usually does so for
+    the next."""
     players = cfg[_C_PLAYERS]
     side = cfg[_C_SIDE]
     maximisers = cfg[_C_MAX]
@@ -667,7 +749,7 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
     while True:
         # enter the node described by the locals: settle it at once, or push a frame
         res = -1
-        boundary, lo, hi = 0, 0, 0
+        boundary, lo, hi, first = 0, 0, 0, -1
         if pos == players:
             target -= (side >> best_seat) & 1
             leader = best_seat
@@ -675,12 +757,17 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
                 res = 1
             else:
                 left = _popcount(hands[leader])
+                winner = -1 if left != 1 else _last_trick_k(hands, orders[leader], players,
+                                                            suit_of, keys)
                 if target > left:
                     res = 0
+                elif winner >= 0:
+                    res = (side >> winner) & 1
                 else:
                     slot, found = _slot_k(tt_keys, hands, leader, follow, squeezed)
                     if found:
                         lo, hi = tt_bounds[slot, 0], tt_bounds[slot, 1]
+                        first = tt_moves[slot] - 1
                     else:
                         lo, hi = _bounds_k(hands, leader, left, follow, cfg)
                     if lo >= target:
@@ -705,8 +792,16 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
             frame[_F_TARGET], frame[_F_NEXT], frame[_F_SEAT] = target, 0, seat
             frame[_F_MAX] = (maximisers >> seat) & 1
             frame[_F_BOUNDARY], frame[_F_LO], frame[_F_HI] = boundary, lo, hi
-            frame[_F_TOTAL] = _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat,
-                                       frame[_F_MAX], suit_of, follow, keys, cfg, moves[depth])
+            if boundary:
+                frame[_F_KEY:_F_KEY + 5] = squeezed
+            total = _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat,
+                             frame[_F_MAX], suit_of, follow, keys, cfg, moves[depth])
+            frame[_F_TOTAL] = total
+            if first >= total:
+                first = -1
+            if first > 0:
+                _first_move_k(moves[depth], total, first)
+            frame[_F_FIRST] = first
         while True:
             frame = frames[depth]
             if own and res < 0:
@@ -739,12 +834,17 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
                     lo = max(lo, frame[_F_TARGET])
                 else:
                     hi = min(hi, frame[_F_TARGET] - 1)
-                slot, found = _slot_k(tt_keys, hands, frame[_F_LEADER], follow, squeezed)
+                squeezed[:] = frame[_F_KEY:_F_KEY + 5]
+                slot, found = _find_k(tt_keys, squeezed)
                 for i in range(4):
                     tt_keys[slot, i] = squeezed[i]
                 tt_keys[slot, 4] = squeezed[4]
                 tt_bounds[slot, 0] = lo
                 tt_bounds[slot, 1] = hi
+                if res == frame[_F_MAX]:  # a cut-off: remember the lead that made it
+                    tt_moves[slot] = _generated_index(frame[_F_NEXT] - 1, frame[_F_FIRST]) + 1
+                elif not found:
+                    tt_moves[slot] = 0
             # the node at this depth is settled: hand its value to the parent
             if depth == 0:
                 return res == 1
@@ -866,8 +966,12 @@ if _numba is not None:
     _top_run_k = _jit(_top_run_k)
     _bounds_k = _jit(_bounds_k)
     _squeeze_k = _jit(_squeeze_k)
+    _find_k = _jit(_find_k)
     _slot_k = _jit(_slot_k)
     _moves_k = _jit(_moves_k)
+    _first_move_k = _jit(_first_move_k)
+    _last_trick_k = _jit(_last_trick_k)
+    _generated_index = _jit(_generated_index)
     _search_k = _jit(_search_k)
 
 
@@ -908,6 +1012,7 @@ class FastSearch(Search):
         size = 1 << min(self.TABLE_BITS, max(10, 2 * (cards // len(self.active)) + 2))
         self.tt_keys = np.zeros((size, 5), dtype=np.int64)  # zeros: cheap, and all empty
         self.tt_bounds = np.zeros((size, 2), dtype=np.int8)
+        self.tt_moves = np.zeros(size, dtype=np.int8)
         self.moves = np.zeros((cards + 2, 4, _MAX_MOVES), dtype=np.int64)
         self.frames = np.zeros((cards + 2, _FIELDS), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
@@ -946,7 +1051,7 @@ class FastSearch(Search):
             result = _search_k(self.hand_array, pos, leader, led, best_key, best_seat,
                                trick_mask, target, self.suit_of, self.follow, self.keys,
                                self.order_table, self.cfg, self.tt_keys, self.tt_bounds,
-                               self.frames, self.moves, stats)
+                               self.tt_moves, self.frames, self.moves, stats)
             self.nodes = int(stats[_S_NODES])
             if not stats[_S_ABORTED]:
                 return bool(result)
