@@ -142,8 +142,9 @@ class Rules:
     choosing) the contractor of a trick contract names a card it does not hold, two cards on a
     bid of eight or more, and the holders become its partners for the hand, known to the
     others when the card is played; partners score what the contractor scores. Naming a card
-    nobody holds (one of the discards) means playing alone. Misère and Hi/Lo are played
-    alone."""
+    nobody holds (one of the discards) means playing alone. Misère contracts and Hi/Lo are
+    played alone, without a call. With own scores each defender scores the tricks it took
+    itself."""
     deck: DeckName = "45"
     """Which deck (RULES.md 1.1): four players ``43`` (kitty 3), ``45`` (kitty 5), ``46``
     (two jokers, the black one higher; kitty 6), ``43-red-trump-4`` (4♠ and 4♦ out; the 4 of
@@ -183,16 +184,17 @@ class Rules:
     """Nello (250, beats every bid below 8♠; American): only a side with a negative score;
     partner adds a card to the widow and folds, the contractor discards one more."""
     blind_misere: bool = False
-    """Blind misère (1000) may be bid, but only as a player's first call of the hand (it is bid
-    before looking at the cards: the table shows the hand to a player who has not yet
-    spoken only once it asks to see it). Played as misère, kitty exchange included."""
+    """Blind misère (1000, above Shields double, below patastrophe) may be bid, but only as a
+    player's first call of the hand, since it is bid before looking at the cards (the engine
+    cannot tell whether a player has looked; a table should offer it before showing the
+    hand). Played as misère, partner folding, kitty exchange included."""
     double_nullo: bool = False
     """Double nullo / grand nullo (500, between open misère and 10♥) may be bid any time: both
     partners play and neither may take a trick; the bidder takes the kitty and passes the
     discards to partner, who keeps what it likes and discards as many."""
     shields_double: bool = False
-    """Shields double (750, just above double nullo) may be bid: double nullo with the
-    bidder's partner's hand shown to all after the first trick."""
+    """Shields double (750, above 10 no trumps) may be bid: double nullo with the bidder's
+    partner's hand shown to all after the first trick."""
     patastrophe: bool = False
     """Patastrophe (1000, the highest bid) may be bid: an open misère for both partners, both
     hands shown to all after the first trick; the kitty exchange is double nullo's."""
