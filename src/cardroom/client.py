@@ -165,10 +165,12 @@ class Client:
         """Receive lobby updates."""
         await self.request("lobby")
 
-    async def create_table(self, preset: str = "online", seat: int = 0, **options: Any) -> str:
-        """Create a table and sit at ``seat``; returns its id."""
-        return (await self.request("create_table", preset=preset, seat=seat, **options))[
-            "table_id"]
+    async def create_table(self, preset: str | None = None, seat: int = 0, game: str = "500",
+                           **options: Any) -> str:
+        """Create a table of ``game`` and sit at ``seat``; returns its id. ``preset`` ``None``
+        is the game's default (``online`` for 500, ``seed`` for 1000)."""
+        return (await self.request("create_table", game=game, preset=preset, seat=seat,
+                                   **options))["table_id"]
 
     async def join(self, table_id: str, seat: int) -> None:
         """Take a seat."""

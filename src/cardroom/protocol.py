@@ -54,6 +54,10 @@ class ErrorCode(StrEnum):
     INTERNAL = "internal"
 
 
+MAX_SEAT = 5
+"""The highest seat number of any table (six-handed 500); each table checks its own."""
+
+
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     seq: int = Field(ge=0, le=2**53)
@@ -83,12 +87,15 @@ class WatchLobby(_Message):
 
 
 class CreateTable(_Message):
-    """Create a table and sit at ``seat``. ``rules``: a preset name plus house options."""
+    """Create a table of ``game`` (``500`` or ``1000``) and sit at ``seat``. ``preset``
+    (``None``: the game's default, ``online`` for 500, ``seed`` for 1000) plus house options
+    in ``rules``."""
 
     type: Literal["create_table"]
-    preset: str = "online"
+    game: str = Field(default="500", max_length=16)
+    preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, Any] = Field(default_factory=dict)
-    seat: int = Field(default=0, ge=0, le=3)
+    seat: int = Field(default=0, ge=0, le=MAX_SEAT)
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)
     bot: str = "simple"
 
@@ -98,7 +105,7 @@ class Join(_Message):
 
     type: Literal["join"]
     table_id: str = Field(max_length=64)
-    seat: int = Field(ge=0, le=3)
+    seat: int = Field(ge=0, le=MAX_SEAT)
 
 
 class Leave(_Message):
@@ -113,7 +120,7 @@ class AddBot(_Message):
 
     type: Literal["add_bot"]
     table_id: str = Field(max_length=64)
-    seat: int = Field(ge=0, le=3)
+    seat: int = Field(ge=0, le=MAX_SEAT)
     bot: str = "simple"
 
 

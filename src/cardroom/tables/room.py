@@ -31,8 +31,7 @@ from typing import Any, Protocol
 from cardroom.bots import BOT_NAMES, make_bot
 from cardroom.bus import Bus, InProcessBus
 from cardroom.games.base import IllegalAction
-from cardroom.games.five_hundred import Game, Rules, RulesError
-from cardroom.games.five_hundred.game import GAME_NAME
+from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.protocol import (
     ErrorCode,
     Lobby,
@@ -46,7 +45,10 @@ log = logging.getLogger(__name__)
 
 TABLE_CHANNEL = "tables"
 PRESENCE_CHANNEL = "presence"
-SEATS = Game.players
+Game = Any
+"""A match of any game of the registry (``cardroom.games.base.Game`` and its record)."""
+Rules = Any
+"""The rules of any game of the registry."""
 HEARTBEAT = 2.0
 """Seconds between a process's reports of which seats it holds connections for."""
 SWEEP = 5.0
@@ -152,6 +154,13 @@ class Table:
     deadline: float | None = None
     match_over_at: float | None = None
     """When the current match ended (the next one starts ``next_match_delay`` later)."""
+    game_name: str = DEFAULT_GAME
+    """Which game the table plays (a name of ``cardroom.games.registry.GAMES``)."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game the table plays."""
+        return GAMES[self.game_name]
 
     @property
     def status(self) -> str:
@@ -165,13 +174,14 @@ class Table:
 
     def summary(self) -> TableSummary:
         """The lobby row of this table."""
+        teams = self.spec.teams(self.rules)
         return TableSummary(
-            table_id=self.id, game=GAME_NAME, preset=self.rules.preset_name,
+            table_id=self.id, game=self.game_name, preset=self.rules.preset_name,
             status=self.status,  # type: ignore[arg-type]
             seats=[SeatInfo(**s.info(n)) for n, s in enumerate(self.seats)],
-            teams=[list(t) for t in self.rules.teams],
+            teams=teams,
             age_seconds=round(max(0.0, time.time() - self.updated_at), 1),
-            scores=list(self.game.scores) if self.game else [0, 0],
+            scores=list(self.game.scores) if self.game else [0] * len(teams),
             target=self.rules.target)
 
     def update_for(self, seat: int | None) -> dict[str, Any]:
@@ -265,10 +275,13 @@ class Room:
 
     async def _restore(self, stored: StoredTable) -> Table:
         row = stored.row
-        table = Table(id=row.id, rules=Rules.from_dict(row.rules), bot_level=row.bot,
+        spec = GAMES[row.game]
+        rules = spec.rules_from_dict(row.rules)
+        table = Table(id=row.id, rules=rules, bot_level=row.bot,
                       turn_seconds=row.turn_seconds, creator_id=row.creator_id,
-                      seats=[Seat() for _ in range(SEATS)], updated_at=row.updated_at,
-                      match_number=row.match_number, version=row.version)
+                      seats=[Seat() for _ in range(spec.players(rules))],
+                      updated_at=row.updated_at, match_number=row.match_number,
+                      version=row.version, game_name=spec.name)
         await self._load_into(table, stored)
         return table
 
@@ -283,7 +296,7 @@ class Room:
                if s.player_id and s.player_id not in self._players]
         for found in (await self.store.players(ids)).values():
             self._players.setdefault(found.id, Player(found.id, found.name))
-        for number in range(SEATS):
+        for number in range(len(table.seats)):
             seat_row = stored.seats.get(number)
             state = table.seats[number]
             player = self._players.get(seat_row.player_id) if seat_row and seat_row.player_id \
@@ -299,8 +312,9 @@ class Room:
                               for m in stored.finished]
             table.game, table.match_over_at = None, None
             if stored.match is not None:
-                table.game = Game.new(Rules.from_dict(stored.match.rules),
-                                      seed=stored.match.seed, dealer=stored.match.dealer)
+                spec = table.spec
+                table.game = spec.new(spec.rules_from_dict(stored.match.rules),
+                                      seed=stored.match.seed, first_dealer=stored.match.dealer)
                 events.append({"type": "match_started", "match": row.match_number,
                                "dealer": table.game.dealer})
         game = table.game
@@ -381,22 +395,31 @@ class Room:
 
     # -- tables and seats -----------------------------------------------------------------------
 
-    async def create_table(self, player: Player, preset: str, options: dict[str, Any],
-                           seat: int, turn_seconds: float | None, bot: str) -> Table:
-        """A new table with ``player`` in ``seat``."""
+    async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
+                           seat: int, turn_seconds: float | None, bot: str,
+                           game: str = DEFAULT_GAME) -> Table:
+        """A new table of ``game`` (500 or 1000) with ``player`` in ``seat``; ``preset``
+        ``None`` is the game's default preset."""
+        spec = GAMES.get(game)
+        if spec is None:
+            raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
+                                                 f"{', '.join(GAMES)}.")
         try:
-            rules = Rules.from_dict({"preset": preset, **options})
-        except RulesError as error:
+            rules = spec.rules(preset, options)
+        except spec.rules_error as error:
             raise RoomError(ErrorCode.BAD_RULES, str(error)) from None
         self._check_bot_name(bot)
+        seats = spec.players(rules)
+        self._check_seat_number(seat, seats)
         now = time.time()
         table = Table(id=secrets.token_hex(6), rules=rules, bot_level=bot,
                       turn_seconds=turn_seconds, creator_id=player.id,
-                      seats=[Seat() for _ in range(SEATS)], updated_at=now)
+                      seats=[Seat() for _ in range(seats)], updated_at=now,
+                      game_name=spec.name)
         await self.store.add_table(TableRow(
-            id=table.id, game=GAME_NAME, rules=rules.to_dict(), turn_seconds=turn_seconds,
+            id=table.id, game=spec.name, rules=rules.to_dict(), turn_seconds=turn_seconds,
             bot=bot, creator_id=player.id, created_at=now, updated_at=now,
-            version=table.version), SEATS)
+            version=table.version), seats)
         self.tables[table.id] = table
         await self.join(player, table.id, seat)
         return table
@@ -409,6 +432,7 @@ class Room:
             self._check_seating_open(table)
             if table.seat_of(player) is not None:
                 raise RoomError(ErrorCode.SEAT_TAKEN, "You already sit at this table.")
+            self._check_seat_number(seat, len(table.seats))
             if not table.seats[seat].empty:
                 raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
             return {seat: Seat(player=player)}
@@ -438,6 +462,7 @@ class Room:
             self._check_creator(table, player)
             self._check_seating_open(table)
             self._check_bot_name(bot)
+            self._check_seat_number(seat, len(table.seats))
             if not table.seats[seat].empty:
                 raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
             return {seat: Seat(bot=bot)}
@@ -481,7 +506,7 @@ class Room:
                 change.close = close
                 game = None
                 if not close and all(not s.empty for s in seats) and table.status == "waiting":
-                    game = Game.new(table.rules, seed=secrets.randbits(62))
+                    game = self._new_game(table, seats)
                     change.match = (table.match_number + 1, game.seed, game.first_dealer,
                                     table.rules.to_dict())
                 if await self._commit(table, change):
@@ -495,6 +520,16 @@ class Room:
                     return
                 await self._catch_up(table)
             raise _busy()
+
+    @staticmethod
+    def _new_game(table: Table, seats: list[Seat]) -> Game:
+        """A new match at the table. Rules whose host deals first (1000's seed preset) have
+        the table's creator deal, wherever they sit."""
+        first_dealer = None
+        if getattr(table.rules, "first_dealer", None) == "host":
+            first_dealer = next((n for n, s in enumerate(seats) if s.player is not None
+                                 and s.player.id == table.creator_id), 0)
+        return table.spec.new(table.rules, secrets.randbits(62), first_dealer)
 
     def _begin_match(self, table: Table, game: Game) -> None:
         table.game, table.match_number, table.match_over_at = game, table.match_number + 1, None
@@ -599,7 +634,7 @@ class Room:
                         or table.version != version
                         or not all(not s.empty for s in table.seats)):
                     return
-                game = Game.new(table.rules, seed=secrets.randbits(62))
+                game = self._new_game(table, table.seats)
                 change = Change(table.id, table.version, time.time(),
                                 match=(table.match_number + 1, game.seed, game.first_dealer,
                                        table.rules.to_dict()))
@@ -942,6 +977,12 @@ class Room:
     def _check_seating_open(table: Table) -> None:
         if table.status == "playing":
             raise RoomError(ErrorCode.TABLE_STARTED, "The match has started: seats are set.")
+
+    @staticmethod
+    def _check_seat_number(seat: int, seats: int) -> None:
+        if not 0 <= seat < seats:
+            raise RoomError(ErrorCode.BAD_MESSAGE,
+                            f"This table has seats 0 to {seats - 1}, not {seat}.")
 
     @staticmethod
     def _check_bot_name(bot: str) -> None:

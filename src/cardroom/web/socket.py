@@ -208,7 +208,8 @@ class Connection:
     async def _create_table(self, message: Any) -> dict[str, Any]:
         player = self._need_player()
         table = await self.room.create_table(player, message.preset, message.rules,
-                                             message.seat, message.turn_seconds, message.bot)
+                                             message.seat, message.turn_seconds, message.bot,
+                                             game=message.game)
         seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 
