@@ -15,8 +15,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from cardroom.games.five_hundred import PRESET_NAMES, Rules
-from cardroom.games.five_hundred.rules import option_catalogue
+from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.store.db import DEFAULT_DATABASE_URL, Store
 from cardroom.tables.room import Room, RoomSettings
 from cardroom.web import pages
@@ -80,11 +79,15 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def lobby(request: Request) -> JSONResponse:
         return JSONResponse(request.app.state.room.lobby())
 
-    async def rules_catalogue(_request: Request) -> JSONResponse:
-        """The presets and every house option, with explanations (the New table form)."""
-        return JSONResponse({"presets": {name: Rules.preset(name).to_dict()
-                                         for name in PRESET_NAMES},
-                             "options": option_catalogue()})
+    async def rules_catalogue(request: Request) -> JSONResponse:
+        """A game's presets and every house option, with explanations (the New table form):
+        ``/api/rules?game=1000``; 500 without ``game``. ``games`` lists every game."""
+        name = request.query_params.get("game", DEFAULT_GAME)
+        spec = GAMES.get(name)
+        if spec is None:
+            return JSONResponse({"error": f"unknown game {name!r}", "games": list(GAMES)},
+                                status_code=404)
+        return JSONResponse({**spec.catalogue(), "games": list(GAMES)})
 
     async def health(request: Request) -> JSONResponse:
         """Alive, plus what a load test wants to know: which process, its memory, its load."""

@@ -12,10 +12,12 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
+from cardroom.games import thousand
 from cardroom.games.five_hundred import PRESET_NAMES, Rules
+from cardroom.web import rules_text_thousand
 from cardroom.web.rules_text import PRESET_TITLES, explain, summary
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -44,10 +46,33 @@ def not_found(message: str, choices: list[tuple[str, str]] | None = None) -> HTM
 
 
 async def rules_index(_request: Request) -> HTMLResponse:
-    """``GET /rules``: every preset in short, each linking to its full rules."""
-    presets = [{"name": name, "title": _title(name), "summary": summary(Rules.preset(name))}
-               for name in PRESET_NAMES]
-    return render("rules_index.html", section="rules", presets=presets)
+    """``GET /rules``: every preset of both games in short, each linking to its full rules."""
+    presets = [{"name": name, "title": _title(name), "summary": summary(Rules.preset(name)),
+                "href": f"/rules/{name}"} for name in PRESET_NAMES]
+    thousand_presets = [
+        {"name": name, "title": rules_text_thousand.title(name), "href": f"/rules/1000/{name}",
+         "summary": rules_text_thousand.summary(thousand.Rules.preset(name))}
+        for name in thousand.PRESET_NAMES]
+    return render("rules_index.html", section="rules", presets=presets,
+                  thousand_presets=thousand_presets)
+
+
+async def thousand_preset(request: Request) -> HTMLResponse:
+    """``GET /rules/1000/{preset}``: the full rules of one preset of 1000."""
+    name = request.path_params["preset"]
+    if name not in thousand.PRESET_NAMES:
+        return not_found(f"There is no 1000 preset called “{name}”.",
+                         [(f"/rules/1000/{p}", f"1000: {rules_text_thousand.title(p)} rules")
+                          for p in thousand.PRESET_NAMES])
+    explanation = rules_text_thousand.explain(thousand.Rules.preset(name))
+    return render("rules.html", section="rules", explanation=explanation,
+                  preset_title=rules_text_thousand.title(name), table_id=None,
+                  rules_prefix="/rules/1000/", game="1000")
+
+
+async def thousand_index(_request: Request) -> RedirectResponse:
+    """``GET /rules/1000``: the 1000 part of the rules index."""
+    return RedirectResponse("/rules#game-1000")
 
 
 async def rules_preset(request: Request) -> HTMLResponse:
@@ -61,7 +86,7 @@ async def rules_preset(request: Request) -> HTMLResponse:
                   preset_title=_title(name), table_id=None)
 
 
-def _table_rules(request: Request, table_id: str) -> Rules | None:
+def _table_rules(request: Request, table_id: str) -> Rules | thousand.Rules | None:
     """The rules in force at a table of the app's room, or ``None`` if there is no such table."""
     room = getattr(request.app.state, "room", None)
     tables = getattr(room, "tables", None) or {}
@@ -76,6 +101,12 @@ async def rules_table(request: Request) -> HTMLResponse:
     if rules is None:
         return not_found("There is no table with that id: it may have closed.",
                          [("/", "The card room"), ("/rules", "Rules of every preset")])
+    if isinstance(rules, thousand.Rules):
+        explanation = rules_text_thousand.explain(rules, mark_house_rules=True,
+                                                  title_text=f"Rules of 1000 at table {table_id}")
+        return render("rules.html", section="rules", explanation=explanation,
+                      preset_title=rules_text_thousand.title(explanation.closest),
+                      table_id=table_id, rules_prefix="/rules/1000/", game="1000")
     explanation = explain(rules, mark_house_rules=True,
                           title=f"Rules at table {table_id}")
     return render("rules.html", section="rules", explanation=explanation,
@@ -90,6 +121,8 @@ async def help_page(_request: Request) -> HTMLResponse:
 routes: list[Route] = [
     Route("/rules", rules_index, methods=["GET"]),
     Route("/rules/table/{table_id}", rules_table, methods=["GET"]),
+    Route("/rules/1000", thousand_index, methods=["GET"]),
+    Route("/rules/1000/{preset}", thousand_preset, methods=["GET"]),
     Route("/rules/{preset}", rules_preset, methods=["GET"]),
     Route("/help", help_page, methods=["GET"]),
 ]
