@@ -14,6 +14,7 @@ from cardroom.bots import BOT_NAMES, make_bot
 from cardroom.bots.search import Knowledge, SearchBot
 from cardroom.games.cards import Card, mask_of
 from cardroom.games.five_hundred import PRESET_NAMES, Game, Rules
+from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES
 
 
 def assert_legal(view: dict[str, Any], action: str) -> None:
@@ -67,6 +68,24 @@ def test_search_bot_is_always_legal(preset: str) -> None:
             assert_legal(view, action)
             game.apply(action)
     assert "play" in phases and "discard" in phases
+
+
+OTHER_TABLES = [Rules.preset(name) for name in ALL_PRESET_NAMES if name not in PRESET_NAMES] + [
+    Rules.preset("classic").replace(deck=deck) for deck in ("46", "43-red-trump-4", "42")]
+
+
+@pytest.mark.parametrize("rules", OTHER_TABLES, ids=lambda r: f"{r.players}p-{r.deck}")
+def test_search_bot_plays_every_table_legally(rules: Rules) -> None:
+    """Three to six players and the odd decks: the search plays four-player pairs with one
+    joker itself and leaves the rest to the rules bot, legally either way."""
+    rules = rules.replace(target=100_000, lose_at=None)
+    game = Game.new(rules, seed=5)
+    bots = [make_bot("search:fast", seat) for seat in range(rules.players)]
+    for _ in range(120):
+        view = json_view(game)
+        action = bots[game.to_act].choose(view)  # type: ignore[index]
+        assert_legal(view, action)
+        game.apply(action)
 
 
 def test_search_bot_plays_every_late_decision_legally() -> None:

@@ -71,6 +71,22 @@ def test_fast_clamped_values_and_yes_no_questions() -> None:
                 == move_values(position, side, lo=left - 1, fast=False))
 
 
+def test_a_guess_never_changes_the_answer() -> None:
+    rng = random.Random("fast:guess")
+    for _ in range(100):
+        position, side, _ = random_case(rng, 6)
+        exact = solve(position, side, fast=False)
+        left = position.tricks_left
+        lo, hi = sorted((rng.randint(0, left), rng.randint(0, left)))
+        for guess in (-3, 0, exact - 2, exact, exact + 1, left, left + 5):
+            assert FastSearch(position, side).value(lo, hi, guess) == max(min(exact, hi), lo)
+            assert Search(position, side).value(guess=guess) == exact
+        values = move_values(position, side, fast=False)
+        guesses = {move: value + rng.choice((-2.4, -1, 0, 0.4, 1, 3)) for move, value
+                   in values.items()}
+        assert FastSearch(position, side).move_values(guesses=guesses) == values
+
+
 def test_fast_search_keeps_its_table_between_questions() -> None:
     rng = random.Random("fast:reuse")
     for _ in range(40):

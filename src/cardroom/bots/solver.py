@@ -232,16 +232,22 @@ class Search:
 
     # public questions
 
-    def value(self, lo: int = 0, hi: int | None = None) -> int:
-        """Tricks the side takes from the position with best play, clamped to ``[lo, hi]``."""
-        return self._bisect(self.reaches, lo, hi)
+    def value(self, lo: int = 0, hi: int | None = None, guess: int | None = None) -> int:
+        """Tricks the side takes from the position with best play, clamped to ``[lo, hi]``;
+        a ``guess`` of the answer (never needed, never changing it) saves probes when good."""
+        return self._bisect(self.reaches, lo, hi, guess)
 
-    def move_values(self, lo: int = 0, hi: int | None = None) -> dict[Move, int]:
+    def move_values(self, lo: int = 0, hi: int | None = None,
+                    guesses: dict[Move, float] | None = None) -> dict[Move, int]:
         """The value (as :meth:`value`) after each legal move of the seat to play; equivalent
-        cards share one search."""
+        cards share one search. ``guesses`` may hold likely values by move (say, the
+        average over deals solved before), to try first."""
         values: dict[Move, int] = {}
+        guesses = guesses or {}
         for move, group in self._root_moves():
-            result = self._bisect(lambda t, m=move: self._after_move_reaches(m, t), lo, hi)
+            guess = guesses.get(move)
+            result = self._bisect(lambda t, m=move: self._after_move_reaches(m, t), lo, hi,
+                                  None if guess is None else round(guess))
             for card in group:
                 values[(card, move[1])] = result
         return values
@@ -256,16 +262,27 @@ class Search:
 
     # the root
 
-    def _bisect(self, reaches: Callable[[int], bool], lo: int, hi: int | None) -> int:
+    def _bisect(self, reaches: Callable[[int], bool], lo: int, hi: int | None,
+                guess: int | None = None) -> int:
+        """The largest target in ``[lo, hi]`` that ``reaches``: by halving the range, or,
+        given a guess, by stepping from it (two probes when the guess is right, where
+        halving takes three or four, and the probes far from the answer are saved); a guess
+        still wrong after two steps gives way to halving."""
         total = self.position.hands[self.position.to_play].bit_count()
         top = total if hi is None else min(hi, total)
         low = max(lo, 0)
+        steps = 0 if guess is not None else 2
+        probe = min(max(guess or 0, low + 1), top)
         while low < top:
-            mid = (low + top + 1) // 2
-            if reaches(mid):
-                low = mid
+            if steps >= 2:
+                probe = (low + top + 1) // 2
+            steps += 1
+            if reaches(probe):
+                low = probe
+                probe += 1
             else:
-                top = mid - 1
+                top = probe - 1
+                probe -= 1
         return low
 
     def _trick_state(self) -> tuple[tuple[int, ...], int, int, int, int, int] | None:
