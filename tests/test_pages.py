@@ -11,7 +11,7 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from cardroom.games.five_hundred import PRESET_NAMES, Rules, RulesError
+from cardroom.games.five_hundred import ALL_PRESET_NAMES, Rules, RulesError
 from cardroom.games.five_hundred.rules import OPTION_TYPES
 from cardroom.web import rules_text
 from cardroom.web.pages import routes
@@ -60,7 +60,7 @@ def text_of(html: str) -> str:
 # -- preset pages ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("name", ALL_PRESET_NAMES)
 def test_preset_page_states_deck_and_kitty(client: TestClient, name: str) -> None:
     rules = Rules.preset(name)
     html = page(client, f"/rules/{name}")
@@ -150,7 +150,7 @@ def test_match_end_wording_follows_the_options(client: TestClient) -> None:
 
 def test_index_links_every_preset(client: TestClient) -> None:
     html = page(client, "/rules")
-    for name in PRESET_NAMES:
+    for name in ALL_PRESET_NAMES:
         assert f'id="{name}"' in html and f'href="/rules/{name}"' in html
 
 
@@ -225,7 +225,7 @@ def _marked(explanation: rules_text.Explanation) -> int:
 def _single_changes() -> Iterator[tuple[str, str, Rules]]:
     """Every preset with one option changed to another value that can be played:
     (preset name, option, the changed rules)."""
-    for name in PRESET_NAMES:
+    for name in ALL_PRESET_NAMES:
         base = Rules.preset(name)
         for key, value in base.to_dict().items():
             for other in _alternatives(key, value):
@@ -248,7 +248,74 @@ def test_every_single_house_rule_is_shown() -> None:
 def test_every_option_changes_the_text_under_some_preset() -> None:
     """No option is ignored: for each one, some preset reads differently when it changes."""
     originals = {name: rules_text.explain(Rules.preset(name)).sections
-                 for name in PRESET_NAMES}
-    changed = {key for name, key, rules in _single_changes()
+                 for name in ALL_PRESET_NAMES}
+    singles = list(_single_changes())
+    changed = {key for name, key, rules in singles
                if rules_text.explain(rules).sections != originals[name]}
-    assert changed == set(OPTION_TYPES)
+    assert changed == {key for _, key, _ in singles}
+    # Options no preset can change alone (the player count goes with its deck; Wilkinson
+    # misère needs misère bid at its value) are covered by the pages of other player counts
+    # and by test_new_options_are_explained.
+    assert set(OPTION_TYPES) - changed == {"players", "wilkinson_misere"}
+
+
+# -- three to six players and the newer contracts -------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("three-handed", ["The deck has 33 cards", "ace down to 7 in every suit and one joker",
+                      "Each of the 3 players is dealt 10 cards", "cut-throat",
+                      "against all the other players"]),
+    ("five-handed", ["The deck has 53 cards", "ace down to 2", "Each of the 5 players",
+                     "calls a partner by naming a card", "two cards, so two partners"]),
+    ("six-handed", ["The deck has 63 cards", "13, 12 and 11 between the jack and the 10",
+                    "the 13♥ and 13♦", "two teams of three who sit alternately",
+                    "seats 1, 3 and 5 against seats 2, 4 and 6",
+                    "both teammates lay their cards face down"]),
+])
+def test_pages_for_three_five_and_six_players(client: TestClient, name: str,
+                                              words: list[str]) -> None:
+    text = text_of(page(client, f"/rules/{name}"))
+    for word in words:
+        assert word in text, word
+
+
+def test_six_handed_card_order(client: TestClient) -> None:
+    html = page(client, "/rules/six-handed")
+    assert card_row(html, "trump-H")[:9] == cards("JK JH JD AH KH QH 13H 12H 11H")
+    assert card_row(html, "plain-C")[:7] == cards("AC KC QC JC 12C 11C 10C")
+
+
+def test_new_options_are_explained() -> None:
+    rules = Rules.from_dict({
+        "preset": "australian", "misere_placement": "by_value", "wilkinson_misere": True,
+        "blind_misere": True, "double_nullo": True, "shields_double": True,
+        "patastrophe": True, "hi_lo": True, "j5_no_trumps": True, "slam_call": True,
+        "ralphing": True, "misdeal_no_face": True, "joker_suit_nomination": True,
+        "joker_lead_limits": True, "defender_points": "not_over_490",
+        "both_at_lose_at": "contractor_loses"})
+    explanation = rules_text.explain(rules, mark_house_rules=True)
+    text = " ".join(
+        item.text if hasattr(item, "text") else " ".join(
+            " ".join(row.cells) for row in getattr(item, "rows", ()))
+        for section in explanation.sections for block in section.blocks
+        for item in (block.items if isinstance(block, rules_text.Bullets) else (block,)))
+    for words in ("Blind misère (1000)", "before you look at your cards", "Double nullo (500)",
+                  "Shields double (750)", "Patastrophe (1000)", "Hi/Lo (5 and 5) (350)",
+                  "exactly five tricks", "7J5", "each jack ranks above its own ace",
+                  "call slam", "may not bid in the next hand", "no face card",
+                  "name a suit for the joker", "may not name a suit that has already been led",
+                  "only up to a score of 490", "the contractor's side loses",
+                  "Wilkinson misère", "between 9♣ and 9♦"):
+        assert words in text, words
+    marked = {h.option for h in explanation.house_rules if h.matters}
+    assert {"wilkinson_misere", "hi_lo", "slam_call", "ralphing"} <= marked
+
+
+@pytest.mark.parametrize("deck", ["46", "42", "43-red-trump-4"])
+def test_deck_wording(deck: str) -> None:
+    rules = Rules.from_dict({"preset": "classic", "deck": deck})
+    first = rules_text.explain(rules).sections[0].blocks[0]
+    assert isinstance(first, rules_text.Paragraph)
+    expected = {"46": "two jokers", "42": "no joker", "43-red-trump-4": "one joker"}[deck]
+    assert expected in first.text

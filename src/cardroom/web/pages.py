@@ -16,7 +16,7 @@ from starlette.responses import HTMLResponse, RedirectResponse
 from starlette.routing import Route
 
 from cardroom.games import thousand
-from cardroom.games.five_hundred import PRESET_NAMES, Rules
+from cardroom.games.five_hundred import ALL_PRESET_NAMES, Rules
 from cardroom.web import rules_text_thousand
 from cardroom.web.rules_text import PRESET_TITLES, explain, summary
 
@@ -48,7 +48,7 @@ def not_found(message: str, choices: list[tuple[str, str]] | None = None) -> HTM
 async def rules_index(_request: Request) -> HTMLResponse:
     """``GET /rules``: every preset of both games in short, each linking to its full rules."""
     presets = [{"name": name, "title": _title(name), "summary": summary(Rules.preset(name)),
-                "href": f"/rules/{name}"} for name in PRESET_NAMES]
+                "href": f"/rules/{name}"} for name in ALL_PRESET_NAMES]
     thousand_presets = [
         {"name": name, "title": rules_text_thousand.title(name), "href": f"/rules/1000/{name}",
          "summary": rules_text_thousand.summary(thousand.Rules.preset(name))}
@@ -78,9 +78,9 @@ async def thousand_index(_request: Request) -> RedirectResponse:
 async def rules_preset(request: Request) -> HTMLResponse:
     """``GET /rules/{preset}``: the full rules of one preset."""
     name = request.path_params["preset"]
-    if name not in PRESET_NAMES:
+    if name not in ALL_PRESET_NAMES:
         return not_found(f"There is no preset called “{name}”.",
-                         [(f"/rules/{p}", f"{_title(p)} rules") for p in PRESET_NAMES])
+                         [(f"/rules/{p}", f"{_title(p)} rules") for p in ALL_PRESET_NAMES])
     explanation = explain(Rules.preset(name))
     return render("rules.html", section="rules", explanation=explanation,
                   preset_title=_title(name), table_id=None)

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from cardroom.games.cards import CARDS, Card, Rank, Suit
 from cardroom.games.five_hundred.bids import Bid, Contract
-from cardroom.games.five_hundred.rules import PRESET_NAMES, DeckSpec, Rules
+from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES, DeckSpec, Rules
 from cardroom.games.five_hundred.tricks import strain_for
 
 # -- the structure the templates render -----------------------------------------------------------
@@ -122,11 +122,16 @@ PRESET_TITLES = {
     "australian": "Australian",
     "american": "American",
     "online": "Online",
+    "three-handed": "Three-handed",
+    "five-handed": "Five-handed",
+    "six-handed": "Six-handed",
 }
 """Display names of the presets (the keys are the public preset names)."""
 
 OPTION_LABELS = {
+    "players": "Players",
     "deck": "Deck",
+    "six_handed_teams": "Teams of six players",
     "bidding": "Bidding rounds",
     "rebid": "Raising your own bid",
     "inkle": "Inkles",
@@ -139,6 +144,18 @@ OPTION_LABELS = {
     "across_the_corner": "Across The Corner",
     "across_the_table": "Across The Table",
     "nello": "Nello",
+    "blind_misere": "Blind misère",
+    "double_nullo": "Double nullo",
+    "shields_double": "Shields double",
+    "patastrophe": "Patastrophe",
+    "wilkinson_misere": "Wilkinson misère (played open)",
+    "hi_lo": "Hi/Lo (5 and 5)",
+    "j5_no_trumps": "J5 no trumps",
+    "slam_call": "Calling slam after the kitty",
+    "ralphing": "Ralphing (set by three: no bid next hand)",
+    "misdeal_no_face": "Misdeal with no face card",
+    "joker_suit_nomination": "Naming the joker's suit in no trumps",
+    "joker_lead_limits": "Limits on leading the joker",
     "misere_failure": "A failed no-tricks contract",
     "nt_joker": "Joker in no trumps",
     "misere_joker_forced": "Joker forced in no-tricks hands",
@@ -150,6 +167,7 @@ OPTION_LABELS = {
     "lose_at": "Losing score",
     "win_needs_bid": "Must win the bid to win the match",
     "both_reach_target": "Both sides reach the target",
+    "both_at_lose_at": "Several sides at the losing score",
 }
 """Short human names of the rules options, for the list of a table's house rules."""
 
@@ -186,6 +204,8 @@ def bid_label(bid: Bid) -> str:
     """A bid as people write it: ``7♥``, ``8NT``, ``misère (No Tricks)``."""
     if bid.contract is Contract.TRICKS:
         return f"{bid.tricks}{'NT' if bid.trump is None else bid.trump.symbol}"
+    if bid.contract is Contract.J5:
+        return f"{bid.tricks}J5"
     return bid.name
 
 
@@ -211,7 +231,7 @@ def _row(key: str, caption: str, cards: list[Card], *options: str) -> CardRow:
 
 def _specials(rules: Rules) -> list[Bid]:
     """The special contracts these rules allow, in bidding order."""
-    return [bid for bid in rules.bid_ladder if bid.contract is not Contract.TRICKS]
+    return [bid for bid in rules.bid_ladder if not bid.is_trick_bid]
 
 
 def _has_no_tricks_contracts(rules: Rules) -> bool:
@@ -219,7 +239,8 @@ def _has_no_tricks_contracts(rules: Rules) -> bool:
     return any(bid.is_misere_type for bid in rules.bid_ladder)
 
 
-_SPECIAL_OPTIONS = ("misere", "open_misere", "nello", "across_the_corner", "across_the_table")
+_SPECIAL_OPTIONS = ("misere", "open_misere", "nello", "across_the_corner", "across_the_table",
+                    "blind_misere", "double_nullo", "shields_double", "patastrophe", "hi_lo")
 
 # -- cards ----------------------------------------------------------------------------------------
 
@@ -255,9 +276,13 @@ def _deck_contents(spec: DeckSpec) -> str:
     extras = [Card.of(rank, suit) for suit in SUIT_ORDER for rank in ranks[suit]
               if rank not in common]
     parts = [f"ace down to {lowest.label} in every suit"]
+    if spec.six_handed:
+        parts[0] += " with a 13, 12 and 11 between the jack and the 10 where the suit has them"
     if extras:
         parts.append("the " + join_words([card_face(c).label for c in extras]))
-    return ", ".join(parts) + " and one joker"
+    jokers = {0: "no joker", 1: "one joker",
+              2: "two jokers, the black one (JK2) above the other"}[spec.jokers]
+    return ", ".join(parts) + " and " + jokers
 
 
 def _hand_size(rules: Rules) -> int:
@@ -269,16 +294,51 @@ def _deck_section(rules: Rules) -> Section:
     """Deck, deal, kitty size and partnerships."""
     spec = rules.deck_spec
     k = rules.kitty_size
-    (a, b), (c, d) = rules.teams
-    return Section("deck", "Cards, players and the deal", (
+    blocks: list[Block] = [
         _para(f"The deck has {spec.size} cards: {_deck_contents(spec)}.", "deck"),
         _para(f"Each of the {rules.players} players is dealt {_hand_size(rules)} cards and the "
-              f"other {k} go face down to the middle as the kitty.", "deck"),
-        _para(f"{rules.players} players make two partnerships; partners sit opposite each "
-              f"other (seats {a + 1} and {b + 1} against seats {c + 1} and {d + 1})."),
+              f"other {k} go face down to the middle as the kitty.", "deck", "players"),
+        _sides_text(rules),
         _para("Dealing, bidding and play go clockwise. The player on the dealer's left speaks "
               "first, and the deal moves one seat to the left after every hand played."),
-    ))
+    ]
+    if rules.misdeal_no_face:
+        blocks.append(_para("A player whose hand holds no face card (no jack, queen, king or "
+                            "ace; the joker counts as one) may call a misdeal instead of their "
+                            "first call of the hand: the same dealer deals again.",
+                            "misdeal_no_face"))
+    return Section("deck", "Cards, players and the deal", tuple(blocks))
+
+
+def _seats(seats: tuple[int, ...]) -> str:
+    """``seats 1, 3 and 5``."""
+    return "seats " + join_words([str(s + 1) for s in seats])
+
+
+def _sides_text(rules: Rules) -> Paragraph:
+    """Who plays with whom: partnerships, teams, or everybody for themselves."""
+    n, teams = rules.players, rules.teams
+    if n == 3:
+        return _para("Three players play cut-throat: each keeps their own score. In each hand "
+                     "the two players who did not win the bidding play together against the "
+                     "contractor, and each of them scores the tricks they take.", "players")
+    if n == 5:
+        return _para("Five players each keep their own score. In each hand the contractor of a "
+                     "trick bid calls partners for that hand by naming a card (see the kitty "
+                     "below); the other players defend, each scoring the tricks they take.",
+                     "players")
+    if n == 6 and len(teams) == 2:
+        return _para(f"Six players make two teams of three who sit alternately "
+                     f"({_seats(teams[0])} against {_seats(teams[1])}).",
+                     "players", "six_handed_teams")
+    if n == 6:
+        return _para("Six players make three partnerships of two; partners sit opposite each "
+                     "other (" + ", ".join(_seats(t) for t in teams) + ").",
+                     "players", "six_handed_teams")
+    (a, b), (c, d) = teams
+    return _para(f"{n} players make two partnerships; partners sit opposite each "
+                 f"other (seats {a + 1} and {b + 1} against seats {c + 1} and {d + 1}).",
+                 "players")
 
 
 def _suit_groups(spec: DeckSpec) -> list[list[Suit]]:
@@ -301,18 +361,26 @@ def _lowest_cards(spec: DeckSpec) -> str:
 def _card_order_section(rules: Rules) -> Section:
     """The order of the cards in a trump suit, in plain suits and in no trumps, drawn."""
     spec = rules.deck_spec
+    top = {0: "In the trump suit the jack of trumps (the right bower) is highest",
+           1: "In the trump suit the joker is highest, then the jack of trumps (the right "
+              "bower)",
+           2: "In the trump suit the black joker (JK2) is highest, then the other joker, then "
+              "the jack of trumps (the right bower)"}[spec.jokers]
+    middle = "13, 12, 11 (where the suit has them), " if spec.six_handed else ""
     blocks: list[Block] = [
-        _para("In the trump suit the joker is highest, then the jack of trumps (the right "
-              "bower), then the other jack of the same colour (the left bower), then ace, "
-              f"king, queen, 10 and on down to {_lowest_cards(spec)}. The left bower is a trump "
-              "in every way: it follows trumps, not its printed suit.", "deck"),
+        _para(f"{top}, then the other jack of the same colour (the left bower), then ace, "
+              f"king, queen, {middle}10 and on down to {_lowest_cards(spec)}. The left bower is "
+              "a trump in every way: it follows trumps, not its printed suit.", "deck"),
     ]
+    if spec.colour_four:
+        blocks.append(_para("The 4 of the other suit of the trump colour (the 4♥ or the 4♣) "
+                            "is also a trump, the lowest one.", "deck"))
     blocks += [_row(f"trump-{s.letter}", f"{_words(s).capitalize()} trumps",
                     trump_order(rules, s), "deck") for s in SUIT_ORDER]
     red, black = Suit.HEARTS, Suit.SPADES
-    blocks.append(_para("A suit that is not trumps runs ace, king, queen, jack, 10 and down. "
-                        "The suit of the same colour as trumps has lost its jack to the trumps.",
-                        "deck"))
+    blocks.append(_para(f"A suit that is not trumps runs ace, king, queen, jack, {middle}10 and "
+                        "down. The suit of the same colour as trumps has lost its jack to the "
+                        "trumps.", "deck"))
     for group in _suit_groups(spec):
         suit = group[0]
         other = black if suit.is_red else red
@@ -326,6 +394,9 @@ def _card_order_section(rules: Rules) -> Section:
                        plain_order(rules, Suit.DIAMONDS, Suit.HEARTS), "deck"))
     blocks.append(_para("In no trumps there are no bowers: each jack ranks between its queen "
                         "and its 10, and the joker is the only trump (see the joker below)."))
+    if rules.j5_no_trumps:
+        blocks.append(_para("In J5 no trumps each jack ranks above its own ace instead; "
+                            "otherwise it is played as no trumps.", "j5_no_trumps"))
     return Section("card-order", "The order of the cards", tuple(blocks))
 
 
@@ -392,7 +463,16 @@ def _ladder_text(rules: Rules) -> Paragraph:
     """The whole bidding order, lowest first."""
     bids = ", ".join(bid_label(b) for b in rules.bid_ladder)
     return _para(f"The full bidding order, lowest first: {bids}.", *_SPECIAL_OPTIONS,
-                 "misere_placement")
+                 "misere_placement", "j5_no_trumps")
+
+
+def _ralphing_text(rules: Rules) -> Paragraph | None:
+    """Ralphing: a contractor set by three tricks or more sits out the next bidding."""
+    if not rules.ralphing:
+        return None
+    return _para("A contractor who falls three or more tricks short of the contract (or, in a "
+                 "no-tricks contract, takes three or more) may not bid in the next hand dealt: "
+                 "they may only pass.", "ralphing")
 
 
 def _bidding_section(rules: Rules) -> Section:
@@ -406,7 +486,14 @@ def _bidding_section(rules: Rules) -> Section:
                         f"{_strain_order(rules)}."))
     blocks.append(_inkle_text(rules))
     blocks.append(_all_pass_text(rules))
+    ralph = _ralphing_text(rules)
+    if ralph is not None:
+        blocks.append(ralph)
     blocks.append(_ladder_text(rules))
+    if rules.j5_no_trumps:
+        blocks.append(_para("J5 no trumps (7J5 …) is a no-trumps bid in which each jack ranks "
+                            "above its own ace. It is worth no trumps of the same level and "
+                            "comes just after it in the bidding order.", "j5_no_trumps"))
     return Section("bidding", "Bidding", tuple(blocks))
 
 
@@ -454,6 +541,12 @@ def _when_allowed(rules: Rules, bid: Bid) -> Paragraph:
                          "open_misere_needs_misere")
         return _para("whenever it beats the current bid", "open_misere_needs_misere")
     return _para({
+        Contract.BLIND_MISERE: "only as your first call of the hand, before you look at your "
+                               "cards",
+        Contract.DOUBLE_NULLO: "whenever it beats the current bid",
+        Contract.SHIELDS_DOUBLE: "whenever it beats the current bid",
+        Contract.PATASTROPHE: "whenever it beats the current bid",
+        Contract.HI_LO: "whenever it beats the current bid",
         Contract.NELLO: "only by a side whose score is below zero (in the hole)",
         Contract.ACROSS_THE_CORNER: "only after an opponent has bid No Tricks; it beats that "
                                     "No Tricks bid although both are worth the same",
@@ -463,8 +556,14 @@ def _when_allowed(rules: Rules, bid: Bid) -> Paragraph:
 
 _FLAG_OF = {Contract.MISERE: "misere", Contract.OPEN_MISERE: "open_misere",
             Contract.NELLO: "nello", Contract.ACROSS_THE_CORNER: "across_the_corner",
-            Contract.ACROSS_THE_TABLE: "across_the_table"}
+            Contract.ACROSS_THE_TABLE: "across_the_table", Contract.BLIND_MISERE: "blind_misere",
+            Contract.DOUBLE_NULLO: "double_nullo", Contract.SHIELDS_DOUBLE: "shields_double",
+            Contract.PATASTROPHE: "patastrophe", Contract.HI_LO: "hi_lo"}
 _PLACED_BY_MISERE = (Contract.MISERE, Contract.ACROSS_THE_CORNER)
+_PLAY_OPTIONS = {Contract.MISERE: ("wilkinson_misere", "players", "six_handed_teams"),
+                 Contract.OPEN_MISERE: ("wilkinson_misere",),
+                 Contract.HI_LO: ("players", "six_handed_teams")}
+"""Options besides its own flag that change how a special contract is described."""
 
 
 def _special_table(rules: Rules, specials: list[Bid]) -> Table:
@@ -479,15 +578,47 @@ def _special_table(rules: Rules, specials: list[Bid]) -> Table:
                                        "May be bid"), tuple(rows))
 
 
+def _alone(rules: Rules) -> str:
+    """How the bidder's partners sit out a contract the bidder plays alone."""
+    mates = len(rules.teams[0]) - 1
+    if mates == 0:
+        return "against all the other players"
+    if mates == 1:
+        return "while partner lays their cards face down and sits the hand out"
+    return "while both teammates lay their cards face down and sit the hand out"
+
+
 def _contract_play(rules: Rules, bid: Bid) -> str:
     """How a special contract is played."""
     k = rules.kitty_size
+    alone = _alone(rules)
+    if rules.wilkinson_misere:
+        misere = (f"the bidder must lose every trick, playing alone without trumps {alone}. "
+                  "The bidder exchanges with the kitty as usual, and after the first trick "
+                  "lays their hand face up for everyone to see (Wilkinson misère).")
+        open_misere = ("played like No Tricks, hand laid face up after the first trick, but "
+                       "without touching the kitty (Wilkinson misère).")
+    else:
+        misere = (f"the bidder must lose every trick, playing alone without trumps {alone}. "
+                  "The bidder exchanges with the kitty as usual.")
+        open_misere = ("played like No Tricks, except that after the first trick the bidder's "
+                       "hand is laid face up for everyone to see.")
+    pair = (f"both partners play, without trumps, and neither may take a trick. The bidder "
+            f"exchanges with the kitty and passes the {k} discards to partner, who keeps what "
+            f"they like and puts {k} back")
     return {
-        Contract.MISERE: "the bidder must lose every trick, playing alone without trumps: "
-                         "partner lays their cards face down and sits the hand out. The bidder "
-                         "exchanges with the kitty as usual.",
-        Contract.OPEN_MISERE: "played like No Tricks, except that after the first trick the "
-                              "bidder's hand is laid face up for everyone to see.",
+        Contract.MISERE: misere,
+        Contract.OPEN_MISERE: open_misere,
+        Contract.BLIND_MISERE: "played as No Tricks (kitty exchange included), but bid "
+                               "before looking at your cards.",
+        Contract.DOUBLE_NULLO: pair + ".",
+        Contract.SHIELDS_DOUBLE: pair + "; after the first trick the bidder's partner lays "
+                                        "their hand face up for everyone to see.",
+        Contract.PATASTROPHE: pair + "; after the first trick both partners lay their hands "
+                                     "face up for everyone to see.",
+        Contract.HI_LO: f"the bidder plays alone {alone}, in no trumps with the joker played "
+                        "only when void, and must take exactly five tricks, no more and no "
+                        "fewer.",
         Contract.NELLO: f"partner adds one card to the kitty and sits the hand out; the bidder "
                         f"picks up all {k + 1} cards, puts {k + 1} back, then plays alone "
                         f"without trumps and must lose every trick.",
@@ -513,7 +644,8 @@ def _contracts_section(rules: Rules) -> Section:
     blocks.append(_special_table(rules, specials))
     blocks.append(Bullets(tuple(
         _para(f"{_cap(bid.name)} ({bid.value}): {_contract_play(rules, bid)}",
-              _FLAG_OF[bid.contract]) for bid in specials)))
+              _FLAG_OF[bid.contract], *_PLAY_OPTIONS.get(bid.contract, ()))
+        for bid in specials)))
     return Section("contracts", "Bids and their points", tuple(blocks))
 
 
@@ -529,10 +661,27 @@ def _kitty_section(rules: Rules) -> Section:
         f"cards just picked up. The discards take no further part in the hand.", "deck")]
     changed = [b.name for b in _specials(rules)
                if b.contract in (Contract.NELLO, Contract.ACROSS_THE_CORNER,
-                                 Contract.ACROSS_THE_TABLE)]
+                                 Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO,
+                                 Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE)
+               or (b.contract is Contract.OPEN_MISERE and rules.wilkinson_misere)]
     if changed:
         blocks.append(_para(f"{join_words(changed)} change this, as described with the "
-                            f"special contracts.", *_SPECIAL_OPTIONS))
+                            f"special contracts.", *_SPECIAL_OPTIONS, "wilkinson_misere"))
+    if rules.slam_call:
+        blocks.append(_para(
+            "Instead of putting cards back, the contractor of a seven-trick bid in a suit or no "
+            "trumps may call slam: partner passes them one card and sits the hand out, the "
+            f"contractor puts {k + 1} cards back and must take all ten tricks. Made, it scores "
+            "the eight bid of the same strain; failed, it loses the seven bid's value plus "
+            "100.", "slam_call"))
+    if rules.players == 5:
+        blocks.append(_para(
+            "With five players the contractor of a trick bid then calls a partner by naming a "
+            "card they do not hold (two cards, so two partners, on a bid of eight or more). "
+            "Whoever holds a named card plays for the contract this hand and scores what the "
+            "contractor scores; nobody says so, and the others find out when that card is "
+            "played. Naming a card that went into the kitty means playing alone. No-tricks "
+            "contracts are played alone, without a call.", "players"))
     if rules.all_pass == "play_no_trump":
         blocks.append(_para("A hand that everybody passed is played without any exchange: the "
                             "kitty stays where it is.", "all_pass"))
@@ -558,9 +707,10 @@ def _play_section(rules: Rules) -> Section:
               "card of the suit led. Cards of other suits never win."),
         _para("The winner of a trick leads to the next one."),
     ))]
-    if _has_no_tricks_contracts(rules):
-        blocks.append(_para("When a partner sits a hand out, tricks have three cards and play "
-                            "simply skips the empty seat.", *_SPECIAL_OPTIONS))
+    if _has_no_tricks_contracts(rules) or rules.hi_lo or rules.slam_call:
+        blocks.append(_para("When a player sits a hand out, tricks have one card fewer for "
+                            "each such player and play simply skips the empty seats.",
+                            *_SPECIAL_OPTIONS, "slam_call"))
     return Section("play", "Playing the tricks", tuple(blocks))
 
 
@@ -578,7 +728,17 @@ def _nt_joker_text(rules: Rules) -> list[Paragraph]:
     else:
         follow = _para("When someone else led, you may play the joker only if you cannot follow "
                        "the suit led; it then wins the trick.", "nt_joker")
-    return [lead, follow]
+    texts = [lead, follow]
+    if rules.joker_lead_limits:
+        texts.append(_para("A joker led in no trumps may not name a suit that has already been "
+                           "led this hand, and once all four suits have been led the joker may "
+                           "not be led except to the last trick.", "joker_lead_limits"))
+    if rules.joker_suit_nomination:
+        texts.append(_para("In a no-trumps contract the contractor may, before the first lead, "
+                           "name a suit for the joker: it then belongs to that suit as its "
+                           "highest card, and is no longer a trump.",
+                           "joker_suit_nomination"))
+    return texts
 
 
 def _no_tricks_joker_text(rules: Rules) -> list[Paragraph]:
@@ -606,6 +766,9 @@ def _no_tricks_joker_text(rules: Rules) -> list[Paragraph]:
 
 def _joker_section(rules: Rules) -> Section:
     """Every joker rule that applies under these rules."""
+    if rules.deck_spec.jokers == 0:
+        return Section("joker", "The joker", (_para(
+            "This deck has no joker: in no trumps there are no trumps at all.", "deck"),))
     blocks: list[Block] = [_para(
         "With a trump suit, the joker is simply the highest trump: it may be played when trumps "
         "are led or when you cannot follow the suit led, but never while you hold a card of "
@@ -635,6 +798,11 @@ def _defender_text(rules: Rules) -> Paragraph:
     if rules.defender_points == "always":
         return _para("The defenders score 10 for every trick they take, whether the contract is "
                      "made or not.", "defender_points")
+    if rules.defender_points in ("not_over_490", "not_over_400"):
+        cap = 490 if rules.defender_points == "not_over_490" else 400
+        return _para(f"The defenders score 10 for every trick they take, but only up to a score "
+                     f"of {cap}: points won defending never take a side past {cap}.",
+                     "defender_points")
     return _para("The defenders score nothing for their tricks: only the contractor's side "
                  "scores in a hand.", "defender_points")
 
@@ -681,10 +849,11 @@ def _both_reach_text(rules: Rules) -> Paragraph:
     if rules.win_needs_bid:
         return _para("Since only the contractor's side can win on a hand, the two sides never "
                      "win together.", "win_needs_bid")
+    both = "both sides get" if len(rules.teams) == 2 else "several sides get"
     if rules.both_reach_target == "contractor":
-        text = "If both sides get there on the same hand, the contractor's side wins."
+        text = f"If {both} there on the same hand, the contractor's side wins."
     else:
-        text = ("If both sides get there on the same hand, the higher score wins; a tie goes to "
+        text = (f"If {both} there on the same hand, the higher score wins; a tie goes to "
                 "the contractor's side.")
     if rules.all_pass == "play_no_trump":
         text += (" After a hand everybody passed, the higher score wins, and a tie plays on.")
@@ -697,8 +866,16 @@ def _losing_text(rules: Rules) -> Paragraph:
         return _para("There is no losing score: a side may sink as far below zero as it likes.",
                      "lose_at")
     return _para(f"A side whose score falls to {_num(rules.lose_at)} or below loses the match "
-                 "(it has gone out the back door), unless a side has just won it. If both fall "
-                 "that low together, the higher score wins.", "lose_at")
+                 "(it has gone out the back door), unless a side has just won it. "
+                 + _several_losers_text(rules), "lose_at", "both_at_lose_at")
+
+
+def _several_losers_text(rules: Rules) -> str:
+    """Who wins when more than one side falls to the losing score on the same hand."""
+    if rules.both_at_lose_at == "contractor_loses":
+        return ("If every side falls that low on the same hand, the contractor's side loses and "
+                "the best of the others wins.")
+    return "If every side falls that low on the same hand, the highest score wins."
 
 
 def _match_section(rules: Rules) -> Section:
@@ -736,7 +913,7 @@ def differences(rules: Rules, preset: str) -> tuple[str, ...]:
 
 def closest_preset(rules: Rules) -> str:
     """The preset with the fewest options different from ``rules`` (the first, on a tie)."""
-    return min(PRESET_NAMES, key=lambda name: len(differences(rules, name)))
+    return min(ALL_PRESET_NAMES, key=lambda name: len(differences(rules, name)))
 
 
 def _value_text(value: Any) -> str:
@@ -817,7 +994,7 @@ def summary(rules: Rules) -> tuple[str, ...]:
     if rules.lose_at is not None:
         win += f", lose at {_num(rules.lose_at)}"
     return (
-        f"{spec.size} cards, kitty of {spec.kitty}",
+        f"{rules.players} players, {spec.size} cards, kitty of {spec.kitty}",
         bidding,
         special_text,
         _all_pass_text(rules).text,
