@@ -232,6 +232,8 @@ class TableUpdate(BaseModel):
 
     type: Literal["table"] = "table"
     table_id: str
+    game: str = "500"
+    """The game the table plays: ``500`` or ``1000`` (the view's ``game`` says it too)."""
     version: int
     seat: int | None
     """The viewer's seat, or ``None`` for a spectator."""

@@ -192,8 +192,9 @@ class Table:
         # Built as a plain dict (this runs for every viewer after every action); its shape is
         # protocol.TableUpdate, which the server tests validate every message against.
         return {
-            "type": "table", "table_id": self.id, "version": self.version, "seat": seat,
-            "status": self.status, "seats": [s.info(n) for n, s in enumerate(self.seats)],
+            "type": "table", "table_id": self.id, "game": self.game_name,
+            "version": self.version, "seat": seat, "status": self.status,
+            "seats": [s.info(n) for n, s in enumerate(self.seats)],
             "match_number": self.match_number, "creator": self.creator_id,
             "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": self.finished,

@@ -15,7 +15,7 @@
 
 import { load, save } from "./storage.js";
 import { Room, socketUrl } from "./net.js";
-import { renderLobby, clearLobby, PRESETS } from "./lobby.js";
+import { renderLobby, clearLobby, presetTitle } from "./lobby.js";
 import { renderScores } from "./scores.js";
 import { renderOptions, playSound } from "./options.js";
 import { openBugDialog } from "./bug.js";
@@ -42,8 +42,9 @@ const state = {
   tableId: null,
   /** Table id → latest table message (a table message may arrive before its request's ack). */
   tables: new Map(),
-  /** The table's view object from table.js. */
+  /** The table's view object from table.js (thousand.js for 1000), and its game. */
   tableView: null,
+  tableGame: null,
   /** Set by the first welcome: later welcomes come from reconnections and change no screen. */
   started: false,
 };
@@ -180,8 +181,17 @@ const lobbyContext = {
 
 // -- table -----------------------------------------------------------------------------------
 
-/** table.js, loaded once on first use (a failed load is tried again next time). */
-let tableModule = null;
+/** Each game's table module by game name, loaded once on first use (a failed load is tried
+ * again next time): table.js draws 500, thousand.js (which builds on it) draws 1000. */
+const tableModules = new Map();
+const TABLE_MODULES = { 500: ["./table.js", "TableView"], 1000: ["./thousand.js", "ThousandTableView"] };
+
+/** The game a table plays, from its latest message or its lobby row (500 if unknown yet). */
+function gameOf(tableId) {
+  const latest = state.tables.get(tableId);
+  const row = state.lobby?.tables?.find((table) => table.table_id === tableId);
+  return latest?.game || latest?.view?.game || row?.game || "500";
+}
 
 /**
  * Show a table: follow it on the server and draw it.
@@ -212,21 +222,24 @@ async function mountTableView(tableId) {
   destroyTableView();
   const root = $("#table-root");
   root.replaceChildren(el("p", { class: "table-loading muted", text: "Laying out the table…" }));
+  const game = gameOf(tableId);
+  const [path, className] = TABLE_MODULES[game] || TABLE_MODULES[500];
   let module;
   try {
-    tableModule = tableModule || import("./table.js");
-    module = await tableModule;
+    if (!tableModules.has(path)) tableModules.set(path, import(path));
+    module = await tableModules.get(path);
   } catch (error) {
-    tableModule = null;
+    tableModules.delete(path);
     if (state.tableId !== tableId) return;
     root.replaceChildren(el("div", { class: "table-missing", "data-testid": "status", role: "status" },
       el("strong", { text: "The table cannot be drawn. " }),
-      `Its code (table.js) failed to load: ${error.message}. Refresh to try again.`));
+      `Its code (${path.slice(2)}) failed to load: ${error.message}. Refresh to try again.`));
     return;
   }
   if (state.tableId !== tableId) return; // the player moved on while it loaded
   root.replaceChildren();
-  state.tableView = new module.TableView(root, tableContext(tableId));
+  state.tableView = new module[className](root, tableContext(tableId));
+  state.tableGame = game;
   const latest = state.tables.get(tableId);
   if (latest) state.tableView.update(latest);
 }
@@ -234,6 +247,7 @@ async function mountTableView(tableId) {
 function destroyTableView() {
   state.tableView?.destroy?.();
   state.tableView = null;
+  state.tableGame = null;
 }
 
 /**
@@ -265,7 +279,8 @@ function onTable(message) {
   if (message.creator) state.creators.set(id, message.creator);
   if (message.seat != null) state.myTables.add(id);
   if (id !== state.tableId) return;
-  state.tableView?.update(message);
+  if (state.tableView && state.tableGame !== gameOf(id)) mountTableView(id); // drawn for the wrong game
+  else state.tableView?.update(message);
   renderScores($("#scores-root"), message, options.scoreMode);
   drawToolbar(message);
   // table.js clicks for our own plays (after the ack); here the others' plays click too.
@@ -279,8 +294,9 @@ function onTable(message) {
  * of a table still waiting for players, "Start with bots".
  */
 function drawToolbar(message) {
-  const preset = PRESETS.find(([value]) => value === message?.view?.preset)?.[1];
-  const parts = [preset ? `${preset} 500` : "500", `table ${state.tableId}`];
+  const game = gameOf(state.tableId);
+  const preset = message?.view ? presetTitle(game, message.view.preset) : null;
+  const parts = [preset ? `${game} · ${preset}` : game, `table ${state.tableId}`];
   if (message?.match_number) parts.push(`match ${message.match_number}`);
   $("#table-title").textContent = parts.join(" · ");
   $("#spectating").hidden = !message || message.seat != null;

@@ -8,16 +8,18 @@
  */
 import { el } from "./dom.js";
 
-/** @type {Promise<{presets: Object<string, Object>, options: Array<Object>}>|null} */
-let catalogue = null;
+/** @type {Map<string, Promise<{presets: Object<string, Object>, options: Array<Object>}>>} */
+const catalogues = new Map();
 
-/** The presets and options, fetched once per page. */
-function loadCatalogue() {
-  catalogue ??= fetch("/api/rules").then((answer) => {
-    if (!answer.ok) throw new Error(`rules catalogue: HTTP ${answer.status}`);
-    return answer.json();
-  });
-  return catalogue;
+/** A game's presets and options, fetched once per page. */
+function loadCatalogue(game) {
+  if (!catalogues.has(game)) {
+    catalogues.set(game, fetch(`/api/rules?game=${encodeURIComponent(game)}`).then((answer) => {
+      if (!answer.ok) throw new Error(`rules catalogue: HTTP ${answer.status}`);
+      return answer.json();
+    }));
+  }
+  return catalogues.get(game);
 }
 
 /** Option names that have their own field elsewhere in the form. */
@@ -30,12 +32,13 @@ function label(name) {
 }
 
 /** The input for one option: a checkbox, a number or a choice list. */
-function inputFor(option) {
+function inputFor(option, game) {
   const common = { id: `house-${option.name}`, "data-option": option.name,
     "aria-describedby": `house-${option.name}-help` };
   if (option.kind === "bool") return el("input", { ...common, type: "checkbox" });
   if (option.kind === "int") {
-    return el("input", { ...common, type: "number", step: 10, inputmode: "numeric",
+    // 500's numbers go by tens; 1000's include small counts (3 players, 3 bolts) and fives.
+    return el("input", { ...common, type: "number", step: game === "1000" ? 1 : 10, inputmode: "numeric",
       placeholder: option.nullable ? "none" : "" });
   }
   return el("select", common, ...option.choices.map((value) => el("option", { value, text: value })));
@@ -55,11 +58,13 @@ function show(input, option, value) {
 }
 
 /**
- * Build the house-rules section for a preset `<select>`.
+ * Build the house-rules section for a preset `<select>` (and a game `<select>`: the options
+ * are rebuilt for the game chosen).
  * @param {HTMLSelectElement} presetSelect
+ * @param {HTMLSelectElement} [gameSelect]
  * @returns {{element: HTMLElement, changes: () => Object}}
  */
-export function houseRules(presetSelect) {
+export function houseRules(presetSelect, gameSelect) {
   const list = el("div", { class: "house-rules-list" });
   const element = el("details", { class: "house-rules", id: "house-rules" },
     el("summary", { text: "House rules (optional)" }),
@@ -75,20 +80,30 @@ export function houseRules(presetSelect) {
     for (const option of options) show(inputs.get(option.name), option, base[option.name]);
   };
 
-  loadCatalogue().then((data) => {
-    presets = data.presets;
-    options = data.options.filter((option) => !OWN_FIELDS.has(option.name));
-    for (const option of options) {
-      const input = inputFor(option);
-      inputs.set(option.name, input);
-      list.append(el("div", { class: `house-option house-${option.kind}` },
-        el("label", { for: input.id, text: label(option.name) }), input,
-        el("p", { class: "muted small", id: `${input.id}-help`, text: option.doc })));
-    }
-    reset();
-  }).catch(() => {
-    list.append(el("p", { class: "muted small", text: "House rules could not be loaded." }));
-  });
+  const build = () => {
+    const game = gameSelect ? gameSelect.value : "500";
+    options = [];
+    presets = {};
+    inputs.clear();
+    list.replaceChildren();
+    loadCatalogue(game).then((data) => {
+      if ((gameSelect ? gameSelect.value : "500") !== game) return; // changed meanwhile
+      presets = data.presets;
+      options = data.options.filter((option) => !OWN_FIELDS.has(option.name));
+      for (const option of options) {
+        const input = inputFor(option, game);
+        inputs.set(option.name, input);
+        list.append(el("div", { class: `house-option house-${option.kind}` },
+          el("label", { for: input.id, text: label(option.name) }), input,
+          el("p", { class: "muted small", id: `${input.id}-help`, text: option.doc })));
+      }
+      reset();
+    }).catch(() => {
+      list.append(el("p", { class: "muted small", text: "House rules could not be loaded." }));
+    });
+  };
+  build();
+  gameSelect?.addEventListener("change", build);
   presetSelect.addEventListener("change", reset);
 
   /** The options that differ from the chosen preset. */

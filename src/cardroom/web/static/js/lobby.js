@@ -13,13 +13,35 @@
 import { el, seatName } from "./dom.js";
 import { houseRules } from "./house_rules.js";
 
-/** Presets offered for a new table, with a line on what each plays like. */
+/** Presets offered for a new table of 500, with a line on what each plays like. */
 export const PRESETS = [
   ["online", "Online", "45 cards, kitty of 5; No Tricks, Spread, Across the Corner and Table"],
   ["australian", "Australian", "43 cards, kitty of 3; misère and open misère"],
   ["american", "American", "45 cards; one round of bidding, inkles, Nello"],
   ["classic", "Classic", "43 cards, kitty of 3; suit and no-trump bids only"],
 ];
+
+/** Each game: its presets, its usual target, and the seats of its table. */
+export const GAMES = {
+  500: { title: "500", target: 500, presets: PRESETS, seats: 4 },
+  1000: {
+    title: "1000", target: 1000, seats: 3,
+    presets: [
+      ["seed", "Card site", "3 players; bids 100–300 by tens, blind bids double the deal; discard 3; barrel at 880"],
+      ["russian", "Russian", "3 players; bids by fives, over 120 only with a marriage; give a card to each opponent; must trump; bolts"],
+    ],
+  },
+};
+
+/**
+ * A preset's display name in a game ("Online", "Card site"), or null for house rules.
+ * @param {string} game
+ * @param {string|null} preset
+ */
+export function presetTitle(game, preset) {
+  const known = (GAMES[game] || GAMES[500]).presets.find(([value]) => value === preset);
+  return known ? known[1] : null;
+}
 
 /**
  * What the lobby needs from the page.
@@ -31,7 +53,7 @@ export const PRESETS = [
  * @property {(tableId: string) => Promise<unknown>} watch open a table as a spectator
  * @property {(tableId: string, seat: number) => Promise<unknown>} addBot
  * @property {(tableId: string) => Promise<unknown>} startWithBots
- * @property {(request: {preset: string, rules: object, seat: number,
+ * @property {(request: {game: string, preset: string, rules: object, seat: number,
  *   turn_seconds: number|null}) => Promise<unknown>} create
  */
 
@@ -60,7 +82,7 @@ export function renderLobby(root, lobby, ctx) {
   list.replaceChildren(
     el("caption", { class: "visually-hidden", text: "Active games: pick a seat to play" }),
     el("thead", {}, el("tr", {},
-      ...["Game", "Team One", "Team Two", "Score", "Age", ""].map((text) =>
+      ...["Game", "Team One / Players", "Team Two", "Score", "Age", ""].map((text) =>
         el("th", { scope: "col", text })))),
     el("tbody", {}, ...(rows.length ? rows : [emptyRow()])),
   );
@@ -92,7 +114,8 @@ function tableRow(table, ctx) {
   const creator = ctx.isCreator(table.table_id);
   const waiting = table.status === "waiting";
   const free = table.seats.filter(isFree).length;
-  const teams = table.teams?.length === 2 ? table.teams : [[0, 2], [1, 3]];
+  const partnerships = table.teams?.length === 2 && table.teams.every((team) => team.length > 1);
+  const teams = partnerships ? table.teams : [table.seats.map((_, n) => n)];
 
   const seatCell = (n) => {
     const seat = table.seats[n];
@@ -128,14 +151,18 @@ function tableRow(table, ctx) {
     : "Playing";
   return el("tr", { dataset: { tableId: table.table_id, status: table.status } },
     el("td", { class: "lobby-game", "data-label": "Game" },
-      el("strong", { class: "lobby-preset", text: presetLabel(table.preset) }),
+      el("span", { class: `tag tag-game game-${table.game}`, text: table.game }),
+      el("strong", { class: "lobby-preset", text: presetTitle(table.game, table.preset) || "House rules" }),
       el("span", { class: "lobby-status" },
         el("span", { class: `badge badge-${table.status}`, text: status }),
         el("span", { class: "muted small", text: ` first to ${table.target}` }))),
-    el("td", { class: "lobby-team", "data-label": "Team One" }, ...teams[0].map(seatCell)),
-    el("td", { class: "lobby-team", "data-label": "Team Two" }, ...teams[1].map(seatCell)),
+    ...(partnerships
+      ? [el("td", { class: "lobby-team", "data-label": "Team One" }, ...teams[0].map(seatCell)),
+        el("td", { class: "lobby-team", "data-label": "Team Two" }, ...teams[1].map(seatCell))]
+      : [el("td", { class: "lobby-team lobby-players", colspan: 2, "data-label": "Players" },
+        ...teams[0].map(seatCell))]),
     el("td", { class: "lobby-score", "data-label": "Score" },
-      `${table.scores?.[0] ?? 0} – ${table.scores?.[1] ?? 0}`),
+      (table.scores?.length ? table.scores : [0, 0]).join(" – ")),
     el("td", { class: "lobby-age", "data-label": "Age" },
       el("span", { dataset: { ageBase: String(table.age_seconds ?? 0) }, text: "" })),
     el("td", { class: "lobby-actions" }, ...actions),
@@ -184,11 +211,6 @@ function actionButton(text, testid, action, extra = {}) {
   return button;
 }
 
-/** @param {string|null} preset */
-function presetLabel(preset) {
-  const known = PRESETS.find(([value]) => value === preset);
-  return known ? known[1] : "House rules";
-}
 
 /**
  * The "New table" form: preset, target score, optional turn timer and the seat to take
@@ -201,16 +223,35 @@ function newTableForm(ctx) {
   const seatChoice = (n) => el("label", { class: "seat-choice" },
     el("input", { type: "radio", name: "new-seat", id: `new-seat-${n}`, value: n, checked: n === 0 }),
     el("span", { text: `Seat ${n + 1}` }));
-  const presetSelect = el("select", { id: "new-preset", name: "preset" },
-    ...PRESETS.map(([value, label]) => el("option", { value, text: label })));
+  const gameSelect = el("select", { id: "new-game", name: "game" },
+    ...Object.entries(GAMES).map(([value, game]) => el("option", { value, text: game.title })));
+  const presetSelect = el("select", { id: "new-preset", name: "preset" });
   const presetHelp = el("p", { class: "muted small", id: "new-preset-help" });
+  const game = () => GAMES[gameSelect.value] || GAMES[500];
   const showHelp = () => {
-    presetHelp.textContent = PRESETS.find(([value]) => value === presetSelect.value)?.[2] || "";
+    presetHelp.textContent = game().presets.find(([value]) => value === presetSelect.value)?.[2] || "";
   };
   presetSelect.addEventListener("change", showHelp);
   presetSelect.setAttribute("aria-describedby", "new-preset-help");
-  showHelp();
-  const house = houseRules(presetSelect);
+  const targetInput = el("input", { id: "new-target", name: "target", type: "number", min: 100, max: 5000,
+    step: 50, value: 500, inputmode: "numeric", required: true });
+  const seatPicker = el("fieldset", { class: "seat-picker" });
+  /** The game's presets, target and seats (the house rules follow by themselves). */
+  const showGame = () => {
+    presetSelect.replaceChildren(...game().presets.map(([value, label]) => el("option", { value, text: label })));
+    targetInput.value = String(game().target);
+    seatPicker.replaceChildren(el("legend", { text: "Your seat" }), ...(game().seats === 4
+      ? [el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team One" }),
+        seatChoice(0), seatChoice(2)),
+      el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team Two" }),
+        seatChoice(1), seatChoice(3))]
+      : [el("div", { class: "seat-picker-team" },
+        el("span", { class: "muted small", text: "Clockwise" }), seatChoice(0), seatChoice(1), seatChoice(2))]));
+    showHelp();
+  };
+  gameSelect.addEventListener("change", showGame);
+  showGame();
+  const house = houseRules(presetSelect, gameSelect);
 
   const submit = el("button", { type: "submit", class: "btn btn-primary", "data-testid": "create-table",
     text: "Create table" });
@@ -218,21 +259,14 @@ function newTableForm(ctx) {
     "aria-controls": "new-table-body", text: "Start a new table" });
   const body = el("div", { id: "new-table-body", class: "new-table-body", hidden: true },
     el("div", { class: "form-grid" },
+      el("div", { class: "field" }, el("label", { for: "new-game", text: "Game" }), gameSelect),
       el("div", { class: "field" }, el("label", { for: "new-preset", text: "Rules" }), presetSelect, presetHelp),
-      el("div", { class: "field" }, el("label", { for: "new-target", text: "Target score" }),
-        el("input", { id: "new-target", name: "target", type: "number", min: 100, max: 5000, step: 50,
-          value: 500, inputmode: "numeric", required: true })),
+      el("div", { class: "field" }, el("label", { for: "new-target", text: "Target score" }), targetInput),
       el("div", { class: "field" }, el("label", { for: "new-turn-seconds", text: "Turn timer (seconds)" }),
         el("input", { id: "new-turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600,
           step: 1, placeholder: "No timer", inputmode: "numeric" })),
     ),
-    el("fieldset", { class: "seat-picker" },
-      el("legend", { text: "Your seat" }),
-      el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team One" }),
-        seatChoice(0), seatChoice(2)),
-      el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team Two" }),
-        seatChoice(1), seatChoice(3)),
-    ),
+    seatPicker,
     house.element,
     el("div", { class: "form-actions" }, submit),
   );
@@ -258,12 +292,13 @@ function newTableForm(ctx) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const target = Number(data.get("target")) || 500;
+    const target = Number(data.get("target")) || game().target;
     const seconds = Number(data.get("turn_seconds"));
     submit.disabled = true;
     try {
       await ctx.create({
-        preset: String(data.get("preset") || "online"),
+        game: gameSelect.value,
+        preset: String(data.get("preset") || game().presets[0][0]),
         rules: { ...house.changes(), target },
         seat: Number(data.get("new-seat") ?? 0),
         turn_seconds: seconds > 0 ? seconds : null,

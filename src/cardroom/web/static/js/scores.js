@@ -27,16 +27,36 @@ export function renderScores(root, update, mode) {
     return;
   }
   const view = update.view;
-  const teams = view?.teams?.length === 2 ? view.teams : DEFAULT_TEAMS;
-  const names = teams.map((team, side) => teamName(update.seats, team, side ? "Team Two" : "Team One"));
+  const teams = sidesOf(update);
+  const names = teams.map((team, side) => teamName(update.seats, team, sideLabel(teams, side)));
   const current = currentHands(update);
-  const scores = view?.scores || current.at(-1)?.scores || [0, 0];
+  const scores = view?.scores || current.at(-1)?.scores || teams.map(() => 0);
   const target = view?.rules?.target;
 
   const parts = [summary(names, scores, target, update, teams)];
-  parts.push(chart(current, names, target));
-  if (mode === "detailed") parts.push(history(update, names));
+  parts.push(chart(current, names, target, teams));
+  if (mode === "detailed") parts.push(history(update, names, teams));
   root.replaceChildren(...parts);
+}
+
+/**
+ * The sides that keep a score: the view's teams (500), else one seat each (1000, where each
+ * plays for themself), else the two partnerships of four.
+ */
+function sidesOf(update) {
+  const view = update.view;
+  if (view?.teams?.length) return view.teams;
+  const count = update.seats?.length || 4;
+  if (update.game === "1000" || view?.game === "1000" || count !== 4) {
+    return Array.from({ length: count }, (_, seat) => [seat]);
+  }
+  return DEFAULT_TEAMS;
+}
+
+/** "Team One" for partnerships, "Seat 2" for a player on their own. */
+function sideLabel(teams, side) {
+  if (teams.every((team) => team.length > 1)) return ["Team One", "Team Two", "Team Three"][side] || `Team ${side + 1}`;
+  return `Seat ${teams[side][0] + 1}`;
 }
 
 /**
@@ -49,16 +69,38 @@ function currentHands(update) {
   return finished ? [] : update.view?.history || [];
 }
 
-/** The two sides' names and scores, the target, and the winner once a match is over. */
+/**
+ * Each side's name and score, the target, and the winner once a match is over; in 1000 also
+ * who sits on the barrel (and for how many deals) and the bolts.
+ */
 function summary(names, scores, target, update, teams) {
   const mySide = update.seat == null ? -1 : teams.findIndex((team) => team.includes(update.seat));
+  const view = update.view;
+  const notes = (i) => {
+    if (teams[i].length !== 1 || !view) return [];
+    const seat = teams[i][0];
+    const found = [];
+    const barrel = view.barrel?.[seat];
+    if (barrel?.on) {
+      const deals = view.rules?.barrel_deals;
+      found.push(el("span", { class: "tag tag-barrel", "data-testid": "barrel", text: `on the barrel${deals ? ` ${barrel.deals}/${deals}` : ""}`,
+        title: "No points as an opponent: only a contract made counts" }));
+    }
+    if (view.rules?.bolts && view.bolts?.[seat]) {
+      found.push(el("span", { class: "tag tag-bolts", "data-testid": "bolts", text: `bolts ${view.bolts[seat]}/${view.rules.bolts}`,
+        title: "Deals without a trick; a full set costs points" }));
+    }
+    if (view.sitting_out === seat) found.push(el("span", { class: "tag", text: "deals" }));
+    return found;
+  };
   const side = (i) => el("div", { class: `score-side${i === mySide ? " mine" : ""}`, dataset: { side: i } },
-    el("span", { class: "score-team", text: i === 0 ? "Team One" : "Team Two" }),
+    el("span", { class: "score-team", text: sideLabel(teams, i) }),
     el("span", { class: "score-names", text: names[i] }),
-    el("span", { class: "score-value", text: String(scores[i] ?? 0) }));
-  const winner = update.view?.winner;
+    el("span", { class: "score-value", text: String(scores[i] ?? 0) }),
+    ...notes(i));
+  const winner = view?.winner;
   return el("div", { class: "score-summary" },
-    el("div", { class: "score-sides" }, side(0), side(1)),
+    el("div", { class: `score-sides sides-${teams.length}` }, ...teams.map((_, i) => side(i))),
     el("p", { class: "muted small score-meta" },
       `Match ${update.match_number || 1}${target ? ` · first to ${target}` : ""}`,
       winner != null ? el("strong", { class: "score-winner", text: ` · ${names[winner]} win!` }) : null));
@@ -67,20 +109,20 @@ function summary(names, scores, target, update, teams) {
 /**
  * Every hand of every match at this table, newest match last, as seed 004's Detailed view.
  */
-function history(update, names) {
+function history(update, names, teams) {
   const body = el("tbody");
   const finished = update.matches || [];
   const seats = update.seats || [];
   for (const match of finished) {
-    body.append(matchHeading(`Match ${match.match}`, match.winner != null ? `won by ${names[match.winner]}` : ""));
-    for (const hand of match.hands || []) body.append(handRow(hand, seats));
+    body.append(matchHeading(`Match ${match.match}`, match.winner != null ? `won by ${names[match.winner]}` : "", teams));
+    for (const hand of match.hands || []) body.append(handRow(hand, seats, teams));
   }
   const current = currentHands(update);
   if (current.length || finished.length) {
     if (finished.length || update.match_number > 1) {
-      body.append(matchHeading(`Match ${update.match_number}`, "in progress"));
+      body.append(matchHeading(`Match ${update.match_number}`, "in progress", teams));
     }
-    for (const hand of current) body.append(handRow(hand, seats));
+    for (const hand of current) body.append(handRow(hand, seats, teams));
   }
   if (!body.childElementCount) {
     return el("p", { class: "muted small", text: "No hands finished yet." });
@@ -91,15 +133,20 @@ function history(update, names) {
       el("thead", {}, el("tr", {},
         el("th", { scope: "col", text: "#" }),
         el("th", { scope: "col", text: "Contract" }),
-        el("th", { scope: "col", text: "One", title: names[0] }),
-        el("th", { scope: "col", text: "Two", title: names[1] }))),
+        ...teams.map((team, i) => el("th", { scope: "col", title: names[i],
+          text: teams.length === 2 && team.length > 1 ? ["One", "Two"][i] : shortName(names[i]) })))),
       body));
 }
 
+/** A name cut to fit a narrow column. */
+function shortName(name) {
+  return name.length > 8 ? `${name.slice(0, 7)}…` : name;
+}
+
 /** A row naming a match between its hands. */
-function matchHeading(title, note) {
+function matchHeading(title, note, teams) {
   return el("tr", { class: "match-row" },
-    el("th", { colspan: 4, scope: "rowgroup" }, title, note ? el("span", { class: "muted", text: ` — ${note}` }) : null));
+    el("th", { colspan: 2 + teams.length, scope: "rowgroup" }, title, note ? el("span", { class: "muted", text: ` — ${note}` }) : null));
 }
 
 /**
@@ -108,10 +155,13 @@ function matchHeading(title, note) {
  * @param {object} hand a HandResult dict
  * @param {Array<object>} seats
  */
-function handRow(hand, seats) {
+function handRow(hand, seats, teams) {
   const result = hand.made === true ? ["made", "✓ made"] : hand.made === false ? ["failed", "✗ failed"] : ["none", ""];
   const who = hand.contractor != null ? seatName(seats[hand.contractor], hand.contractor) : "";
-  const contract = hand.contract ? `${contractText(hand.contract)} · ${who}` : "All passed";
+  // 500 names the contract ("7H"); 1000 gives the bet in points (and whether it was blind).
+  const bid = hand.contract ? contractText(hand.contract)
+    : hand.bet != null ? `${hand.bet}${hand.blind ? " blind" : ""}` : null;
+  const contract = bid ? `${bid} · ${who}` : "All passed";
   const side = (i) => {
     const points = hand.points?.[i] ?? 0;
     return el("td", { class: "score-cell" },
@@ -124,7 +174,7 @@ function handRow(hand, seats) {
     el("td", { class: "hand-contract" },
       el("span", { text: contract }),
       result[1] ? el("span", { class: `result ${result[0]}`, text: result[1] }) : null),
-    side(0), side(1));
+    ...teams.map((_, i) => side(i)));
 }
 
 /**
@@ -153,8 +203,8 @@ const PAD = { left: 34, right: 8, top: 8, bottom: 16 };
  * @param {string[]} names
  * @param {number|undefined} target
  */
-function chart(hands, names, target) {
-  const series = [0, 1].map((side) => [0, ...hands.map((h) => h.scores?.[side] ?? 0)]);
+function chart(hands, names, target, teams) {
+  const series = teams.map((_, side) => [0, ...hands.map((h) => h.scores?.[side] ?? 0)]);
   const values = series.flat().concat(target ? [target] : []);
   const top = Math.max(100, ...values);
   const bottom = Math.min(0, ...values);
@@ -175,7 +225,7 @@ function chart(hands, names, target) {
       svg("title", { text: `${names[side]}: ${v} after hand ${hands[i].number}` })));
 
   const description = hands.length
-    ? `Scores after hand ${hands.length}: ${names[0]} ${series[0].at(-1)}, ${names[1]} ${series[1].at(-1)}`
+    ? `Scores after hand ${hands.length}: ${names.map((name, i) => `${name} ${series[i].at(-1)}`).join(", ")}`
     : "No hands scored yet in this match";
   const picture = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "score-chart-svg", role: "img", "aria-label": description,
@@ -184,12 +234,11 @@ function chart(hands, names, target) {
   ...(target ? guide(target, "chart-target", String(target)) : []),
   svg("text", { x: W - PAD.right, y: H - 3, class: "chart-label", "text-anchor": "end",
     text: hands.length ? `hand ${hands.length}` : "" }),
-  line(series[0], 0), line(series[1], 1),
-  ...dots(series[0], 0), ...dots(series[1], 1));
+  ...series.map((points, side) => line(points, side)),
+  ...series.flatMap((points, side) => dots(points, side)));
 
   return el("figure", { class: "score-chart", "data-testid": "score-chart" },
     picture,
     el("figcaption", { class: "chart-legend" },
-      el("span", { class: "legend side-0", text: "Team One" }),
-      el("span", { class: "legend side-1", text: "Team Two" })));
+      ...teams.map((_, side) => el("span", { class: `legend side-${side}`, text: teams.length === 2 && teams[0].length > 1 ? sideLabel(teams, side) : names[side] }))));
 }

@@ -19,6 +19,8 @@ import { seatName } from "./dom.js";
 
 /** Screen places of the seats, clockwise from mine: play passes to the left. */
 const POSITIONS = ["bottom", "left", "top", "right"];
+/** The places used at a table of three: nobody sits opposite. */
+const POSITIONS_OF_THREE = ["bottom", "left", "right"];
 /** Columns of the bidding grid, lowest suit first. */
 const BID_COLUMNS = ["S", "C", "D", "H", "NT"];
 /** A trick bid's text: tricks and strain. */
@@ -146,6 +148,8 @@ function skeleton() {
     </div>
   </div>`;
 }
+
+export { esc, signed, score, reducedMotion };
 
 export class TableView {
   /**
@@ -347,10 +351,15 @@ export class TableView {
     return this.mySeat ?? 0;
   }
 
+  /** The screen places in use, clockwise from the bottom. */
+  positions() {
+    return this.seatCount() === 3 ? POSITIONS_OF_THREE : POSITIONS;
+  }
+
   /** Screen position of a seat: my seat at the bottom, the next seat clockwise at the left. */
   positionOf(seat) {
     const count = this.seatCount();
-    return POSITIONS[(seat - this.bottomSeat() + count) % count];
+    return this.positions()[(seat - this.bottomSeat() + count) % count];
   }
 
   /** The seat element of a seat. */
@@ -368,9 +377,12 @@ export class TableView {
     return seat === this.mySeat ? "you" : this.nameOf(seat);
   }
 
-  /** The two sides' seats. */
+  /** The sides' seats: the view's, else the lobby's, else one seat each beyond four seats. */
   teams() {
-    return (this.view && this.view.teams) || (this.message && this.message.teams) || [[0, 2], [1, 3]];
+    const given = (this.view && this.view.teams) || (this.message && this.message.teams);
+    if (given) return given;
+    const count = this.seatCount();
+    return count === 4 ? [[0, 2], [1, 3]] : Array.from({ length: count }, (_, seat) => [seat]);
   }
 
   /** The side of a seat. */
@@ -394,7 +406,9 @@ export class TableView {
     const view = this.view;
     const seats = this.message.seats || [];
     const lastBids = new Map();
-    for (const entry of (view && view.bidding) || []) lastBids.set(entry.seat, entry.bid);
+    for (const entry of (view && view.bidding) || []) lastBids.set(entry.seat, entry);
+    const used = new Set(this.positions());
+    for (const pos of POSITIONS) this.el.seats[pos].hidden = !used.has(pos);
     for (let seat = 0; seat < this.seatCount(); seat++) {
       const element = this.seatElement(seat);
       const info = seats[seat] || {};
@@ -408,21 +422,39 @@ export class TableView {
       element.classList.toggle("offline", Boolean(!info.away && info.name && !info.bot && info.connected === false));
       const toAct = Boolean(view) && view.to_act === seat && view.phase !== "over";
       element.classList.toggle("to-act", toAct);
-      const sitting = view ? (view.contract && view.contract.playing && !view.contract.playing.includes(seat)) : false;
+      const sitting = this.isSittingOut(seat);
       element.classList.toggle("sitting-out", Boolean(sitting));
       element.querySelector(".ct-name").textContent = this.nameOf(seat) + (seat === this.mySeat ? " (you)" : "");
       element.querySelector(".ct-dealer").hidden = !view || view.dealer !== seat;
       const bid = lastBids.get(seat);
       const bidElement = element.querySelector(".ct-lastbid");
-      bidElement.innerHTML = bid ? bidHTML(bid, view.ladder) : "";
-      bidElement.classList.toggle("passed", bid === "pass");
+      bidElement.innerHTML = bid ? this.seatBidHTML(bid) : "";
+      bidElement.classList.toggle("passed", Boolean(bid) && bid.bid === "pass");
       bidElement.hidden = !bid;
       const tricks = element.querySelector(".ct-tricks");
-      const showTricks = view && view.phase !== "bidding";
-      tricks.hidden = !showTricks;
-      tricks.textContent = showTricks ? `${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}` : "";
+      const tricksText = this.seatTricksText(seat);
+      tricks.hidden = !tricksText;
+      tricks.textContent = tricksText;
       this.renderSeatCards(seat, element, info);
     }
+  }
+
+  /** Whether a seat takes no part in this hand (a folded partner, a dealer sitting out). */
+  isSittingOut(seat) {
+    const view = this.view;
+    return Boolean(view && view.contract && view.contract.playing && !view.contract.playing.includes(seat));
+  }
+
+  /** A seat's last bid on its nameplate (a `view.bidding` entry). */
+  seatBidHTML(entry) {
+    return bidHTML(entry.bid, this.view.ladder);
+  }
+
+  /** The tricks a seat has won, once the play is near ("3 tricks"); "" to hide. */
+  seatTricksText(seat) {
+    const view = this.view;
+    if (!view || view.phase === "bidding") return "";
+    return `${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`;
   }
 
   /**
@@ -438,7 +470,7 @@ export class TableView {
       const open = view && view.open_hands ? view.open_hands[String(seat)] : null;
       if (open) faces = open;
       else if (view) count = view.hand_sizes[seat];
-      else if (info.name || info.bot) count = 10;
+      else if (info.name || info.bot) count = this.startingHandSize();
     }
     const key = faces ? `open:${faces.join(",")}` : `backs:${count}:${this.options.cardBack}`;
     if (this.seatCardKeys.get(seat) === key) return;
@@ -448,6 +480,11 @@ export class TableView {
     holder.innerHTML = faces
       ? faces.map((card) => `<span class="ct-mini" data-card="${esc(card)}" title="${esc(cardName(card))}">${cardSVG(card)}</span>`).join("")
       : Array.from({ length: count }, () => `<span class="ct-back">${backSVG(this.options.cardBack)}</span>`).join("");
+  }
+
+  /** Cards each player holds before a deal (backs drawn while waiting for the match). */
+  startingHandSize() {
+    return 10;
   }
 
   // -- status and contract lines ---------------------------------------------------------------

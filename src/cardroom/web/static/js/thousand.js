@@ -1,0 +1,515 @@
+/**
+ * The table for 1000: the shared {@link TableView} (seats, hand, trick animation, clock,
+ * notices, reconnection) with what 1000 does differently.
+ *
+ * - Three seats (four when the dealer sits out), each player for themself.
+ * - Bidding in points: a stepper through the legal bids only (from `view.legal_actions`),
+ *   "Look at cards" while one's cards are still face down, blind bids until then.
+ * - The bank in the middle (backs while hidden, faces once shown), the three discards or the
+ *   two gifts picked in the hand, then the final bet on the same stepper.
+ * - Leading the king or queen of a marriage asks "Declare marriage (+100)" or just play it.
+ * - The contract line shows the bet, the trumps and everybody's card points.
+ *
+ * Like the 500 table it decides no legality: every choice offered is a legal action's text.
+ *
+ * @module thousand
+ */
+
+import { TableView, esc, signed, score } from "./table.js";
+import { backSVG, cardName, cardSVG, SUITS } from "./cards.js";
+
+/** "bid 120", "bid 120 blind", "bet 160". */
+const POINTS_ACTION = /^(bid|bet) (\d+)( blind)?$/;
+
+/** The panels 1000 adds to the felt's overlay. */
+function panels() {
+  return `
+    <div class="ct-panel ct-k-bidding" data-testid="k-bidding" hidden>
+      <div class="ct-panel-title"></div>
+      <div class="ct-k-range muted small" data-testid="bid-range"></div>
+      <div class="ct-stepper" data-testid="bid-stepper">
+        <button type="button" class="ct-button ct-step" data-testid="bid-down" aria-label="Lower">−</button>
+        <output class="ct-step-value" data-testid="bid-value" aria-live="polite"></output>
+        <button type="button" class="ct-button ct-step" data-testid="bid-up" aria-label="Higher">+</button>
+      </div>
+      <div class="ct-k-quick" data-testid="bid-quick"></div>
+      <div class="ct-panel-actions">
+        <button type="button" class="ct-button" data-testid="look">Look at cards</button>
+        <button type="button" class="ct-button" data-testid="pass">Pass</button>
+        <button type="button" class="ct-button ct-primary" data-testid="bid-submit">Bid</button>
+      </div>
+    </div>
+    <div class="ct-panel ct-k-pick" data-testid="k-pick" hidden>
+      <div class="ct-panel-title"></div>
+      <div class="ct-k-picked ct-cards" data-testid="picked"></div>
+      <div class="ct-panel-actions">
+        <button type="button" class="ct-button" data-testid="pick-clear">Clear</button>
+        <button type="button" class="ct-button ct-primary" data-testid="discard-submit" disabled>Discard</button>
+      </div>
+    </div>
+    <div class="ct-panel ct-k-marriage" data-testid="marriage-picker" role="dialog" aria-label="Declare a marriage?" hidden>
+      <div class="ct-panel-title"></div>
+      <div class="ct-panel-actions">
+        <button type="button" class="ct-button" data-testid="marriage-plain">Just play it</button>
+        <button type="button" class="ct-button ct-primary" data-testid="marriage-declare">Declare marriage</button>
+      </div>
+    </div>`;
+}
+
+export class ThousandTableView extends TableView {
+  constructor(root, ctx) {
+    super(root, ctx);
+    this.el.table.classList.add("ct-thousand");
+    // 500's bidding grid and kitty swap have no use here: 1000's own panels replace them
+    // (and take over their test ids: pass, bid-submit, discard-submit).
+    this.root.querySelector(".ct-bidding").remove();
+    this.root.querySelector(".ct-exchange").remove();
+    const overlay = this.root.querySelector(".ct-overlay");
+    overlay.insertAdjacentHTML("beforeend", panels());
+    const q = (selector) => this.root.querySelector(selector);
+    const bank = document.createElement("div");
+    bank.className = "ct-k-bank";
+    bank.dataset.testid = "bank";
+    bank.setAttribute("aria-label", "The bank");
+    q(".ct-center").prepend(bank);
+    Object.assign(this.el, {
+      bank,
+      kBidding: q("[data-testid=k-bidding]"), kTitle: q(".ct-k-bidding .ct-panel-title"),
+      kRange: q("[data-testid=bid-range]"), kValue: q("[data-testid=bid-value]"),
+      kDown: q("[data-testid=bid-down]"), kUp: q("[data-testid=bid-up]"),
+      kQuick: q("[data-testid=bid-quick]"), kLook: q("[data-testid=look]"),
+      pass: q("[data-testid=pass]"), bidSubmit: q("[data-testid=bid-submit]"),
+      kPick: q("[data-testid=k-pick]"), kPickTitle: q(".ct-k-pick .ct-panel-title"),
+      kPicked: q("[data-testid=picked]"), kPickClear: q("[data-testid=pick-clear]"),
+      discard: q("[data-testid=discard-submit]"),
+      kMarriage: q("[data-testid=marriage-picker]"),
+      kMarriageTitle: q(".ct-k-marriage .ct-panel-title"),
+      kDeclare: q("[data-testid=marriage-declare]"), kPlain: q("[data-testid=marriage-plain]"),
+    });
+    /** Index of the chosen value among the legal bids or bets shown on the stepper. */
+    this.stepIndex = 0;
+    this.stepKey = "";
+    /** Cards picked to discard or give, in order, and for which deal and phase. */
+    this.picked = [];
+    this.pickKey = "";
+    /** The marriage card being led: {card, points, suit}. */
+    this.marriageChoice = null;
+    this.bindThousand();
+  }
+
+  bindThousand() {
+    const { el } = this;
+    el.kDown.addEventListener("click", () => this.step(-1));
+    el.kUp.addEventListener("click", () => this.step(1));
+    el.kQuick.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-value]");
+      if (!button) return;
+      const values = this.stepValues();
+      this.stepIndex = Math.max(0, values.findIndex((v) => v.action === button.dataset.action));
+      this.renderBidding();
+    });
+    el.kLook.addEventListener("click", () => this.act("look"));
+    el.pass.addEventListener("click", () => this.act("pass"));
+    el.bidSubmit.addEventListener("click", () => {
+      const chosen = this.stepValues()[this.stepIndex];
+      if (chosen) this.act(chosen.action);
+    });
+    el.kPickClear.addEventListener("click", () => {
+      this.picked = [];
+      this.renderHand();
+      this.renderPick();
+    });
+    el.discard.addEventListener("click", () => {
+      const verb = this.view.phase === "give" ? "give" : "discard";
+      this.act(`${verb} ${this.picked.join(" ")}`);
+    });
+    el.kPicked.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-card]");
+      if (button) this.togglePick(button.dataset.card);
+    });
+    el.kDeclare.addEventListener("click", () => this.playMarriage(true));
+    el.kPlain.addEventListener("click", () => this.playMarriage(false));
+  }
+
+  // -- hooks of the shared table ---------------------------------------------------------------
+
+  update(message) {
+    super.update(message);
+    const view = this.view;
+    const key = view ? `${message.match_number}:${view.hand_number}:${view.phase}` : "";
+    if (key !== this.pickKey || !this.isPicking()) {
+      this.pickKey = key;
+      this.picked = [];
+    }
+    if (this.marriageChoice && !(this.legal().includes(`play ${this.marriageChoice.card} marriage`))) {
+      this.closeMarriage();
+    }
+    this.renderHand();
+    this.renderPick();
+    this.renderBank();
+    for (const event of message.events || []) {
+      if (event.type === "marriage") {
+        const suit = SUITS[event.suit];
+        this.whenTrickIdle(() => this.showNotice(`${this.whoIsCapital(event.seat)} declared the ${suit.name} marriage ${suit.symbol}: +${event.points}. ${suit.name[0].toUpperCase()}${suit.name.slice(1)} are trumps.`));
+      }
+    }
+  }
+
+  /** "You" or the name, to start a sentence. */
+  whoIsCapital(seat) {
+    return seat === this.mySeat ? "You" : this.nameOf(seat);
+  }
+
+  /** 1000 has no kitty swap: discards and gifts are picked in the hand. */
+  isMyExchange() {
+    return false;
+  }
+
+  startingHandSize() {
+    return 7;
+  }
+
+  isSittingOut(seat) {
+    return Boolean(this.view) && this.view.sitting_out === seat;
+  }
+
+  /** Each player is their own side. */
+  teams() {
+    return Array.from({ length: this.seatCount() }, (_, seat) => [seat]);
+  }
+
+  seatBidHTML(entry) {
+    if (entry.bid === "pass") return "Pass";
+    return `${esc(entry.bid)}${entry.blind ? ' <span class="ct-blind">blind</span>' : ""}`;
+  }
+
+  seatTricksText(seat) {
+    const view = this.view;
+    if (!view || view.phase !== "play" || !view.active.includes(seat)) {
+      return view && this.isSittingOut(seat) ? "sitting out" : "";
+    }
+    const tricks = view.tricks_won[seat];
+    const marriages = view.marriage_points[seat] ? ` +${view.marriage_points[seat]}` : "";
+    return `${tricks} trick${tricks === 1 ? "" : "s"} · ${view.card_points[seat]} pts${marriages}`;
+  }
+
+  legal() {
+    return (this.view && this.view.legal_actions) || [];
+  }
+
+  // -- status and contract ---------------------------------------------------------------------
+
+  statusText() {
+    const view = this.view;
+    if (!view) return super.statusText();
+    const mine = this.isMyTurn();
+    const who = view.to_act === null || view.to_act === undefined ? "" : this.nameOf(view.to_act);
+    switch (view.phase) {
+      case "bidding":
+        if (!mine) return `Waiting for ${who} to bid`;
+        return view.hand ? "Your turn to bid" : "Your turn to bid: blind, or look at your cards first";
+      case "discard":
+        return mine ? "Pick 3 cards to discard face down" : `${who} took the bank and is discarding`;
+      case "give": {
+        if (!mine) return `${who} took the bank and is giving a card to each opponent`;
+        const [first, second] = this.giftReceivers();
+        return `Give a card to ${this.nameOf(first)}, then one to ${this.nameOf(second)}`;
+      }
+      case "bet":
+        return mine ? "Name your final bet" : `${who} is naming the final bet`;
+      case "play":
+        return mine ? "Your turn to play" : `Waiting for ${who} to play`;
+      case "over":
+        return view.winner === null || view.winner === undefined ? "The game is over"
+          : `${this.nameOf(view.winner)} won with ${score(view.scores[view.winner])}. A new game starts shortly.`;
+      default:
+        return super.statusText();
+    }
+  }
+
+  /** The two opponents who receive the contractor's gifts, in order. */
+  giftReceivers() {
+    const view = this.view;
+    const order = view.active;
+    const at = order.indexOf(view.contract ? view.contract.contractor : this.mySeat);
+    return [order[(at + 1) % order.length], order[(at + 2) % order.length]];
+  }
+
+  renderContract() {
+    const view = this.view;
+    const line = this.el.contract;
+    if (!view) {
+      line.innerHTML = "";
+      return;
+    }
+    const scores = `<span class="ct-scores ct-k-scores" title="Scores">${view.scores.map((s, seat) =>
+      `<span class="ct-k-score${view.barrel[seat] && view.barrel[seat].on ? " on-barrel" : ""}" data-seat="${seat}" title="${esc(this.nameOf(seat))}${view.barrel[seat] && view.barrel[seat].on ? ": on the barrel" : ""}">${esc(this.shortName(seat))} <b>${score(s)}</b></span>`).join("")}</span>`;
+    const trump = view.trump
+      ? `<span class="ct-k-trump" data-testid="trump" title="Trumps: ${SUITS[view.trump].name}">trumps <span class="ct-suit ct-${SUITS[view.trump].colour}">${SUITS[view.trump].symbol}</span></span>`
+      : `<span class="ct-k-trump" data-testid="trump">no trumps</span>`;
+    const contract = view.contract;
+    if (!contract) {
+      const high = view.high_bid;
+      line.innerHTML = `${scores}<span>Deal ${view.hand_number}${high ? ` · high bid <b>${high.bid}</b>${high.blind ? " blind" : ""} ${esc(this.nameOf(high.seat))}` : ""}</span>`;
+      return;
+    }
+    const taken = view.card_points[contract.contractor] + view.marriage_points[contract.contractor];
+    line.innerHTML = `${scores}`
+      + `<span class="ct-contract-bid" data-testid="k-contract">${contract.bet === contract.bid ? "Bid" : "Bet"} <b>${contract.bet}</b>${contract.blind ? ' <span class="ct-blind" title="Blind: all points doubled">blind ×2</span>' : ""} <span class="ct-by">${esc(this.nameOf(contract.contractor))}</span></span>`
+      + (view.phase === "play" ? `${trump}<span class="ct-count" title="Points taken by the contractor (cards and marriages)">${taken}/${contract.bet}</span>` : "");
+  }
+
+  /** A seat's name, shortened for the score line. */
+  shortName(seat) {
+    const name = this.nameOf(seat);
+    return name.length > 10 ? `${name.slice(0, 9)}…` : name;
+  }
+
+  // -- the hand --------------------------------------------------------------------------------
+
+  /** Whether I am picking cards to discard or give now. */
+  isPicking() {
+    const view = this.view;
+    return this.isMyTurn() && (view.phase === "discard" || view.phase === "give");
+  }
+
+  /** How many cards to pick: 3 to discard, 2 to give. */
+  pickCount() {
+    return this.view.phase === "give" ? 2 : 3;
+  }
+
+  isPlayable(card) {
+    if (this.isPicking()) return true;
+    return this.legal().some((action) => action === `play ${card}` || action === `play ${card} marriage`);
+  }
+
+  /** My hand: face down until I look (blind bidding), my picks lifted out of it. */
+  renderHand() {
+    const view = this.view;
+    const hand = this.el.hand;
+    if (view && this.mySeat !== null && !view.hand && view.hand_sizes[this.mySeat]) {
+      const count = view.hand_sizes[this.mySeat];
+      const key = `down:${count}:${this.options.cardBack}`;
+      if (hand.dataset.key !== key) {
+        hand.dataset.key = key;
+        hand.innerHTML = Array.from({ length: count }, () => `<span class="ct-card ct-facedown" aria-hidden="true">${backSVG(this.options.cardBack)}</span>`).join("");
+        hand.setAttribute("aria-label", "Your hand, face down: you have not looked at it");
+        hand.style.setProperty("--count", String(count));
+      }
+      hand.hidden = false;
+      return;
+    }
+    if (hand.dataset.key) {
+      delete hand.dataset.key;
+      hand.replaceChildren();
+      hand.setAttribute("aria-label", "Your hand");
+    }
+    super.renderHand();
+    const marriages = new Set(this.legal().filter((a) => a.endsWith(" marriage")).map((a) => a.split(" ")[1]));
+    for (const button of hand.querySelectorAll("[data-card]")) {
+      const card = button.dataset.card;
+      button.classList.toggle("marriage", marriages.has(card));
+      if (marriages.has(card)) button.title = `${cardName(card)}: lead it to declare its marriage`;
+      else button.removeAttribute("title");
+    }
+  }
+
+  /** Cards in my hand, less those picked (they show in the pick panel). */
+  handCards() {
+    const cards = super.handCards();
+    if (!this.isPicking() || !this.picked.length) return cards;
+    const picked = new Set(this.picked);
+    return cards.filter((card) => !picked.has(card));
+  }
+
+  onCardClick(card, area) {
+    if (this.isPicking()) {
+      this.togglePick(card);
+      return;
+    }
+    if (!this.view) return;
+    if (this.legal().includes(`play ${card} marriage`)) {
+      this.openMarriage(card);
+      return;
+    }
+    this.act(`play ${card}`);
+  }
+
+  togglePick(card) {
+    if (this.picked.includes(card)) this.picked = this.picked.filter((c) => c !== card);
+    else if (this.picked.length < this.pickCount()) this.picked = [...this.picked, card];
+    else return;
+    this.renderHand();
+    this.renderPick();
+  }
+
+  /** The panel of picked cards with its Discard / Give button. */
+  renderPick() {
+    const { el } = this;
+    const show = Boolean(this.view) && this.isPicking();
+    el.kPick.hidden = !show;
+    if (!show) return;
+    const count = this.pickCount();
+    const give = this.view.phase === "give";
+    if (give) {
+      const receivers = this.giftReceivers();
+      el.kPickTitle.textContent = `Pick a card for ${this.nameOf(receivers[0])}, then one for ${this.nameOf(receivers[1])}`;
+    } else {
+      el.kPickTitle.textContent = `Pick ${count} cards to discard face down`;
+    }
+    el.kPicked.innerHTML = Array.from({ length: count }, (_, index) => {
+      const card = this.picked[index];
+      const label = give ? `<span class="ct-k-to">to ${esc(this.nameOf(this.giftReceivers()[index]))}</span>` : "";
+      return card
+        ? `<button type="button" class="ct-card ct-k-slot" data-card="${esc(card)}" aria-label="${esc(cardName(card))}: put it back">${cardSVG(card)}${label}</button>`
+        : `<span class="ct-k-slot ct-k-empty">${label}</span>`;
+    }).join("");
+    el.discard.disabled = this.picked.length !== count;
+    el.discard.textContent = give ? "Give" : `Discard ${this.picked.length}/${count}`;
+  }
+
+  // -- the bank --------------------------------------------------------------------------------
+
+  /** The bank in the middle: backs until shown, faces while it matters, gone in the play. */
+  renderBank() {
+    const view = this.view;
+    const bank = this.el.bank;
+    let html = "";
+    let label = "";
+    if (view && view.phase === "bidding" && view.bank_size) {
+      label = "Bank";
+      html = Array.from({ length: view.bank_size }, () => `<span class="ct-mini ct-back">${backSVG(this.options.cardBack)}</span>`).join("");
+    } else if (view && view.bank && ["discard", "give", "bet"].includes(view.phase)) {
+      label = view.contract ? `Bank taken by ${this.whoIs(view.contract.contractor)}` : "Bank";
+      html = view.bank.map((card) => `<span class="ct-mini" data-card="${esc(card)}" title="${esc(cardName(card))}">${cardSVG(card)}</span>`).join("");
+    } else if (view && view.contract && ["discard", "give", "bet"].includes(view.phase)) {
+      label = `${this.nameOf(view.contract.contractor)} took the bank unseen`;
+    }
+    const key = `${label}|${html.length}|${view && view.bank ? view.bank.join(",") : ""}`;
+    if (bank.dataset.key === key) return;
+    bank.dataset.key = key;
+    bank.hidden = !label;
+    bank.innerHTML = label ? `<div class="ct-k-bank-label">${esc(label)}</div><div class="ct-k-bank-cards">${html}</div>` : "";
+  }
+
+  // -- bidding and the final bet ---------------------------------------------------------------
+
+  /** The bids or bets I may make now, lowest first: [{value, action, blind}]. */
+  stepValues() {
+    const values = [];
+    for (const action of this.legal()) {
+      const match = POINTS_ACTION.exec(action);
+      if (match) values.push({ value: Number(match[2]), action, blind: Boolean(match[3]), kind: match[1] });
+    }
+    return values.sort((a, b) => a.value - b.value);
+  }
+
+  step(delta) {
+    const values = this.stepValues();
+    if (!values.length) return;
+    this.stepIndex = Math.min(values.length - 1, Math.max(0, this.stepIndex + delta));
+    this.renderBidding();
+  }
+
+  /** The bidding or final bet panel, on my turn. */
+  renderBidding() {
+    const { el } = this;
+    const view = this.view;
+    const phase = view && view.phase;
+    const show = this.isMyTurn() && (phase === "bidding" || phase === "bet");
+    el.kBidding.hidden = !show;
+    if (!show) {
+      this.stepKey = "";
+      return;
+    }
+    const values = this.stepValues();
+    const key = `${this.pickKey}:${values.map((v) => v.action).join(",")}`;
+    if (key !== this.stepKey) {
+      this.stepKey = key;
+      this.stepIndex = 0;
+    }
+    const chosen = values[this.stepIndex];
+    const legal = this.legal();
+    const blind = values.length > 0 && values[0].blind;
+    const range = view.bid_range;
+    el.kTitle.textContent = phase === "bet" ? "Your final bet"
+      : blind ? "Bid blind (points doubled), or look first" : "Your bid";
+    el.kRange.textContent = values.length
+      ? `${phase === "bet" ? "Bets" : "Bids"} ${values[0].value}–${values.at(-1).value} in steps of ${range.step}`
+        + (range.cap_without_marriage !== null && range.cap_without_marriage !== undefined
+          ? ` · over ${range.cap_without_marriage} only with a marriage` : "")
+      : "No bid is open to you: pass";
+    el.kValue.textContent = chosen ? String(chosen.value) : "–";
+    el.kDown.disabled = !chosen || this.stepIndex === 0;
+    el.kUp.disabled = !chosen || this.stepIndex >= values.length - 1;
+    el.kQuick.innerHTML = values.slice(0, 4).map((v) =>
+      `<button type="button" class="ct-button ct-k-chip${v === chosen ? " selected" : ""}" data-value="${v.value}" data-action="${esc(v.action)}" aria-pressed="${v === chosen}">${v.value}</button>`).join("");
+    el.kLook.hidden = !legal.includes("look");
+    el.pass.hidden = phase === "bet";
+    el.pass.disabled = !legal.includes("pass");
+    el.pass.title = legal.includes("pass") ? "Pass: out of the bidding for this deal" : "The first bidder must bid";
+    el.bidSubmit.disabled = !chosen;
+    el.bidSubmit.dataset.action = chosen ? chosen.action : "";
+    el.bidSubmit.innerHTML = !chosen ? "Bid"
+      : `${phase === "bet" ? "Bet" : "Bid"} ${chosen.value}${chosen.blind ? ' <span class="ct-blind">blind ×2</span>' : ""}`;
+  }
+
+  // -- marriages -------------------------------------------------------------------------------
+
+  openMarriage(card) {
+    const suit = SUITS[card.slice(-1)];
+    const points = { S: 40, C: 60, D: 80, H: 100 }[card.slice(-1)];
+    this.marriageChoice = { card, points };
+    const { el } = this;
+    el.kMarriageTitle.innerHTML = `Lead ${esc(cardName(card))}: declare the <span class="ct-suit ct-${suit.colour}">${suit.symbol}</span> marriage?`;
+    el.kDeclare.innerHTML = `Declare marriage (+${points})`;
+    el.kMarriage.hidden = false;
+    el.kDeclare.focus();
+  }
+
+  closeMarriage() {
+    this.marriageChoice = null;
+    this.el.kMarriage.hidden = true;
+  }
+
+  playMarriage(declare) {
+    const choice = this.marriageChoice;
+    if (!choice) return;
+    this.closeMarriage();
+    this.act(`play ${choice.card}${declare ? " marriage" : ""}`);
+  }
+
+  // -- the end of a deal -----------------------------------------------------------------------
+
+  showResult(scored, over) {
+    const parts = [];
+    if (scored) {
+      const contractor = scored.contractor;
+      if (contractor === null || contractor === undefined) {
+        parts.push(`<div class="ct-result-title">${esc(scored.summary)}</div>`);
+      } else {
+        const verdict = scored.made ? "made" : "went down on";
+        parts.push(`<div class="ct-result-title">${esc(this.whoIsCapital(contractor))} ${verdict} ${scored.bet}${scored.blind ? " blind" : ""}: took ${scored.taken}, ${signed(scored.points[contractor])}</div>`);
+      }
+      parts.push(`<div class="ct-result-points">${scored.points.map((points, seat) =>
+        this.view.active.includes(seat) || points
+          ? `<span>${esc(this.nameOf(seat))} <b>${signed(points)}</b></span>` : "").join("")}</div>`);
+      for (const penalty of scored.penalties || []) {
+        const why = penalty.kind === "barrel" ? "off the barrel" : "three bolts";
+        parts.push(`<div class="ct-result-summary">${esc(this.nameOf(penalty.seat))}: ${why}, ${signed(penalty.points)}</div>`);
+      }
+      parts.push(`<div class="ct-result-score">Score: ${scored.scores.map((s, seat) =>
+        `<span>${esc(this.nameOf(seat))} <b>${score(s)}</b></span>`).join(" · ")}</div>`);
+    }
+    if (over && over.winner !== null && over.winner !== undefined) {
+      parts.push(`<div class="ct-result-match">${esc(this.whoIsCapital(over.winner))} won the game with ${score(over.scores[over.winner])}! A new game starts in a moment.</div>`);
+    }
+    const result = this.el.result;
+    result.innerHTML = parts.join("");
+    result.classList.toggle("made", Boolean(scored && scored.made));
+    result.classList.toggle("failed", Boolean(scored && scored.made === false));
+    result.hidden = false;
+    clearTimeout(this.resultTimer);
+    this.resultTimer = setTimeout(() => { result.hidden = true; }, over ? 14000 : 7000);
+  }
+}
