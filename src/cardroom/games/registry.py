@@ -48,8 +48,9 @@ class GameSpec:
 
     @property
     def presets(self) -> tuple[str, ...]:
-        """Its preset names, the default first as the rules list them."""
-        return tuple(self.module.PRESET_NAMES)
+        """Every preset a table may be created with (for 500 the three-, five- and six-handed
+        ones too: ``ALL_PRESET_NAMES``), in the order the rules list them."""
+        return tuple(getattr(self.module, "ALL_PRESET_NAMES", self.module.PRESET_NAMES))
 
     def rules(self, preset: str | None = None, options: dict[str, Any] | None = None) -> Any:
         """Rules from a preset and house options (``rules_error`` if impossible)."""

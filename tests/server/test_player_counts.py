@@ -1,0 +1,152 @@
+"""500 at tables of three, five and six: seats and sides from the rules, bots in every empty
+seat, whole hands over real WebSockets (the five-handed partner call included), the lobby's
+rows and presets, and a six-seat table killed mid-trick that comes back with every action."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+
+import pytest
+
+from cardroom.client import Client, ClientError
+from cardroom.games.five_hundred import ALL_PRESET_NAMES
+from cardroom.protocol import TableUpdate
+from tests.server.helpers import close_all, hand_scored, play_seat, register_clients
+from tests.server.test_crash import STOP_POINTS, act_until, stored_actions
+
+SIDES = {
+    "three-handed": [[0], [1], [2]],
+    "five-handed": [[0], [1], [2], [3], [4]],
+    "six-handed": [[0, 2, 4], [1, 3, 5]],
+}
+
+
+async def lobby_row(client: Client, table: str) -> dict:
+    """The table's row in the client's lobby, once it shows."""
+    for _ in range(200):
+        rows = [t for t in (client.lobby or {}).get("tables", []) if t["table_id"] == table]
+        if rows:
+            return rows[0]
+        await asyncio.sleep(0.02)
+    raise AssertionError("the table never reached the lobby")
+
+
+def called_or_scored(update: dict) -> bool:
+    """Five players: the partner call is over (or the hand went without one)."""
+    view = update.get("view")
+    return bool(view) and ((bool(view["called"]) and view["phase"] != "call")
+                           or len(view["history"]) >= 1)
+
+
+@pytest.mark.parametrize("preset", list(SIDES))
+async def test_one_player_and_bots_play_a_hand_at_every_table_size(server, preset) -> None:
+    clients, _ = await register_clients(server.url, ["Pat"])
+    client = clients[0]
+    try:
+        await client.watch_lobby()
+        table = await client.create_table(preset=preset, seat=1)
+        row = await lobby_row(client, table)
+        players = len(SIDES[preset]) if preset != "six-handed" else 6
+        assert row["game"] == "500" and row["preset"] == preset
+        assert len(row["seats"]) == players and row["teams"] == SIDES[preset]
+        assert row["scores"] == [0] * len(SIDES[preset])
+        await client.start_with_bots(table)
+        await play_seat(client, table, hand_scored, timeout=90)
+        update = client.tables[table]
+        TableUpdate.model_validate(update)
+        view = update["view"]
+        assert view["players"] == players and len(view["hand_sizes"]) == players
+        assert view["teams"] == SIDES[preset]
+        assert [s["bot"] for s in update["seats"]] == [
+            None if seat == 1 else "simple" for seat in range(players)]
+        hand = view["history"][0]
+        assert len(hand["scores"]) == len(SIDES[preset]) == len(view["scores"])
+        assert len(hand["tricks"]) == players
+        if hand["contract"] is not None:
+            assert sum(hand["tricks"]) == 10 or hand["made"] is not None
+    finally:
+        await close_all(clients)
+
+
+async def test_five_handed_contractor_calls_a_partner(server) -> None:
+    """Whoever wins the bidding at a five-seat table names a card; everyone sees the call."""
+    clients, _ = await register_clients(server.url, ["Caller"])
+    client = clients[0]
+    try:
+        table = await client.create_table(preset="five-handed", seat=0,
+                                          rules={"misere": False, "open_misere": False})
+        await client.start_with_bots(table)
+        for _ in range(8):
+            await play_seat(client, table, called_or_scored, timeout=90)
+            view = client.tables[table]["view"]
+            if view["called"]:
+                break
+            hands = len(view["history"])
+            await play_seat(client, table, lambda u, n=hands: len(u["view"]["history"]) > n,
+                            timeout=90)
+        else:
+            raise AssertionError("nobody won a bid in eight hands")
+        bid = view["contract"]["bid"]
+        assert len(view["called"]) == (2 if int(bid.rstrip("SCDHNT")) >= 8 else 1)
+        assert view["contract"]["contractor"] in view["contract_side"]
+        assert set(view["partners"]) <= set(range(5)) - {view["contract"]["contractor"]}
+    finally:
+        await close_all(clients)
+
+
+async def test_presets_offered_and_impossible_rules_refused(server) -> None:
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/rules",
+                                timeout=10) as response:
+        catalogue = json.load(response)
+    assert list(catalogue["presets"]) == list(ALL_PRESET_NAMES)
+    assert catalogue["presets"]["six-handed"]["players"] == 6
+    names = {option["name"] for option in catalogue["options"]}
+    assert {"players", "six_handed_teams", "hi_lo", "slam_call", "joker_suit_nomination"} \
+        <= names
+    clients, _ = await register_clients(server.url, ["Picky"])
+    try:
+        for preset, rules, words in [
+                ("online", {"players": 6}, "63"),
+                ("three-handed", {"nello": True}, "partner"),
+                ("six-handed", {"six_handed_teams": "three_teams_of_two", "deck": "45"}, "45")]:
+            with pytest.raises(ClientError) as refused:
+                await clients[0].create_table(preset=preset, rules=rules)
+            assert refused.value.code == "bad_rules" and words in str(refused.value), rules
+        table = await clients[0].create_table(
+            preset="six-handed", rules={"six_handed_teams": "three_teams_of_two"}, seat=5)
+        await clients[0].watch_lobby()
+        row = await lobby_row(clients[0], table)
+        assert row["teams"] == [[0, 3], [1, 4], [2, 5]] and row["preset"] is None
+    finally:
+        await close_all(clients)
+
+
+async def test_a_six_seat_table_killed_mid_trick_comes_back(server) -> None:
+    client = Client(server.url)
+    await client.connect()
+    token = await client.register("Survivor")
+    table = await client.create_table(preset="six-handed", seat=3,
+                                      rules={"target": 2000, "lose_at": -2000})
+    await client.start_with_bots(table)
+    acked: list[str] = []
+    stop = STOP_POINTS["mid-trick"]
+    before = await act_until(client, table, lambda u: bool(u["view"]) and (
+        stop(u) or len(u["view"]["history"]) >= 3), acked)
+    server.kill()
+    await client.close()
+    server.start()
+    async with Client(server.url) as again:
+        await again.hello(token)
+        assert await again.open(table) == 3
+        after = await again.wait_for(table, lambda u: u["view"] is not None)
+        view_before, view_after = before["view"], after["view"]
+        assert view_after["players"] == 6 and len(after["seats"]) == 6
+        assert view_after["history"][:len(view_before["history"])] == view_before["history"]
+        if view_after["hand_number"] == view_before["hand_number"]:
+            assert view_after["hand"] == view_before["hand"] or view_after["tricks"]
+            assert view_after["tricks"][:len(view_before["tricks"])] == view_before["tricks"]
+        assert stored_actions(server.database, seat=3)[:len(acked)] == acked
+        hands = len(view_after["history"])
+        await act_until(again, table, lambda u: len(u["view"]["history"]) > hands, acked)
