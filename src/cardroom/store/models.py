@@ -38,6 +38,8 @@ class TableRow(Base):
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     bot: Mapped[str] = mapped_column(String(32))
+    hints: Mapped[bool] = mapped_column(default=False)
+    """A casual table: its players may ask the search bot for a suggested action."""
     creator_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[float] = mapped_column(Float)
