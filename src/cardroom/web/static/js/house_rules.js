@@ -37,8 +37,10 @@ function inputFor(option, game) {
     "aria-describedby": `house-${option.name}-help` };
   if (option.kind === "bool") return el("input", { ...common, type: "checkbox" });
   if (option.kind === "int") {
-    // 500's numbers go by tens; 1000's include small counts (3 players, 3 bolts) and fives.
-    return el("input", { ...common, type: "number", step: game === "1000" ? 1 : 10, inputmode: "numeric",
+    // Scores go by tens; counts (players, bolts, barrel deals) and 1000's bids by fives do not,
+    // and a value off the step would block the form.
+    const tens = game !== "1000" && Number.isInteger(option.default) && option.default % 10 === 0;
+    return el("input", { ...common, type: "number", step: tens ? 10 : 1, inputmode: "numeric",
       placeholder: option.nullable ? "none" : "" });
   }
   return el("select", common, ...option.choices.map((value) => el("option", { value, text: value })));
