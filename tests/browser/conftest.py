@@ -138,6 +138,11 @@ class Player:
             self.page.click("[data-testid=discard-submit]")
         elif phase == "give":
             self.page.locator("[data-testid=hand] [data-card].playable").first.click()
+        elif phase == "call":
+            self.page.locator("[data-testid=call-grid] [data-card]:enabled").first.click()
+            self.page.click("[data-testid=call-submit]")
+        elif phase == "joker":
+            self.page.click("[data-testid=nominate-pass]")
         else:
             self.play_first_playable()
 

@@ -184,7 +184,7 @@ const lobbyContext = {
 /** Each game's table module by game name, loaded once on first use (a failed load is tried
  * again next time): table.js draws 500, thousand.js (which builds on it) draws 1000. */
 const tableModules = new Map();
-const TABLE_MODULES = { 500: ["./table.js", "TableView"], 1000: ["./thousand.js", "ThousandTableView"] };
+const TABLE_MODULES = { 500: ["./five_hundred.js", "FiveHundredTableView"], 1000: ["./thousand.js", "ThousandTableView"] };
 
 /** The game a table plays, from its latest message or its lobby row (500 if unknown yet). */
 function gameOf(tableId) {

@@ -13,12 +13,18 @@
 import { el, seatName } from "./dom.js";
 import { houseRules } from "./house_rules.js";
 
-/** Presets offered for a new table of 500, with a line on what each plays like. */
+/**
+ * Presets offered for a new table of 500, with a line on what each plays like and, when it
+ * is not four, the number of players (the seat picker follows it).
+ */
 export const PRESETS = [
   ["online", "Online", "45 cards, kitty of 5; No Tricks, Spread, Across the Corner and Table"],
   ["australian", "Australian", "43 cards, kitty of 3; misère and open misère"],
   ["american", "American", "45 cards; one round of bidding, inkles, Nello"],
   ["classic", "Classic", "43 cards, kitty of 3; suit and no-trump bids only"],
+  ["three-handed", "Three-handed", "3 players, each for themself; 33 cards, kitty of 3", 3],
+  ["five-handed", "Five-handed", "5 players, own scores; the contractor calls partners by naming a card", 5],
+  ["six-handed", "Six-handed", "6 players in two teams of three; 63 cards with 11s, 12s and red 13s", 6],
 ];
 
 /** Each game: its presets, its usual target, and the seats of its table. */
@@ -231,7 +237,19 @@ function newTableForm(ctx) {
   const showHelp = () => {
     presetHelp.textContent = game().presets.find(([value]) => value === presetSelect.value)?.[2] || "";
   };
-  presetSelect.addEventListener("change", showHelp);
+  /** Seats at a table of the chosen preset (500's three- to six-handed presets differ). */
+  const seatsWanted = () => game().presets.find(([value]) => value === presetSelect.value)?.[3] || game().seats;
+  const team = (label, seats) => el("div", { class: "seat-picker-team" },
+    el("span", { class: "muted small", text: label }), ...seats.map(seatChoice));
+  const showSeats = () => {
+    const count = seatsWanted();
+    const all = Array.from({ length: count }, (_, n) => n);
+    const sides = count === 4 || count === 6
+      ? [team("Team One", all.filter((n) => n % 2 === 0)), team("Team Two", all.filter((n) => n % 2 === 1))]
+      : [team("Clockwise", all)];
+    seatPicker.replaceChildren(el("legend", { text: "Your seat" }), ...sides);
+  };
+  presetSelect.addEventListener("change", () => { showHelp(); showSeats(); });
   presetSelect.setAttribute("aria-describedby", "new-preset-help");
   const targetInput = el("input", { id: "new-target", name: "target", type: "number", min: 100, max: 5000,
     step: 50, value: 500, inputmode: "numeric", required: true });
@@ -240,13 +258,7 @@ function newTableForm(ctx) {
   const showGame = () => {
     presetSelect.replaceChildren(...game().presets.map(([value, label]) => el("option", { value, text: label })));
     targetInput.value = String(game().target);
-    seatPicker.replaceChildren(el("legend", { text: "Your seat" }), ...(game().seats === 4
-      ? [el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team One" }),
-        seatChoice(0), seatChoice(2)),
-      el("div", { class: "seat-picker-team" }, el("span", { class: "muted small", text: "Team Two" }),
-        seatChoice(1), seatChoice(3))]
-      : [el("div", { class: "seat-picker-team" },
-        el("span", { class: "muted small", text: "Clockwise" }), seatChoice(0), seatChoice(1), seatChoice(2))]));
+    showSeats();
     showHelp();
   };
   gameSelect.addEventListener("change", showGame);

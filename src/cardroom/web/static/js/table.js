@@ -21,10 +21,21 @@ import { seatName } from "./dom.js";
 const POSITIONS = ["bottom", "left", "top", "right"];
 /** The places used at a table of three: nobody sits opposite. */
 const POSITIONS_OF_THREE = ["bottom", "left", "right"];
-/** Columns of the bidding grid, lowest suit first. */
-const BID_COLUMNS = ["S", "C", "D", "H", "NT"];
-/** A trick bid's text: tricks and strain. */
-const TRICK_BID = /^(\d+)(S|C|D|H|NT)$/;
+/** Every place a seat can take, clockwise from the bottom (six seats use them all). */
+const ALL_POSITIONS = ["bottom", "left", "top-left", "top", "top-right", "right"];
+/** The places used by each number of seats, clockwise from mine. */
+const POSITIONS_BY_COUNT = {
+  3: POSITIONS_OF_THREE,
+  4: POSITIONS,
+  5: ["bottom", "left", "top-left", "top-right", "right"],
+  6: ALL_POSITIONS,
+};
+/** Columns of the bidding grid, lowest suit first (J5 no trumps only when the ladder has it). */
+const BID_COLUMNS = ["S", "C", "D", "H", "NT", "J5"];
+/** A trick bid's text: tricks and strain (J5: no trumps with the jacks on top). */
+const TRICK_BID = /^(\d+)(S|C|D|H|NT|J5)$/;
+/** Team colour classes: one per side, up to six. */
+const TEAM_CLASSES = ["team-0", "team-1", "team-2", "team-3", "team-4", "team-5"];
 
 /** Animation timings (ms): a card sliding in, a finished trick on show, the sweep. */
 const SLIDE_MS = 260;
@@ -69,7 +80,7 @@ function bidHTML(text, ladder = []) {
   const match = TRICK_BID.exec(text || "");
   if (match) {
     const [, tricks, strain] = match;
-    if (strain === "NT") return `${tricks}<span class="ct-nt">NT</span>`;
+    if (strain === "NT" || strain === "J5") return `${tricks}<span class="ct-nt">${strain}</span>`;
     return `${tricks}<span class="ct-suit ct-${SUITS[strain].colour}">${SUITS[strain].symbol}</span>`;
   }
   return esc(specialName(text, ladder));
@@ -113,7 +124,7 @@ function skeleton() {
       </div>
     </div>
     <div class="ct-felt">
-      ${POSITIONS.map(seat).join("")}
+      ${ALL_POSITIONS.map(seat).join("")}
       <div class="ct-center">
         <div class="ct-trick" data-testid="trick" aria-label="Cards on the table"></div>
       </div>
@@ -202,7 +213,7 @@ export class TableView {
   collectElements() {
     const q = (selector) => this.root.querySelector(selector);
     const seats = {};
-    for (const pos of POSITIONS) seats[pos] = q(`.ct-seat.pos-${pos}`);
+    for (const pos of ALL_POSITIONS) seats[pos] = q(`.ct-seat.pos-${pos}`);
     return {
       table: q("[data-testid=table]"), status: q("[data-testid=status]"),
       contract: q("[data-testid=contract]"), rules: q("[data-testid=rules-link]"),
@@ -353,7 +364,7 @@ export class TableView {
 
   /** The screen places in use, clockwise from the bottom. */
   positions() {
-    return this.seatCount() === 3 ? POSITIONS_OF_THREE : POSITIONS;
+    return POSITIONS_BY_COUNT[this.seatCount()] || POSITIONS;
   }
 
   /** Screen position of a seat: my seat at the bottom, the next seat clockwise at the left. */
@@ -408,12 +419,13 @@ export class TableView {
     const lastBids = new Map();
     for (const entry of (view && view.bidding) || []) lastBids.set(entry.seat, entry);
     const used = new Set(this.positions());
-    for (const pos of POSITIONS) this.el.seats[pos].hidden = !used.has(pos);
+    for (const pos of ALL_POSITIONS) this.el.seats[pos].hidden = !used.has(pos);
+    this.el.felt.dataset.seats = String(this.seatCount());
     for (let seat = 0; seat < this.seatCount(); seat++) {
       const element = this.seatElement(seat);
       const info = seats[seat] || {};
       element.dataset.seat = String(seat);
-      element.classList.remove("team-0", "team-1");
+      element.classList.remove(...TEAM_CLASSES);
       element.classList.add(`team-${this.teamOf(seat)}`);
       element.classList.toggle("me", seat === this.mySeat);
       element.classList.toggle("empty", !info.name && !info.bot);
@@ -548,14 +560,19 @@ export class TableView {
       return;
     }
     const side = this.teamOf(contract.contractor);
-    const tricksOf = (team) => this.teams()[team].reduce((sum, seat) => sum + (view.tricks_won[seat] || 0), 0);
+    // The makers: the contractor's known side (five players: with the partners revealed so
+    // far), against everybody else.
+    const makers = view.contract_side && view.contract_side.length ? view.contract_side : this.teams()[side];
+    const tricksOf = (seats) => seats.reduce((sum, seat) => sum + (view.tricks_won[seat] || 0), 0);
+    const others = view.tricks_won.map((_, seat) => seat).filter((seat) => !makers.includes(seat));
+    const otherClass = this.teams().length === 2 ? `team-${1 - side}` : "";
     const match = TRICK_BID.exec(contract.bid);
     const needed = match ? Number(match[1]) : 0;
     const trump = contract.trump ? `<span class="ct-suit ct-${SUITS[contract.trump].colour}" title="Trumps: ${SUITS[contract.trump].name}">${SUITS[contract.trump].symbol}</span>` : "";
     line.innerHTML = `${scores}`
       + `<span class="ct-contract-bid team-${side}">${bidHTML(contract.bid, view.ladder)} <span class="ct-by">${esc(this.nameOf(contract.contractor))}</span>${trump ? ` trumps ${trump}` : ""}</span>`
-      + `<span class="ct-count"><span class="team-${side}">${tricksOf(side)}${match ? `/${needed}` : ""}</span>`
-      + `<span class="ct-sep">·</span><span class="team-${1 - side}">${tricksOf(1 - side)}</span></span>`;
+      + `<span class="ct-count" title="Tricks: the contract's side · the others"><span class="team-${side}">${tricksOf(makers)}${match ? `/${needed}` : ""}</span>`
+      + `<span class="ct-sep">·</span><span class="${otherClass}">${tricksOf(others)}</span></span>`;
   }
 
   // -- the hand and the kitty ------------------------------------------------------------------
@@ -761,9 +778,11 @@ export class TableView {
     const button = (entry, label) => `<button type="button" class="ct-bid" data-bid="${esc(entry.bid)}" title="${esc(`${entry.name}: ${entry.value} points`)}" aria-pressed="false"><span class="ct-bid-label">${label}</span><span class="ct-bid-value">${entry.value}</span></button>`;
     const byText = new Map(ladder.map((e) => [e.bid, e]));
     const levels = [...new Set(ladder.map((e) => TRICK_BID.exec(e.bid)).filter(Boolean).map((m) => Number(m[1])))].sort((a, b) => a - b);
-    const head = `<span class="ct-grid-corner"></span>` + BID_COLUMNS.map((s) =>
-      (s === "NT" ? `<span class="ct-grid-head">NT</span>` : `<span class="ct-grid-head ct-suit ct-${SUITS[s].colour}" title="${SUITS[s].name}">${SUITS[s].symbol}</span>`)).join("");
-    const rows = levels.map((level) => `<span class="ct-grid-level">${level}</span>` + BID_COLUMNS.map((s) => {
+    const strains = new Set(ladder.map((e) => TRICK_BID.exec(e.bid)).filter(Boolean).map((m) => m[2]));
+    const columns = BID_COLUMNS.filter((s) => strains.has(s));
+    const head = `<span class="ct-grid-corner"></span>` + columns.map((s) =>
+      (s === "NT" || s === "J5" ? `<span class="ct-grid-head" title="${s === "J5" ? "J5 no trumps: each jack above its ace" : "No trumps"}">${s}</span>` : `<span class="ct-grid-head ct-suit ct-${SUITS[s].colour}" title="${SUITS[s].name}">${SUITS[s].symbol}</span>`)).join("");
+    const rows = levels.map((level) => `<span class="ct-grid-level">${level}</span>` + columns.map((s) => {
       const entry = byText.get(`${level}${s}`);
       return entry ? button(entry, bidHTML(entry.bid)) : `<span></span>`;
     }).join("")).join("");
@@ -771,7 +790,7 @@ export class TableView {
     const specialRow = specials.length
       ? `<div class="ct-grid-specials">${specials.map((e) => button(e, esc(specialName(e.bid, ladder)))).join("")}</div>`
       : "";
-    return `<div class="ct-grid-tricks">${head}${rows}</div>${specialRow}`;
+    return `<div class="ct-grid-tricks" style="--columns: ${columns.length}">${head}${rows}</div>${specialRow}`;
   }
 
   /** On touch screens a long press on a bid shows its value (its `title`). */
@@ -1050,16 +1069,19 @@ export class TableView {
     const parts = [];
     if (scored) {
       parts.push(`<div class="ct-result-title">${this.verdictHTML(scored)}</div>`);
-      parts.push(`<div class="ct-result-points">${[0, 1].map((team) =>
+      const sides = this.teams().map((_, team) => team);
+      parts.push(`<div class="ct-result-points">${sides.map((team) =>
         `<span class="team-${team}">${esc(this.sideName(team, " & "))} <b>${signed(scored.points[team])}</b></span>`).join("")}</div>`);
-      parts.push(`<div class="ct-result-score">Score: ${[0, 1].map((team) =>
+      parts.push(`<div class="ct-result-score">Score: ${sides.map((team) =>
         `<span class="team-${team}">${esc(this.sideName(team, " & "))} <b>${score(scored.scores[team])}</b></span>`).join(" · ")}</div>`);
       if (scored.summary) parts.push(`<div class="ct-result-summary">${esc(scored.summary)}</div>`);
     }
     if (over) {
       const winner = over.winner;
       const text = winner === null || winner === undefined ? "The match is over."
-        : `${this.sideName(winner)} win the match, ${score(over.scores[winner])} to ${score(over.scores[1 - winner])}!`;
+        : over.scores.length === 2
+          ? `${this.sideName(winner)} win the match, ${score(over.scores[winner])} to ${score(over.scores[1 - winner])}!`
+          : `${this.sideName(winner)} win the match with ${score(over.scores[winner])}!`;
       parts.push(`<div class="ct-result-match">${esc(text)} A new match starts in a moment.</div>`);
     }
     const result = this.el.result;
