@@ -196,6 +196,11 @@ class Client:
         """Take an action at our seat."""
         return await self.request("act", table_id=table_id, action=action)
 
+    async def hint(self, table_id: str) -> dict[str, Any]:
+        """Ask what the search bot would do in our seat now (casual tables only): the
+        suggested ``action``, an ``explanation`` and the ``version`` it is for."""
+        return await self.request("hint", table_id=table_id)
+
     async def report_bug(self, description: str, table_id: str | None = None,
                          client_state: dict[str, Any] | None = None) -> int:
         """Send a bug report; returns its number."""

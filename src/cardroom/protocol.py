@@ -49,6 +49,8 @@ class ErrorCode(StrEnum):
     """The rules do not allow that action now; the message says why."""
     BAD_RULES = "bad_rules"
     """House rules that cannot be played; the message says why."""
+    HINTS_DISABLED = "hints_disabled"
+    """This table was not created as a casual table: nobody may ask for hints."""
     ALREADY_REPORTED = "already_reported"
     """One bug report per connection (seed 004: refresh to send another)."""
     INTERNAL = "internal"
@@ -98,6 +100,8 @@ class CreateTable(_Message):
     seat: int = Field(default=0, ge=0, le=MAX_SEAT)
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)
     bot: str = "simple"
+    hints: bool = False
+    """A casual table: its players may ask for hints (``hint``). Off unless asked for."""
 
 
 class Join(_Message):
@@ -147,6 +151,14 @@ class Act(_Message):
     action: str = Field(min_length=1, max_length=200)
 
 
+class AskHint(_Message):
+    """Ask the search bot what it would do in your seat now (casual tables only). It reads
+    your seat's view alone and changes nothing; the answer is a ``hint`` message."""
+
+    type: Literal["hint"]
+    table_id: str = Field(max_length=64)
+
+
 class ReportBug(_Message):
     """Send a bug report with the table and the client's own state (seed 004 section 5)."""
 
@@ -164,14 +176,14 @@ class Ping(_Message):
 
 ClientMessage = Annotated[
     Register | Hello | WatchLobby | CreateTable | Join | Leave | AddBot | StartWithBots | Open
-    | Act | ReportBug | Ping,
+    | Act | AskHint | ReportBug | Ping,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE = TypeAdapter(ClientMessage)
 CLIENT_TYPES = frozenset(
     model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
     for model in (Register, Hello, WatchLobby, CreateTable, Join, Leave, AddBot,
-                  StartWithBots, Open, Act, ReportBug, Ping)
+                  StartWithBots, Open, Act, AskHint, ReportBug, Ping)
 )
 
 
@@ -218,6 +230,8 @@ class TableSummary(BaseModel):
     age_seconds: float
     scores: list[int]
     target: int
+    hints: bool = False
+    """A casual table: players may ask for hints."""
 
 
 class Lobby(BaseModel):
@@ -249,6 +263,23 @@ class TableUpdate(BaseModel):
     """``{"seat": s, "deadline": unix_seconds}`` when a turn timer runs."""
     matches: list[dict[str, Any]] = Field(default_factory=list)
     """Results of the matches finished at this table (score history across matches)."""
+    hints: bool = False
+    """A casual table: its players may ask for hints."""
+
+
+class Hint(BaseModel):
+    """The answer to ``hint``: what the search bot would do in the asker's seat at
+    ``version``, and a short honest account of how it chose. It is sent to the asker
+    alone, never changes the table, and was worked out from the asker's own view."""
+
+    type: Literal["hint"] = "hint"
+    table_id: str
+    version: int
+    """The table's version the hint is for (a later version makes it stale)."""
+    seat: int
+    action: str
+    """A legal action in the engine's notation (``play QH``, ``bid 7S``, ``discard …``)."""
+    explanation: str
 
 
 class Welcome(BaseModel):
@@ -261,4 +292,4 @@ class Welcome(BaseModel):
     """Tables where this player sits (to reconnect)."""
 
 
-ServerMessage = Ack | Error | Lobby | TableUpdate | Welcome
+ServerMessage = Ack | Error | Lobby | TableUpdate | Hint | Welcome

@@ -40,6 +40,7 @@ from cardroom.protocol import (
 )
 from cardroom.store.db import Change, Store, StoredTable
 from cardroom.store.models import BugRow, TableRow
+from cardroom.tables.hints import suggest
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +157,8 @@ class Table:
     """When the current match ended (the next one starts ``next_match_delay`` later)."""
     game_name: str = DEFAULT_GAME
     """Which game the table plays (a name of ``cardroom.games.registry.GAMES``)."""
+    hints: bool = False
+    """A casual table: its players may ask the search bot for a hint on their turn."""
 
     @property
     def spec(self) -> GameSpec:
@@ -182,7 +185,7 @@ class Table:
             teams=teams,
             age_seconds=round(max(0.0, time.time() - self.updated_at), 1),
             scores=list(self.game.scores) if self.game else [0] * len(teams),
-            target=self.rules.target)
+            target=self.rules.target, hints=self.hints)
 
     def update_for(self, seat: int | None) -> dict[str, Any]:
         """The full ``table`` message for a viewer in ``seat`` (``None``: spectator)."""
@@ -198,6 +201,7 @@ class Table:
             "match_number": self.match_number, "creator": self.creator_id,
             "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": self.finished,
+            "hints": self.hints,
         }
 
 
@@ -236,6 +240,9 @@ class Room:
                                              mp_context=multiprocessing.get_context("spawn"))
         self._tasks: set[asyncio.Task[Any]] = set()
         self._elsewhere: dict[str, tuple[float, set[tuple[str, int]]]] = {}
+        self._hints: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, str]]]] = {}
+        """The hint being worked out (or given) per table and seat, with the version it is
+        for: asking again before the table moves on costs no more bot time."""
         """Other processes: when last heard from, and the seats they hold connections for."""
         self.bus.subscribe(TABLE_CHANNEL, self._on_table_notice)
         if self.shared:
@@ -282,7 +289,7 @@ class Room:
                       turn_seconds=row.turn_seconds, creator_id=row.creator_id,
                       seats=[Seat() for _ in range(spec.players(rules))],
                       updated_at=row.updated_at, match_number=row.match_number,
-                      version=row.version, game_name=spec.name)
+                      version=row.version, game_name=spec.name, hints=bool(row.hints))
         await self._load_into(table, stored)
         return table
 
@@ -398,9 +405,9 @@ class Room:
 
     async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
                            seat: int, turn_seconds: float | None, bot: str,
-                           game: str = DEFAULT_GAME) -> Table:
+                           game: str = DEFAULT_GAME, hints: bool = False) -> Table:
         """A new table of ``game`` (500 or 1000) with ``player`` in ``seat``; ``preset``
-        ``None`` is the game's default preset."""
+        ``None`` is the game's default preset; ``hints`` makes it a casual table."""
         spec = GAMES.get(game)
         if spec is None:
             raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
@@ -416,10 +423,10 @@ class Room:
         table = Table(id=secrets.token_hex(6), rules=rules, bot_level=bot,
                       turn_seconds=turn_seconds, creator_id=player.id,
                       seats=[Seat() for _ in range(seats)], updated_at=now,
-                      game_name=spec.name)
+                      game_name=spec.name, hints=hints)
         await self.store.add_table(TableRow(
             id=table.id, game=spec.name, rules=rules.to_dict(), turn_seconds=turn_seconds,
-            bot=bot, creator_id=player.id, created_at=now, updated_at=now,
+            bot=bot, hints=hints, creator_id=player.id, created_at=now, updated_at=now,
             version=table.version), seats)
         self.tables[table.id] = table
         await self.join(player, table.id, seat)
@@ -618,6 +625,43 @@ class Room:
                     "text": text})
         return {"version": table.version, "action": text, "match": table.match_number,
                 "number": number}
+
+    async def hint(self, player: Player, table_id: str) -> dict[str, Any]:
+        """What the search bot would do in the player's seat now, at a casual table, and
+        why. It is worked out in the bot workers from the seat's own view and changes
+        nothing; the answer names the version it is for."""
+        table = await self._get_table(table_id)
+        seat = table.seat_of(player)
+        if seat is None:
+            raise RoomError(ErrorCode.NOT_AT_TABLE,
+                            "Only the players seated at this table may ask for hints.")
+        if not table.hints:
+            raise RoomError(ErrorCode.HINTS_DISABLED,
+                            "This table does not allow hints: only casual tables do.")
+        game = table.game
+        if game is None or game.is_over:
+            raise RoomError(ErrorCode.NOT_YOUR_TURN, "No match is being played here.")
+        if game.to_act != seat:
+            raise RoomError(ErrorCode.NOT_YOUR_TURN, "Hints are for your own turn.")
+        version = table.version
+        key = (table.id, seat)
+        pending = self._hints.get(key)
+        if pending is None or pending[0] != version:
+            for gone in [k for k in self._hints if k[0] not in self.tables]:
+                del self._hints[gone]
+            seed = zlib.crc32(f"hint:{table.id}:{version}:{seat}".encode())
+            future = asyncio.get_running_loop().run_in_executor(self._executor, suggest, seed,
+                                                                game.view(seat))
+            pending = self._hints[key] = (version, future)
+        try:
+            answer = await asyncio.shield(pending[1])
+        except Exception:
+            if self._hints.get(key) is pending:
+                del self._hints[key]
+            log.exception("hint at table %s seat %s", table.id, seat)
+            raise RoomError(ErrorCode.INTERNAL, "No hint could be worked out; please try "
+                                                "again.") from None
+        return {"table_id": table.id, "version": version, "seat": seat, **answer}
 
     @staticmethod
     def _summary_of(table: Table) -> dict[str, Any]:

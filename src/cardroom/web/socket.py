@@ -26,6 +26,7 @@ from cardroom.protocol import (
     Ack,
     Error,
     ErrorCode,
+    Hint,
     Welcome,
 )
 from cardroom.tables.room import Player, Room, RoomError
@@ -75,7 +76,8 @@ class Connection:
             "register": self._register, "hello": self._hello, "lobby": self._lobby,
             "create_table": self._create_table, "join": self._join, "leave": self._leave,
             "add_bot": self._add_bot, "start_with_bots": self._start_with_bots,
-            "open": self._open, "act": self._act, "report_bug": self._report_bug,
+            "open": self._open, "act": self._act, "hint": self._hint,
+            "report_bug": self._report_bug,
             "ping": self._ping,
         }
 
@@ -209,7 +211,7 @@ class Connection:
         player = self._need_player()
         table = await self.room.create_table(player, message.preset, message.rules,
                                              message.seat, message.turn_seconds, message.bot,
-                                             game=message.game)
+                                             game=message.game, hints=message.hints)
         seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 
@@ -238,6 +240,11 @@ class Connection:
 
     async def _act(self, message: Any) -> dict[str, Any]:
         return await self.room.act(self._need_player(), message.table_id, message.action)
+
+    async def _hint(self, message: Any) -> dict[str, Any]:
+        hint = await self.room.hint(self._need_player(), message.table_id)
+        self.deliver(Hint(**hint).model_dump(mode="json"))
+        return hint
 
     async def _report_bug(self, message: Any) -> dict[str, Any]:
         player = self._need_player()
