@@ -51,7 +51,7 @@ class ServerProcess:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=log, env=env)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # bot workers warm up first; CI may be busy
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")

@@ -7,8 +7,10 @@ layer sees plain dataclasses, never sessions.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,8 @@ _INSERT_ACTION = insert(ActionRow.__table__)
 _TABLES = TableRow.__table__
 _BUMP = (update(_TABLES)
          .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_old")))
+_BUMP_PLAIN = _BUMP.values(version=bindparam("b_new"), updated_at=bindparam("b_at"))
+"""The compare-and-set of an ordinary action (compiled once: this is the hot path)."""
 
 
 def async_url(url: str) -> str:
@@ -101,6 +105,17 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._sqlite_writer = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        """SQLite lets one transaction write at a time and makes the others poll with growing
+        sleeps; queueing this process's writes here instead keeps each one short."""
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        if self._sqlite_writer is None:
+            yield
+            return
+        async with self._sqlite_writer:
+            yield
 
     @classmethod
     async def open(cls, url: str = DEFAULT_DATABASE_URL, migrate: bool = True) -> Store:
@@ -120,7 +135,7 @@ class Store:
 
     async def add_player(self, player_id: str, name: str, token_hash: str) -> None:
         """Register a player."""
-        async with self.sessions.begin() as session:
+        async with self._writing(), self.sessions.begin() as session:
             session.add(PlayerRow(id=player_id, name=name, token_hash=token_hash,
                                   created_at=time.time()))
 
@@ -147,15 +162,25 @@ class Store:
         The version bump comes first: on PostgreSQL it locks the table's row until commit, so
         a rival transaction waits, then finds the version moved and matches no row.
         """
-        values: dict[str, Any] = {"version": change.version + 1,
-                                  "updated_at": change.updated_at}
-        if change.match is not None:
-            values["match_number"] = change.match[0]
-        if change.close:
-            values["closed"] = True
+        if change.match is None and not change.close:
+            bump, parameters = _BUMP_PLAIN, {"b_id": change.table_id, "b_old": change.version,
+                                             "b_new": change.version + 1,
+                                             "b_at": change.updated_at}
+        else:
+            values: dict[str, Any] = {"version": change.version + 1,
+                                      "updated_at": change.updated_at}
+            if change.match is not None:
+                values["match_number"] = change.match[0]
+            if change.close:
+                values["closed"] = True
+            bump = _BUMP.values(**values)
+            parameters = {"b_id": change.table_id, "b_old": change.version}
+        async with self._writing():
+            return await self._commit(change, bump, parameters)
+
+    async def _commit(self, change: Change, bump: Any, parameters: dict[str, Any]) -> bool:
         async with self.engine.begin() as connection:
-            bumped = await connection.execute(
-                _BUMP.values(**values), {"b_id": change.table_id, "b_old": change.version})
+            bumped = await connection.execute(bump, parameters)
             if bumped.rowcount != 1:
                 await connection.rollback()
                 return False
@@ -232,7 +257,7 @@ class Store:
 
     async def add_table(self, row: TableRow, seats: int) -> None:
         """Create a table with empty seats."""
-        async with self.sessions.begin() as session:
+        async with self._writing(), self.sessions.begin() as session:
             session.add(row)
             await session.flush()
             session.add_all(SeatRow(table_id=row.id, seat=s) for s in range(seats))
@@ -313,7 +338,7 @@ class Store:
 
     async def add_bug(self, row: BugRow) -> int:
         """Store a bug report; returns its number."""
-        async with self.sessions.begin() as session:
+        async with self._writing(), self.sessions.begin() as session:
             session.add(row)
             await session.flush()
             return row.id
