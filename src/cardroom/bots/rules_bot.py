@@ -379,7 +379,7 @@ class RulesBot:
     def bid(self, table: Table, legal: list[str]) -> str:
         """The most valuable trick bid the hand (with partner's bids) can make, a no-tricks
         bid with a low enough hand, else pass."""
-        levels = self._levels(table)
+        levels = self.levels(table)
         offers = [bid for bid in legal_trick_bids(legal) if bid.tricks <= levels[bid.trump]]
         if offers:
             return f"bid {max(offers, key=lambda bid: bid.value)}"
@@ -391,7 +391,7 @@ class RulesBot:
         forced = legal_trick_bids(legal)
         return f"bid {forced[0]}" if forced else legal[0]
 
-    def _levels(self, table: Table) -> dict[Suit | None, int]:
+    def levels(self, table: Table) -> dict[Suit | None, int]:
         """The highest level worth bidding in each strain, counting partner's support."""
         view = table.view
         partners = expected_partners(view, table.seat)
@@ -442,7 +442,7 @@ class RulesBot:
         if table.no_tricks:
             return shed_for_misere(table.hand, count, table.deck,
                                    table.rules["joker_low_in_misere"])
-        return _rubbish(table, count)
+        return kitty_discards(table, count)
 
     # -- card play -------------------------------------------------------------------------
 
@@ -659,7 +659,7 @@ def _shed(table: Table, cards: list[Card]) -> Card:
     return min(cards, key=lambda c: (_keep_value(table, c, table.hand), c))
 
 
-def _rubbish(table: Table, count: int) -> list[Card]:
+def kitty_discards(table: Table, count: int) -> list[Card]:
     """Kitty discards for a trick contract: whole short side suits first (voids to ruff in),
     then the cards least worth keeping; trumps, the joker and aces go last."""
     strain = table.strain

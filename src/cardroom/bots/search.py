@@ -19,11 +19,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.bots.rules_bot import RulesBot
+from cardroom.bots.bidding import choose_bid, choose_discard, contract_points
+from cardroom.bots.rules_bot import RulesBot, Table
 from cardroom.bots.simple import Seen
 from cardroom.bots.solver import FastSearch, Position, SolverTimeout, side_of
 from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
-from cardroom.games.five_hundred import Contract
+from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
 
 TRICKS_PER_HAND = 10
@@ -37,12 +38,18 @@ class Level:
     budget: float
     samples: int
     max_tricks: dict[int, int]
+    bid_budget: float
+    """Seconds for a bid or a kitty exchange (each sample solves whole deals)."""
+    bid_samples: int
 
 
 LEVELS: dict[str, Level] = {
-    "fast": Level(budget=0.12, samples=10, max_tricks={4: 7, 3: 8, 2: 10}),
-    "default": Level(budget=0.4, samples=24, max_tricks={4: 10, 3: 10, 2: 10}),
-    "strong": Level(budget=1.5, samples=64, max_tricks={4: 10, 3: 10, 2: 10}),
+    "fast": Level(budget=0.12, samples=10, max_tricks={4: 7, 3: 8, 2: 10},
+                  bid_budget=0.1, bid_samples=3),
+    "default": Level(budget=0.4, samples=24, max_tricks={4: 10, 3: 10, 2: 10},
+                     bid_budget=0.5, bid_samples=10),
+    "strong": Level(budget=1.5, samples=64, max_tricks={4: 10, 3: 10, 2: 10},
+                    bid_budget=3.0, bid_samples=48),
 }
 """The bot's levels by registry suffix (``search:fast``, ``search``, ``search:strong``). The
 compiled solver takes a few milliseconds on six tricks and tens on a full deal: the default
@@ -66,12 +73,30 @@ class SearchBot:
     def choose(self, view: dict[str, Any]) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         if view.get("discard_count") or view["phase"] != "play":
-            return self.heuristic.choose(view)
+            return self.exchange_or_bid(view)
         deadline = time.perf_counter() + self.level.budget
         action = self.play(view, deadline)
         if action is None or action not in view["legal_actions"]:
             return self.heuristic.choose(view)
         return action
+
+    def exchange_or_bid(self, view: dict[str, Any]) -> str:
+        """Bids and kitty discards by sampling (:mod:`cardroom.bots.bidding`) at tables the
+        solver models; the rules bot's choice for special contracts, other phases and
+        whenever the sampling finds nothing in time."""
+        fallback = self.heuristic.choose(view)
+        if not searchable(view):
+            return fallback
+        deadline = time.perf_counter() + self.level.bid_budget
+        samples = self.level.bid_samples
+        action = None
+        if view.get("discard_count"):
+            action = choose_discard(view, self.rng, deadline, samples)
+        elif view["phase"] == "bidding" and (fallback == "pass" or _is_trick_bid(fallback)):
+            levels = self.heuristic.levels(Table(view))
+            order = sorted(levels, key=lambda strain: -levels[strain])
+            action = choose_bid(view, self.rng, deadline, samples, order)
+        return action or fallback
 
     # card play
 
@@ -107,6 +132,11 @@ class SearchBot:
         if not candidates:
             return None
         return max(candidates, key=lambda action: (candidates[action], action))
+
+
+def _is_trick_bid(action: str) -> bool:
+    """Whether an action bids a number of tricks in a strain."""
+    return action.startswith("bid ") and Bid.parse(action[4:]).contract is Contract.TRICKS
 
 
 def searchable(view: dict[str, Any]) -> bool:
@@ -330,22 +360,8 @@ class Aim:
             return sign * (makers - defence * taken)
         makers_tricks = (sum(won[s] for s in range(4) if s % 2 == contractor_team)
                          + (counted if sign > 0 else left - counted))
-        return sign * (self._contract_points(makers_tricks)
+        return sign * (contract_points(self.rules, self.bid, makers_tricks)  # type: ignore[arg-type]
                        - defence * (TRICKS_PER_HAND - makers_tricks))
-
-    def _contract_points(self, tricks: int) -> int:
-        """What the contractors score with ``tricks`` tricks (RULES.md 1.4)."""
-        bid = self.bid
-        value = bid.value  # type: ignore[union-attr]
-        if tricks < bid.tricks:  # type: ignore[union-attr]
-            return -value
-        if tricks == TRICKS_PER_HAND:
-            bonus = self.rules["all_tricks_bonus"]
-            if bonus == "slam_250":
-                value = max(value, 250)
-            elif bonus == "sweep_plus_50" and bid.tricks < TRICKS_PER_HAND:  # type: ignore[union-attr]
-                value += 50
-        return value
 
 
 def _mask(cards: Iterable[str]) -> int:

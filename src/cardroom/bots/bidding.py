@@ -1,0 +1,334 @@
+"""Bidding and the kitty exchange by sampling, for the search bot.
+
+Both decisions ask the same question: what would this contract score? The answer comes from
+deals consistent with the seat's view (the hidden hands and the kitty dealt at random; a seat
+that bid a suit is dealt at least :data:`BID_SUIT_LENGTH` cards of it), each solved double
+dummy with the compiled solver after the contractor's kitty exchange, and scored by the
+rules. The bid with the best average score is made when it beats passing; the discard with
+the best average score is put back. The rules bot's hand evaluation picks the candidates worth
+solving, so the time goes on the contracts and discards that could be right.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardroom.bots.knowledge import legal_trick_bids, view_strain
+from cardroom.bots.rules_bot import kitty_discards
+from cardroom.bots.solver import FastSearch, Position, SolverTimeout
+from cardroom.games.cards import Card, Suit, cards_of
+from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
+from cardroom.games.five_hundred.rules import DECKS
+
+TRICKS_PER_HAND = 10
+BID_SUIT_LENGTH = 3
+"""Fewest cards of a suit a sampled hand gets when its seat bid that suit."""
+STRAINS_TO_SOLVE = 3
+"""How many of the hand's best strains (by the rules bot's estimate) each sample solves."""
+PASS_MARGIN = 20.0
+"""Points a bid's average must beat passing by: double dummy is a little kinder to the
+contractor than real play, where the defenders cannot see the cards either."""
+
+
+def contract_points(rules: dict[str, Any], bid: Bid, tricks: int) -> int:
+    """What the contractors score taking ``tricks`` tricks in a trick contract (RULES.md
+    1.4, with the table's all-tricks bonus)."""
+    value = bid.value
+    if tricks < bid.tricks:
+        return -value
+    if tricks == TRICKS_PER_HAND:
+        bonus = rules["all_tricks_bonus"]
+        if bonus == "slam_250":
+            value = max(value, 250)
+        elif bonus == "sweep_plus_50" and bid.tricks < TRICKS_PER_HAND:
+            value += 50
+    return value
+
+
+def hand_points(rules: dict[str, Any], bid: Bid, tricks: int) -> int:
+    """The contractors' points less the defenders' trick points, from the contractors' side."""
+    defence = 10 if rules["defender_points"] == "always" else 0
+    return contract_points(rules, bid, tricks) - defence * (TRICKS_PER_HAND - tricks)
+
+
+@dataclass
+class Deal:
+    """One sampled deal: every hand as a mask (the seat's own included) and the kitty."""
+
+    hands: list[int]
+    kitty: int
+
+
+@dataclass
+class Averages:
+    """Running totals of the points of several choices over the deals solved so far."""
+
+    totals: dict[Any, float] = field(default_factory=dict)
+    counts: dict[Any, int] = field(default_factory=dict)
+
+    def add(self, choice: Any, points: float) -> None:
+        """Count one more deal's points for ``choice``."""
+        self.totals[choice] = self.totals.get(choice, 0.0) + points
+        self.counts[choice] = self.counts.get(choice, 0) + 1
+
+    def mean(self, choice: Any) -> float | None:
+        """The average so far, or ``None`` before any deal."""
+        count = self.counts.get(choice)
+        return None if not count else self.totals[choice] / count
+
+
+class Holding:
+    """A contractor's hand after taking the kitty, as the rules bot's discard rule reads it
+    (the strain, the cards, which are the top of their suit, which are trumps)."""
+
+    def __init__(self, strain: Strain, hand: int, deck: int) -> None:
+        self.strain = strain
+        self.hand = cards_of(hand)
+        self.outstanding = deck & ~hand
+
+    def boss(self, card: Card) -> bool:
+        """No card outside the hand beats ``card`` in its effective suit."""
+        suit = self.strain.suit_of[card.index]
+        keys = self.strain.keys[suit]
+        rivals = cards_of(self.outstanding & self.strain.follow_mask[suit])
+        return all(keys[rival.index] < keys[card.index] for rival in rivals)
+
+    def trumps_held(self, cards: Iterable[Card]) -> list[Card]:
+        """The trumps among ``cards``."""
+        trump = self.strain.trump
+        return [] if trump is None else [c for c in cards if self.strain.suit_of[c.index] == trump]
+
+
+def rules_discard(strain: Strain, hand: int, count: int, deck: int) -> int:
+    """The rules bot's kitty discard for a trick contract, as a mask."""
+    return sum(card.mask for card in kitty_discards(Holding(strain, hand, deck), count))  # type: ignore[arg-type]
+
+
+class Sampler:
+    """Deals the cards the seat cannot see, consistently with its view."""
+
+    def __init__(self, view: dict[str, Any], rng: random.Random) -> None:
+        self.view = view
+        self.rng = rng
+        self.seat: int = view["seat"]
+        self.players: int = view["players"]
+        deck = DECKS[view["rules"]["deck"]]
+        self.deck = deck.mask
+        self.hand = sum(Card.parse(text).mask for text in view["hand"])
+        self.hidden = deck.mask & ~self.hand
+        self.suits_bid = self._suits_bid()
+
+    def _suits_bid(self) -> dict[int, set[Suit]]:
+        """The trump suits each other seat has bid this hand."""
+        bid: dict[int, set[Suit]] = {}
+        for entry in self.view["bidding"]:
+            if entry["seat"] == self.seat or entry["bid"] == "pass":
+                continue
+            trump = Bid.parse(entry["bid"]).trump
+            if trump is not None:
+                bid.setdefault(entry["seat"], set()).add(trump)
+        return bid
+
+    def deal(self, kitty_size: int) -> Deal:
+        """A random deal of the hidden cards: ``kitty_size`` to the kitty (0 once the seat
+        holds it), ten to each other seat, bid suits respected when a few tries allow."""
+        cards = list(cards_of(self.hidden))
+        deal = None
+        for _ in range(20):
+            self.rng.shuffle(cards)
+            deal = self._split(cards, kitty_size)
+            if self._fits(deal):
+                return deal
+        return deal  # type: ignore[return-value]
+
+    def _split(self, cards: list[Card], kitty_size: int) -> Deal:
+        hands = [0] * self.players
+        hands[self.seat] = self.hand
+        at = 0
+        for seat in range(self.players):
+            if seat == self.seat:
+                continue
+            hands[seat] = sum(card.mask for card in cards[at:at + TRICKS_PER_HAND])
+            at += TRICKS_PER_HAND
+        return Deal(hands, sum(card.mask for card in cards[at:at + kitty_size]))
+
+    def _fits(self, deal: Deal) -> bool:
+        for seat, suits in self.suits_bid.items():
+            for suit in suits:
+                strain = strain_for(suit)
+                if (deal.hands[seat] & strain.follow_mask[int(suit)]).bit_count() < BID_SUIT_LENGTH:
+                    return False
+        return True
+
+
+def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple[int, ...],
+                 deadline: float, guess: float | None) -> int:
+    """Tricks ``side`` takes in a full deal with best play (``SolverTimeout`` past the
+    deadline)."""
+    position = Position(hands=tuple(deal_hands), strain=strain, to_play=leader)
+    return FastSearch(position, side, deadline).value(
+        guess=None if guess is None else round(guess))
+
+
+def first_leader(view: dict[str, Any], contractor: int) -> int:
+    """Who leads the first trick when ``contractor`` wins the bidding."""
+    if view["rules"]["first_lead"] == "dealer_left":
+        return (view["dealer"] + 1) % view["players"]
+    return contractor
+
+
+def side_of_seat(view: dict[str, Any], seat: int) -> tuple[int, ...]:
+    """The seats playing together with ``seat`` (its team)."""
+    for team in view["teams"]:
+        if seat in team:
+            return tuple(team)
+    return (seat,)
+
+
+def run_until(deadline: float, samples: int, step: Callable[[], None]) -> int:
+    """Call ``step`` once per sampled deal until ``samples`` or the deadline; how many ran."""
+    done = 0
+    while done < samples and time.perf_counter() < deadline:
+        try:
+            step()
+        except SolverTimeout:
+            break
+        done += 1
+    return done
+
+
+def choose_bid(view: dict[str, Any], rng: random.Random, deadline: float, samples: int,
+               strain_order: list[Suit | None]) -> str | None:
+    """The trick bid with the best average score over sampled deals, ``"pass"`` when none
+    beats passing, or ``None`` when no deal could be solved in time (or there is nothing to
+    weigh). ``strain_order`` ranks the strains worth solving, likeliest first."""
+    legal: list[str] = view["legal_actions"]
+    offers = legal_trick_bids(legal)
+    if not offers:
+        return None
+    seat = view["seat"]
+    rules = view["rules"]
+    sampler = Sampler(view, rng)
+    kitty_size = DECKS[rules["deck"]].kitty
+    offered = {bid.trump for bid in offers}
+    strains = [strain for strain in strain_order if strain in offered][:STRAINS_TO_SOLVE]
+    high = high_trick_bid(view)
+    ours = side_of_seat(view, seat)
+    contracts: list[tuple[int, Suit | None]] = [(seat, strain) for strain in strains]
+    if high is not None and (high[0], high[1].trump) not in contracts:
+        contracts.append((high[0], high[1].trump))
+    outcomes: dict[tuple[int, Suit | None], list[int]] = {key: [] for key in contracts}
+
+    def step() -> None:
+        deal = sampler.deal(kitty_size)
+        for key in contracts:
+            contractor, strain = key
+            made = play_contract(deal, contractor, strain_for(strain), view, sampler.deck,
+                                 deadline, outcomes[key])
+            outcomes[key].append(made)
+
+    if not run_until(deadline, samples, step):
+        return None
+    solved = min(len(results) for results in outcomes.values())
+
+    def average(contractor: int, bid: Bid) -> float:
+        """The average points of a contract for the seat's side."""
+        sign = 1 if contractor in ours else -1
+        results = outcomes[(contractor, bid.trump)][:solved]
+        return sign * sum(hand_points(rules, bid, made) for made in results) / solved
+
+    best = max((bid for bid in offers if bid.trump in strains),
+               key=lambda bid: average(seat, bid), default=None)
+    if best is None:
+        return None
+    passing = average(*high) if high is not None else 0.0
+    if "pass" in legal and average(seat, best) < passing + PASS_MARGIN:
+        return "pass"
+    return f"bid {best}"
+
+
+def high_trick_bid(view: dict[str, Any]) -> tuple[int, Bid] | None:
+    """The seat holding the high bid and that bid, when it is a trick bid."""
+    high = view["high_bid"]
+    if high is None:
+        return None
+    bid = Bid.parse(high["bid"])
+    return (high["seat"], bid) if bid.contract is Contract.TRICKS else None
+
+
+def play_contract(deal: Deal, contractor: int, strain: Strain, view: dict[str, Any],
+                  deck: int, deadline: float, before: list[int]) -> int:
+    """Tricks the contractor's side takes in a sampled deal: the contractor takes the kitty
+    and puts back the rules bot's discard, then everyone plays double dummy. ``before``
+    (earlier results of the same contract) gives the solver its first guess."""
+    kitty_size = deal.kitty.bit_count()
+    taken = deal.hands[contractor] | deal.kitty
+    hands = list(deal.hands)
+    hands[contractor] = taken & ~rules_discard(strain, taken, kitty_size, deck)
+    guess = sum(before) / len(before) if before else None
+    return solve_tricks(hands, strain, first_leader(view, contractor),
+                        side_of_seat(view, contractor), deadline, guess)
+
+
+def discard_candidates(view: dict[str, Any], strain: Strain, count: int) -> list[int]:
+    """Discards worth comparing: the rules bot's, and for each side suit it could void, that
+    suit and then the rules bot's least wanted cards."""
+    deck = DECKS[view["rules"]["deck"]].mask
+    hand = sum(Card.parse(text).mask for text in view["hand"])
+    base = rules_discard(strain, hand, count, deck)
+    candidates = [base]
+    order = [card.mask for card in kitty_discards(Holding(strain, hand, deck), len(view["hand"]))]  # type: ignore[arg-type]
+    for suit in range(4):
+        if strain.trump is not None and suit == int(strain.trump):
+            continue
+        cards = hand & strain.follow_mask[suit]
+        if not cards or cards.bit_count() > count:
+            continue
+        chosen = cards
+        for mask in order:
+            if chosen.bit_count() == count:
+                break
+            if not chosen & mask and not (strain.trump is not None
+                                          and mask & strain.follow_mask[int(strain.trump)]):
+                chosen |= mask
+        if chosen.bit_count() == count and chosen not in candidates:
+            candidates.append(chosen)
+    return candidates
+
+
+def choose_discard(view: dict[str, Any], rng: random.Random, deadline: float,
+                   samples: int) -> str | None:
+    """The kitty discard with the best average score over sampled deals of the other hands
+    (``None`` when no deal could be solved in time)."""
+    contract = view["contract"] or {}
+    bid = Bid.parse(contract["bid"]) if contract.get("bid") else None
+    if bid is None or bid.is_misere_type or view.get("players") != 4:
+        return None
+    strain = view_strain(view)
+    count = view["discard_count"]
+    candidates = discard_candidates(view, strain, count)
+    if len(candidates) == 1:
+        return None
+    seat = view["seat"]
+    rules = view["rules"]
+    sampler = Sampler(view, rng)
+    side = side_of_seat(view, seat)
+    leader = first_leader(view, seat)
+    scores = Averages()
+
+    def step() -> None:
+        deal = sampler.deal(0)
+        for discard in candidates:
+            hands = list(deal.hands)
+            hands[seat] &= ~discard
+            made = solve_tricks(hands, strain, leader, side, deadline, None)
+            scores.add(discard, hand_points(rules, bid, made))
+
+    if not run_until(deadline, samples, step):
+        return None
+    best = max(candidates, key=lambda d: (scores.mean(d) or -10_000.0, d == candidates[0]))
+    return "discard " + " ".join(str(card) for card in cards_of(best))
