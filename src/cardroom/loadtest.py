@@ -53,6 +53,15 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a local process has used so far, in seconds (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], share: float) -> float:
     """The ``share`` quantile (0–1) of some values (nan if there are none)."""
     if not values:
@@ -372,7 +381,14 @@ class LoadRun:
     """Server → (RSS KiB before the tables sat down, RSS KiB at the end of the load)."""
     kills: int = 0
     failed_restarts: int = 0
+    cpu_used: float | None = None
+    """CPU seconds the servers used while the clients played (not measured across kills)."""
     verdict: Verdict = field(default_factory=Verdict)
+
+    def server_cpu(self) -> float | None:
+        """CPU seconds used so far by the servers this run knows the pids of (None: none)."""
+        pids = [s.pid for s in self.servers if s.pid is not None] or self.server_pids
+        return sum(cpu_seconds(pid) for pid in pids) if pids else None
 
     def server_memory(self) -> dict[str, int]:
         """Each server's resident memory in KiB, read from /proc or asked over HTTP."""
@@ -442,6 +458,7 @@ class LoadRun:
         gc.disable()
         try:
             self.started = time.perf_counter()
+            cpu_before = self.server_cpu()
             until = self.started + self.duration
             for bench in self.benches:
                 bench.progress = time.monotonic()
@@ -457,6 +474,9 @@ class LoadRun:
                 if on_tick:
                     on_tick(self)
             after = self.server_memory()
+            cpu_after = self.server_cpu()
+            if cpu_before is not None and cpu_after is not None and not self.kills:
+                self.cpu_used = cpu_after - cpu_before
             self.stuck_check_at = time.monotonic()
             self.stopping = True
             for helper in helpers:
@@ -583,6 +603,10 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
             rows.append(("restarts that failed (retried)", str(run.failed_restarts)))
     if run.drop_rate:
         rows.append(("connections dropped", str(run.stats.drops)))
+    if run.cpu_used is not None and run.stats.actions:
+        per_action = run.cpu_used * 1000 / run.stats.actions
+        rows.append(("server CPU per action", f"{per_action:.2f} ms "
+                     f"(≈ {1000 / per_action:,.0f} actions/s per busy core)"))
     for url, (before, after) in run.memory.items():
         rows.append((f"server RSS {url}", f"{before / 1024:.0f} → {after / 1024:.0f} MiB"))
     verdict = run.verdict
