@@ -259,6 +259,7 @@ function destroyTableView() {
 function tableContext(tableId) {
   return {
     send: (action) => room.request("act", { table_id: tableId, action }),
+    hint: () => room.request("hint", { table_id: tableId }),
     me: { player_id: state.me.player_id, name: state.me.name },
     options,
     rulesLink: `/rules/table/${tableId}`,
@@ -298,6 +299,7 @@ function drawToolbar(message) {
   const preset = message?.view ? presetTitle(game, message.view.preset) : null;
   const parts = [preset ? `${game} · ${preset}` : game, `table ${state.tableId}`];
   if (message?.match_number) parts.push(`match ${message.match_number}`);
+  if (message) parts.push(message.hints ? "casual: hints allowed" : "no hints");
   $("#table-title").textContent = parts.join(" · ");
   $("#spectating").hidden = !message || message.seat != null;
   const freeSeats = message?.seats?.filter((seat) => !seat.name && !seat.bot).length ?? 0;

@@ -60,7 +60,7 @@ export function presetTitle(game, preset) {
  * @property {(tableId: string, seat: number) => Promise<unknown>} addBot
  * @property {(tableId: string) => Promise<unknown>} startWithBots
  * @property {(request: {game: string, preset: string, rules: object, seat: number,
- *   turn_seconds: number|null}) => Promise<unknown>} create
+ *   turn_seconds: number|null, hints: boolean}) => Promise<unknown>} create
  */
 
 /** When the lobby message being shown arrived, to count the Age on from it. */
@@ -159,6 +159,8 @@ function tableRow(table, ctx) {
     el("td", { class: "lobby-game", "data-label": "Game" },
       el("span", { class: `tag tag-game game-${table.game}`, text: table.game }),
       el("strong", { class: "lobby-preset", text: presetTitle(table.game, table.preset) || "House rules" }),
+      table.hints ? el("span", { class: "tag tag-hints", "data-testid": "hints-tag", text: "hints",
+        title: "Casual table: players may ask the search bot for a hint on their turn" }) : null,
       el("span", { class: "lobby-status" },
         el("span", { class: `badge badge-${table.status}`, text: status }),
         el("span", { class: "muted small", text: ` first to ${table.target}` }))),
@@ -277,6 +279,13 @@ function newTableForm(ctx) {
       el("div", { class: "field" }, el("label", { for: "new-turn-seconds", text: "Turn timer (seconds)" }),
         el("input", { id: "new-turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600,
           step: 1, placeholder: "No timer", inputmode: "numeric" })),
+      el("div", { class: "field field-check" },
+        el("label", { for: "new-hints" },
+          el("input", { id: "new-hints", name: "hints", type: "checkbox",
+            "aria-describedby": "new-hints-help" }),
+          " Casual table: hints allowed"),
+        el("p", { class: "muted small", id: "new-hints-help",
+          text: "Every player may ask the search bot what it would do on their turn. Shown in the lobby." })),
     ),
     seatPicker,
     house.element,
@@ -314,6 +323,7 @@ function newTableForm(ctx) {
         rules: { ...house.changes(), target },
         seat: Number(data.get("new-seat") ?? 0),
         turn_seconds: seconds > 0 ? seconds : null,
+        hints: data.get("hints") === "on",
       });
       setOpen(false);
     } catch {

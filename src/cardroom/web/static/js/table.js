@@ -16,6 +16,7 @@
 
 import { cardSVG, backSVG, cardName, SUITS } from "./cards.js";
 import { seatName } from "./dom.js";
+import { HintControl } from "./hint.js";
 
 /** Screen places of the seats, clockwise from mine: play passes to the left. */
 const POSITIONS = ["bottom", "left", "top", "right"];
@@ -207,6 +208,8 @@ export class TableView {
     this.notice = this.findNotice();
     this.el.rules.href = ctx.rulesLink || "#";
     this.bindEvents();
+    /** The Hint button and the marks of a hint (casual tables). */
+    this.hints = new HintControl(this);
   }
 
   /** References to the parts `update` changes. */
@@ -326,6 +329,7 @@ export class TableView {
     this.renderTrick(message.events || []);
     this.renderEvents(message.events || []);
     this.renderClock();
+    this.hints.render();
   }
 
   /** Forget choices tied to another table. */
@@ -339,6 +343,7 @@ export class TableView {
   /** Stop timers and listeners and empty the root. */
   destroy() {
     window.removeEventListener("cardroom:options", this.onOptions);
+    this.hints.destroy();
     for (const timer of [...this.timers, ...this.trickTimers]) clearTimeout(timer);
     this.timers.clear();
     this.trickTimers.clear();
@@ -862,6 +867,7 @@ export class TableView {
     const now = Date.now();
     if (this.sendingSince && now - this.sendingSince < SEND_GUARD_MS) return;
     this.sendingSince = now;
+    this.hints.clear();
     this.hideNotice();
     Promise.resolve()
       .then(() => this.ctx.send(action))
