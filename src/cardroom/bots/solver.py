@@ -22,9 +22,11 @@ numba-compiled kernel over integer arrays, cached on disk, for about a hundredfo
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cardroom.games.cards import JOKER_INDEX, Suit, iter_indexes
 from cardroom.games.five_hundred.tricks import JOKER_SUIT, Strain
@@ -566,7 +568,11 @@ except ImportError:  # pragma: no cover - numba is a dependency; keep the refere
 
 # Slots of the kernel's ``cfg`` array.
 _C_PLAYERS, _C_JOKER, _C_FORCED, _C_ANY_TIME, _C_SIDE, _C_MAX = 0, 1, 2, 3, 4, 5
-_C_TRUMP, _C_TRUMP_MASK, _C_JOKER_WINS = 6, 7, 8
+_C_TRUMP, _C_TRUMP_MASK, _C_JOKER_WINS, _C_GENERATION = 6, 7, 8, 9
+_GENERATION_SHIFT = 40
+"""Where a table row's tag keeps the generation (suit lengths and leader fit below)."""
+_GENERATIONS = 1 << 20
+"""Searches a shared table serves before it is cleared (the tag's room for generations)."""
 # Slots of the kernel's ``stats`` array: nodes so far, node limit, aborted flag.
 _S_NODES, _S_LIMIT, _S_ABORTED = 0, 1, 2
 _MAX_MOVES = 32
@@ -675,15 +681,18 @@ def _squeeze_k(hands, follow, squeezed) -> int:
     return lengths
 
 
-def _slot_k(tt_keys, hands, leader: int, follow, squeezed) -> tuple[int, bool]:
+def _slot_k(tt_keys, hands, leader: int, follow, squeezed, generation: int
+            ) -> tuple[int, bool]:
     """The table slot of a trick-boundary position and whether it already holds it; a
     missing position gets an empty slot near its hash, or one to overwrite. A row holds the
-    squeezed hands and the suit lengths with the leader plus one (0 marks an empty row)."""
-    squeezed[4] = _squeeze_k(hands, follow, squeezed) + leader + 1
-    return _find_k(tt_keys, squeezed)
+    squeezed hands and a tag: the suit lengths, the leader plus one and the search's
+    generation (see :func:`_shared_table`); a row of another generation counts as empty."""
+    squeezed[4] = (_squeeze_k(hands, follow, squeezed) + leader + 1
+                   + (generation << _GENERATION_SHIFT))
+    return _find_k(tt_keys, squeezed, generation)
 
 
-def _find_k(tt_keys, squeezed) -> tuple[int, bool]:
+def _find_k(tt_keys, squeezed, generation: int) -> tuple[int, bool]:
     """:func:`_slot_k` once the position is squeezed."""
     tag = squeezed[4]
     h = (squeezed[0] * 0x9E3779B1 ^ squeezed[1] * 0x85EBCA77 ^ squeezed[2] * 0xC2B2AE3D
@@ -694,7 +703,7 @@ def _find_k(tt_keys, squeezed) -> tuple[int, bool]:
     for probe in range(4):
         slot = (first + probe) & size_mask
         row = tt_keys[slot]
-        if row[4] == 0:
+        if row[4] >> _GENERATION_SHIFT != generation:
             return slot, False
         if (row[4] == tag and row[0] == squeezed[0] and row[1] == squeezed[1]
                 and row[2] == squeezed[2] and row[3] == squeezed[3]):
@@ -781,7 +790,8 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
                 elif winner >= 0:
                     res = (side >> winner) & 1
                 else:
-                    slot, found = _slot_k(tt_keys, hands, leader, follow, squeezed)
+                    slot, found = _slot_k(tt_keys, hands, leader, follow, squeezed,
+                                          cfg[_C_GENERATION])
                     if found:
                         lo, hi = tt_bounds[slot, 0], tt_bounds[slot, 1]
                         first = tt_moves[slot] - 1
@@ -852,7 +862,7 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
                 else:
                     hi = min(hi, frame[_F_TARGET] - 1)
                 squeezed[:] = frame[_F_KEY:_F_KEY + 5]
-                slot, found = _find_k(tt_keys, squeezed)
+                slot, found = _find_k(tt_keys, squeezed, cfg[_C_GENERATION])
                 for i in range(4):
                     tt_keys[slot, i] = squeezed[i]
                 tt_keys[slot, 4] = squeezed[4]
@@ -992,12 +1002,34 @@ if _numba is not None:
     _search_k = _jit(_search_k)
 
 
+_tables = threading.local()
+
+
+def _shared_table(size: int) -> tuple[Any, Any, Any, int]:
+    """A transposition table of ``size`` rows for a new search, and its generation.
+
+    Allocating and first touching a full-size table costs as much as solving a deal, so each
+    thread keeps one table per size and every search takes the next generation of it: rows
+    written by earlier searches no longer match (they answer other questions) and count as
+    empty. After :data:`_GENERATIONS` searches the table is cleared and counting restarts.
+    """
+    tables = _tables.__dict__.setdefault("by_size", {})
+    entry = tables.get(size)
+    if entry is None or entry[3] + 1 >= _GENERATIONS:
+        entry = [np.zeros((size, 5), dtype=np.int64), np.zeros((size, 2), dtype=np.int8),
+                 np.zeros(size, dtype=np.int8), 0]
+        tables[size] = entry
+    entry[3] += 1
+    return entry[0], entry[1], entry[2], entry[3]
+
+
 class FastSearch(Search):
     """:class:`Search` with the search proper run by the compiled kernel: the same answers
     (the tests check it against :class:`Search` and :func:`brute_force`), about a hundred
     times sooner on full deals. The root (bisection, representative moves, the trick in
     progress) is :class:`Search`'s own; the transposition table is a fixed-size array kept
-    between calls.
+    between calls, one per thread and size, reused by the next search
+    (:func:`_shared_table`).
 
     The kernel cannot read the clock, so with a deadline it runs in slices of ``SLICE``
     trick-boundary nodes and is restarted after each look at the clock; the table keeps the
@@ -1016,20 +1048,18 @@ class FastSearch(Search):
         super().__init__(position, side, deadline, maximisers)
         layout = self.layout
         trump = self.strain.trump
+        cards = len(layout.index)
+        size = 1 << min(self.TABLE_BITS, max(10, 2 * (cards // len(self.active)) + 2))
+        self.tt_keys, self.tt_bounds, self.tt_moves, generation = _shared_table(size)
         self.cfg = np.array([len(self.active), self.joker, self.forced, self.any_time,
                              self.side, self.maximisers, -1 if trump is None else int(trump),
-                             self.trump_mask, self.joker_wins], dtype=np.int64)
+                             self.trump_mask, self.joker_wins, generation], dtype=np.int64)
         self.suit_of = np.array(layout.suit or [0], dtype=np.int64)
         self.follow = np.array(layout.follow, dtype=np.int64)
         self.keys = np.array([keys or [0] for keys in layout.keys], dtype=np.int64)
         self.order_table = np.zeros((4, 4), dtype=np.int64)
         for seat, order in self.orders.items():
             self.order_table[seat, :len(order)] = order
-        cards = len(layout.index)
-        size = 1 << min(self.TABLE_BITS, max(10, 2 * (cards // len(self.active)) + 2))
-        self.tt_keys = np.zeros((size, 5), dtype=np.int64)  # zeros: cheap, and all empty
-        self.tt_bounds = np.zeros((size, 2), dtype=np.int8)
-        self.tt_moves = np.zeros(size, dtype=np.int8)
         self.moves = np.zeros((cards + 2, 4, _MAX_MOVES), dtype=np.int64)
         self.frames = np.zeros((cards + 2, _FIELDS), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
