@@ -85,7 +85,7 @@ class SearchBot:
         solver models; the rules bot's choice for special contracts, other phases and
         whenever the sampling finds nothing in time."""
         fallback = self.heuristic.choose(view)
-        if not searchable(view):
+        if not searchable(view) or not self.level.bid_samples:
             return fallback
         deadline = time.perf_counter() + self.level.bid_budget
         samples = self.level.bid_samples
