@@ -305,6 +305,8 @@ def loadtest(
     drop_rate: Annotated[float, typer.Option(
         help="Share of client connections dropped each second (they reconnect).")] = 0.0,
     seed: Annotated[int, typer.Option(help="Seed of the clients' choices.")] = 1,
+    keep_logs: Annotated[Path | None, typer.Option(
+        help="Copy the logs of the servers it started into this folder.")] = None,
 ) -> None:
     """Drive N tables of bots-behind-WebSockets against the server and measure it; with
     faults (killed servers, dropped connections), check nothing was lost."""
@@ -344,6 +346,12 @@ def loadtest(
         finally:
             for server in started:
                 server.stop()
+            if keep_logs is not None:
+                import shutil
+
+                keep_logs.mkdir(parents=True, exist_ok=True)
+                for server in started:
+                    shutil.copy(server.log, keep_logs / server.log.name)
     result = RichTable(title="cardroom loadtest")
     result.add_column("figure")
     result.add_column("value", justify="right", overflow="fold")

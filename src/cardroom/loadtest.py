@@ -264,6 +264,11 @@ class SeatPlayer:
             except TimeoutError:
                 run.stats.error("timeout")
                 continue
+            except Exception as error:  # a closed socket, or a view the bot cannot read
+                run.stats.error(f"{type(error).__name__}: {error}"[:100])
+                with contextlib.suppress(Exception):
+                    await client.close()
+                continue
             run.acked.append(Acked(bench.table_id, self.seat, result.get("match"),
                                    result.get("number"), result["action"]))
             run.stats.actions += 1
@@ -482,7 +487,9 @@ class LoadRun:
             for helper in helpers:
                 helper.cancel()
             await asyncio.gather(*helpers, return_exceptions=True)
-            await asyncio.gather(*tasks, return_exceptions=True)
+            for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+                if isinstance(outcome, BaseException):
+                    self.stats.error(f"player crashed: {type(outcome).__name__}: {outcome}"[:120])
             self.elapsed = time.perf_counter() - self.started
         finally:
             gc.enable()

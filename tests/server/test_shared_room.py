@@ -149,3 +149,17 @@ async def test_two_rooms_racing_for_the_same_turn_store_it_once(rooms) -> None:
     assert isinstance(next(o for o in outcomes if not isinstance(o, dict)), RoomError)
     stored = await a.store.load_table(table_id)
     assert [(x.number, x.seat) for x in stored.actions] == [(0, seat)]
+
+
+async def test_a_table_heard_of_twice_at_once_is_held_once(rooms) -> None:
+    """A join and a notice for a table made elsewhere, at the same moment: one object, or the
+    joining player's connection would follow a copy that never changes again."""
+    hub, a, b = rooms
+    hub.lose = True
+    player = (await a.register("Maker"))[0]
+    table = await a.create_table(player, "online", {}, 0, None, "simple")
+    held = await asyncio.gather(
+        b._get_table(table.id), b._get_table(table.id),
+        b._on_table_notice({"table_id": table.id, "origin": "elsewhere",
+                            "version": table.version}))
+    assert held[0] is held[1] is b.tables[table.id]

@@ -24,6 +24,8 @@ class RedisBus:
         self.pubsub = client.pubsub()
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._reader: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     async def connect(cls, url: str) -> RedisBus:
@@ -33,8 +35,36 @@ class RedisBus:
         return cls(client)
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
-        """Send a notice to every process subscribed to ``channel``."""
-        await self.client.publish(f"cardroom:{channel}", json.dumps(notice))
+        """Send a notice to every process subscribed to ``channel``.
+
+        Notices queue here and one writer sends them, in order, pipelined: two changes of a
+        table leave this process in the order they were made, and a burst (a thousand players
+        arriving) does not open a thousand connections.
+        """
+        self._outbox.put_nowait((f"cardroom:{channel}", json.dumps(notice)))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        pause = 0.1
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 500:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
+                pause = 0.1
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # Lost notices: other processes catch up from the database (the room's sweep).
+                log.exception("publishing %d notices to Redis; retrying in %.1f s",
+                              len(batch), pause)
+                await asyncio.sleep(pause)
+                pause = min(5.0, pause * 2)
 
     def subscribe(self, channel: str, handler: Handler) -> None:
         """Call ``handler`` for every notice on ``channel`` from any process."""
@@ -78,6 +108,10 @@ class RedisBus:
 
     async def close(self) -> None:
         """Stop reading and disconnect."""
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):

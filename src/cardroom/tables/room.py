@@ -935,12 +935,12 @@ class Room:
             if notice.get("closed"):
                 return
             stored = await self.store.load_table(table_id)
-            if stored is None or stored.row.closed or table_id in self.tables:
+            if stored is None or stored.row.closed:
                 return
-            table = await self._restore(stored)
-            self.tables[table_id] = table
-            table.events = list(notice.get("events") or [])
-            await self._deliver(notice, owner=False)
+            adopted = await self._adopt(stored)
+            if adopted is not None:
+                adopted.events = list(notice.get("events") or [])
+                await self._deliver(notice, owner=False)
             return
         async with table.lock:
             if notice.get("closed"):
@@ -1008,9 +1008,18 @@ class Room:
         """A table held here, or (shared) one another process made that we have not heard of."""
         if table_id not in self.tables and self.shared:
             stored = await self.store.load_table(table_id)
-            if stored is not None and not stored.row.closed and table_id not in self.tables:
-                self.tables[table_id] = await self._restore(stored)
+            if stored is not None and not stored.row.closed:
+                await self._adopt(stored)
         return self._table(table_id)
+
+    async def _adopt(self, stored: StoredTable) -> Table | None:
+        """Hold a table first heard of now; ``None`` if another task adopted it meanwhile
+        (theirs is kept: one object per table, or followers would hang on a copy)."""
+        table = await self._restore(stored)
+        if stored.row.id in self.tables:
+            return None
+        self.tables[stored.row.id] = table
+        return table
 
     @staticmethod
     def _check_creator(table: Table, player: Player) -> None:
