@@ -13,7 +13,7 @@ from alembic.migration import MigrationContext
 from typer.testing import CliRunner
 
 from cardroom.cli import app
-from cardroom.store.db import Store, make_engine
+from cardroom.store.db import Change, Store, make_engine
 from cardroom.store.migrate import head, upgrade
 from cardroom.store.models import Base
 from tests.server.pg import fresh_schema
@@ -53,8 +53,13 @@ async def test_fresh_postgresql_upgrades_to_head_and_matches_the_models() -> Non
 
             await store.add_table(TableRow(id="t1", game="500", rules={}, turn_seconds=None,
                                            bot="simple", creator_id=None, created_at=0.0,
-                                           updated_at=0.0), 4)
-            await store.start_match("t1", 1, (1 << 62) - 1, 0, {})
+                                           updated_at=0.0, version=7), 4)
+            assert await store.commit(Change("t1", 7, 1.0, match=(1, (1 << 62) - 1, 0, {})))
+            assert not await store.commit(Change("t1", 7, 2.0, action=(1, 0, 1, "pass")))
+            stored = await store.load_table("t1")
+            assert stored is not None and stored.match is not None
+            assert (stored.row.version, stored.match.seed) == (8, (1 << 62) - 1)
+            assert stored.actions == []
         finally:
             await store.close()
 

@@ -262,52 +262,6 @@ class Store:
             await session.flush()
             session.add_all(SeatRow(table_id=row.id, seat=s) for s in range(seats))
 
-    async def set_seat(self, table_id: str, seat: int, player_id: str | None,
-                       bot: str | None) -> None:
-        """Put a player, a bot or nobody in a seat."""
-        async with self.sessions.begin() as session:
-            await session.execute(update(SeatRow)
-                                  .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                                  .values(player_id=player_id, bot=bot))
-            await self._touch(session, table_id)
-
-    async def close_table(self, table_id: str) -> None:
-        """Mark a table closed (everybody left); it no longer loads at start-up."""
-        async with self.sessions.begin() as session:
-            await session.execute(update(TableRow).where(TableRow.id == table_id)
-                                  .values(closed=True, updated_at=time.time()))
-
-    async def start_match(self, table_id: str, number: int, seed: int, dealer: int,
-                          rules: dict[str, Any]) -> None:
-        """Record a new match's seed and first dealer and make it the table's current one."""
-        now = time.time()
-        async with self.sessions.begin() as session:
-            session.add(MatchRow(table_id=table_id, number=number, seed=seed, dealer=dealer,
-                                 rules=rules, started_at=now))
-            await session.execute(update(TableRow).where(TableRow.id == table_id)
-                                  .values(match_number=number, updated_at=now))
-
-    async def append_action(self, table_id: str, match_number: int, number: int, seat: int,
-                            action: str) -> None:
-        """Write one accepted action (fails if that number is already taken).
-
-        One INSERT in one transaction: this is the hot path of a busy room. The table's age in
-        the lobby comes from its last action (see :meth:`load_open_tables`).
-        """
-        async with self.engine.begin() as connection:
-            await connection.execute(_INSERT_ACTION, {
-                "table_id": table_id, "match_number": match_number, "number": number,
-                "seat": seat, "action": action, "created_at": time.time()})
-
-    async def finish_match(self, table_id: str, number: int, winner: int, scores: list[int],
-                           history: list[dict[str, Any]]) -> None:
-        """Record how a match ended."""
-        async with self.sessions.begin() as session:
-            await session.execute(update(MatchRow)
-                                  .where(MatchRow.table_id == table_id, MatchRow.number == number)
-                                  .values(winner=winner, scores=scores, history=history,
-                                          finished_at=time.time()))
-
     async def load_open_tables(self) -> list[StoredTable]:
         """Every table not closed, with its seats, its current match and that match's actions."""
         async with self.sessions() as session:
@@ -347,11 +301,6 @@ class Store:
         """Every bug report, oldest first."""
         async with self.sessions() as session:
             return list((await session.execute(select(BugRow).order_by(BugRow.id))).scalars())
-
-    @staticmethod
-    async def _touch(session: Any, table_id: str, now: float | None = None) -> None:
-        await session.execute(update(TableRow).where(TableRow.id == table_id)
-                              .values(updated_at=now or time.time()))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
