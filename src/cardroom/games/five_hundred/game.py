@@ -19,7 +19,6 @@ the trick tables come from :mod:`.tricks`. Randomness is only the seeded shuffle
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,7 +62,7 @@ from cardroom.games.five_hundred.actions import (
 from cardroom.games.five_hundred.bids import TRICK_BIDS, Bid, Contract
 from cardroom.games.five_hundred.rules import Rules
 from cardroom.games.five_hundred.tricks import JOKER_SUIT, Strain, strain_for
-from cardroom.games.record import Record
+from cardroom.games.match import OVER, Match, check_seat
 
 GAME_NAME = "500"
 PLAYERS = 4
@@ -83,7 +82,6 @@ PARTNER_DISCARD = "partner_discard"
 CALL_PHASE = "call"
 JOKER_PHASE = "joker"
 PLAYING = "play"
-OVER = "over"
 
 SUIT_WORDS = {0: "spades", 1: "clubs", 2: "diamonds", 3: "hearts"}
 
@@ -153,7 +151,7 @@ def deal_cards(rules: Rules, rng: random.Random, dealer: int) -> tuple[list[int]
     return hands, kitty
 
 
-class Game:
+class Game(Match):
     """A match of 500 for three to six players (four in two partnerships by default).
 
     Create one with :meth:`new` (seeded deal) or :meth:`from_deal` (a given first deal), or
@@ -162,6 +160,12 @@ class Game:
     """
 
     players = PLAYERS
+    GAME_NAME = GAME_NAME
+    RULES = Rules
+    ACTION = Action
+    SPARE_KEY = "kitty"
+    COPIED = ("scores", "history", "actions", "action_seats", "notes", "hands", "discards",
+              "bids", "tricks_won", "trick", "trick_seats", "completed", "called", "revealed")
 
     def __init__(self, rules: Rules, seed: int, dealer: int,
                  first_deal: tuple[list[int], int] | None = None) -> None:
@@ -194,7 +198,7 @@ class Game:
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
         if dealer is None:
             dealer = random.Random(f"cardroom-500:{seed}:first-dealer").randrange(rules.players)
-        return cls(rules, seed, _check_seat(dealer, rules.players))
+        return cls(rules, seed, check_seat(dealer, rules.players))
 
     @classmethod
     def from_deal(cls, rules: Rules | str, dealer: int, hands: Sequence[Sequence[Card | str]],
@@ -228,79 +232,9 @@ class Game:
             if strays:
                 raise ValueError(f"{strays[0]} is not in the {rules.deck} deck")
             raise ValueError(f"the deal leaves out {cards_of(deck & ~seen)[0]}")
-        return cls(rules, seed, _check_seat(dealer, rules.players), (masks, kitty_mask))
-
-    @classmethod
-    def replay(cls, record: Record) -> Game:
-        """Rebuild a match from its record, applying every action again in order."""
-        if record.game != GAME_NAME:
-            raise ValueError(f"not a 500 record: game {record.game!r}")
-        rules = Rules.from_dict(record.rules)
-        if record.deal is not None:
-            game = cls.from_deal(rules, record.dealer, record.deal["hands"],
-                                 record.deal["kitty"], seed=record.seed)
-        else:
-            game = cls(rules, record.seed, _check_seat(record.dealer, rules.players))
-        for number, text in enumerate(record.actions):
-            seat = record.seats[number] if number < len(record.seats) else None
-            if seat is not None and seat != game.to_act:
-                raise ValueError(f"record action {number + 1} ({text}) is by seat {seat}, "
-                                 f"but seat {game.to_act} was to act")
-            try:
-                game.apply(text)
-            except IllegalAction as error:
-                raise ValueError(f"record action {number + 1} ({text}): {error}") from None
-        return game
-
-    @property
-    def record(self) -> Record:
-        """The record of the match so far (rules, seed or first deal, every action)."""
-        deal = None
-        if self.first_deal is not None:
-            hands, kitty = self.first_deal
-            deal = {"hands": [[str(c) for c in cards_of(h)] for h in hands],
-                    "kitty": [str(c) for c in cards_of(kitty)]}
-        return Record(game=GAME_NAME, rules=self.rules.to_dict(), seed=self.seed,
-                      dealer=self.first_dealer, deal=deal,
-                      actions=[action.text for action in self.actions],
-                      seats=list(self.action_seats), notes=dict(self.notes))
-
-    def copy(self) -> Game:
-        """An independent copy (for search): mutating it leaves this game alone."""
-        twin = copy.copy(self)
-        twin.scores = self.scores.copy()
-        twin.history = self.history.copy()
-        twin.actions = self.actions.copy()
-        twin.action_seats = self.action_seats.copy()
-        twin.notes = self.notes.copy()
-        twin.hands = self.hands.copy()
-        twin.discards = self.discards.copy()
-        twin.bids = self.bids.copy()
-        twin.tricks_won = self.tricks_won.copy()
-        twin.trick = self.trick.copy()
-        twin.trick_seats = self.trick_seats.copy()
-        twin.completed = self.completed.copy()
-        twin.called = self.called.copy()
-        twin.revealed = self.revealed.copy()
-        return twin
+        return cls(rules, seed, check_seat(dealer, rules.players), (masks, kitty_mask))
 
     # -- public state ----------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        """``bidding``, ``give``, ``discard``, ``partner_discard``, ``call``, ``joker``,
-        ``play`` or ``over``."""
-        return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or ``None`` once the match is over."""
-        return self._to_act
-
-    @property
-    def is_over(self) -> bool:
-        """True once a side has won the match."""
-        return self._phase == OVER
 
     @property
     def open_hand(self) -> int | None:
@@ -514,16 +448,7 @@ class Game:
         :class:`IllegalAction`. Any illegal action raises :class:`IllegalAction` with the reason
         and leaves the game exactly as it was.
         """
-        if self._phase == OVER:
-            raise IllegalAction("The match is over.")
-        actor: int = self._to_act  # type: ignore[assignment]
-        if seat is not None and seat != actor:
-            raise IllegalAction(f"It is seat {actor}'s turn, not seat {seat}'s.")
-        if not isinstance(action, Action):
-            try:
-                action = Action.parse(action)
-            except ValueError as error:
-                raise IllegalAction(str(error)) from None
+        actor, action = self._actor_and_action(action, seat)
         phase = self._phase
         if phase == PLAYING:
             self._check_play(actor, action)
@@ -543,8 +468,7 @@ class Game:
         else:
             self._check_holding(actor, action, DISCARD, self.exchange_count,
                                 f"discard {self.exchange_count} cards")
-        self.actions.append(action)
-        self.action_seats.append(actor)
+        self._accept(actor, action)
         if phase == PLAYING:
             return self._play(actor, action)
         if phase == BIDDING:
@@ -1114,7 +1038,7 @@ class Game:
         the deal of later hands.
         """
         n = self.players
-        seat = None if seat is None else _check_seat(seat, n)
+        seat = None if seat is None else check_seat(seat, n)
         hands = [self.visible_hand(seat, s) for s in range(n)]
         contract = self.contract
         view: dict[str, Any] = {
@@ -1193,8 +1117,3 @@ class Game:
         return (f"<500 Game hand {self.hand_number} phase={self._phase} to_act={self._to_act} "
                 f"scores={self.scores}>")
 
-
-def _check_seat(seat: int, players: int = PLAYERS) -> int:
-    if not isinstance(seat, int) or not 0 <= seat < players:
-        raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
-    return seat

@@ -15,7 +15,6 @@ of each deal (and, under ``first_dealer: random``, the seeded choice of the firs
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from itertools import combinations
@@ -23,7 +22,7 @@ from typing import Any, ClassVar
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import CARDS, Card, Suit, cards_of, iter_indexes, mask_of
-from cardroom.games.record import Record
+from cardroom.games.match import OVER, Match, check_seat
 from cardroom.games.thousand.actions import (
     BET,
     BID,
@@ -66,7 +65,6 @@ DISCARD_PHASE = "discard"
 GIVE_PHASE = "give"
 BET_PHASE = "bet"
 PLAYING = "play"
-OVER = "over"
 
 
 def deal_cards(rng: random.Random, dealer: int, active: Sequence[int],
@@ -88,13 +86,22 @@ def deal_cards(rng: random.Random, dealer: int, active: Sequence[int],
     return hands, bank
 
 
-class Game:
+class Game(Match):
     """A match of 1000 for three players (or four, the dealer sitting out each deal).
 
     Create one with :meth:`new` (seeded deals) or :meth:`from_deal` (a given first deal), or
     rebuild one with :meth:`replay`. The match goes on deal after deal by itself: after the last
     trick the deal is scored, the deal passes clockwise and the next one is dealt.
     """
+
+    GAME_NAME = GAME_NAME
+    RULES = Rules
+    ACTION = Action
+    SPARE_KEY = "bank"
+    COPIED = ("scores", "on_barrel", "barrel_deals", "bolts", "history", "actions",
+              "action_seats", "notes", "hands", "bids", "gifts", "marriages",
+              "marriage_points", "card_points", "tricks_won", "trick", "trick_seats",
+              "completed")
 
     def __init__(self, rules: Rules, seed: int, dealer: int,
                  first_deal: tuple[list[int], int] | None = None) -> None:
@@ -126,7 +133,7 @@ class Game:
         if first_dealer is None:
             first_dealer = 0 if rules.first_dealer == "host" else random.Random(
                 f"cardroom-1000:{seed}:first-dealer").randrange(rules.players)
-        return cls(rules, seed, _check_seat(first_dealer, rules.players))
+        return cls(rules, seed, check_seat(first_dealer, rules.players))
 
     @classmethod
     def from_deal(cls, rules: Rules | str, dealer: int, hands: Sequence[Sequence[Card | str]],
@@ -138,7 +145,7 @@ class Game:
         card of the pack exactly once.
         """
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
-        dealer = _check_seat(dealer, rules.players)
+        dealer = check_seat(dealer, rules.players)
         if len(hands) != rules.players:
             raise ValueError(f"a deal needs {rules.players} hands, got {len(hands)}")
         active = active_seats(rules.players, dealer)
@@ -161,68 +168,6 @@ class Game:
             raise ValueError(f"{strays[0]} is not in the 1000 pack" if strays else
                              f"the deal leaves out {cards_of(PACK_MASK & ~seen & ~bank_mask)[0]}")
         return cls(rules, seed, dealer, (masks, bank_mask))
-
-    @classmethod
-    def replay(cls, record: Record) -> Game:
-        """Rebuild a match from its record, applying every action again in order."""
-        if record.game != GAME_NAME:
-            raise ValueError(f"not a 1000 record: game {record.game!r}")
-        rules = Rules.from_dict(record.rules)
-        if record.deal is not None:
-            game = cls.from_deal(rules, record.dealer, record.deal["hands"], record.deal["bank"],
-                                 seed=record.seed)
-        else:
-            game = cls(rules, record.seed, _check_seat(record.dealer, rules.players))
-        for number, text in enumerate(record.actions):
-            seat = record.seats[number] if number < len(record.seats) else None
-            if seat is not None and seat != game.to_act:
-                raise ValueError(f"record action {number + 1} ({text}) is by seat {seat}, "
-                                 f"but seat {game.to_act} was to act")
-            try:
-                game.apply(text)
-            except IllegalAction as error:
-                raise ValueError(f"record action {number + 1} ({text}): {error}") from None
-        return game
-
-    @property
-    def record(self) -> Record:
-        """The record of the match so far (rules, seed or first deal, every action)."""
-        deal = None
-        if self.first_deal is not None:
-            hands, bank = self.first_deal
-            deal = {"hands": [[str(c) for c in cards_of(h)] for h in hands],
-                    "bank": [str(c) for c in cards_of(bank)]}
-        return Record(game=GAME_NAME, rules=self.rules.to_dict(), seed=self.seed,
-                      dealer=self.first_dealer, deal=deal,
-                      actions=[action.text for action in self.actions],
-                      seats=list(self.action_seats), notes=dict(self.notes))
-
-    def copy(self) -> Game:
-        """An independent copy (for search): mutating it leaves this game alone."""
-        twin = copy.copy(self)
-        for name in ("scores", "on_barrel", "barrel_deals", "bolts", "history", "actions",
-                     "action_seats", "hands", "bids", "gifts", "marriages", "marriage_points",
-                     "card_points", "tricks_won", "trick", "trick_seats", "completed"):
-            setattr(twin, name, getattr(self, name).copy())
-        twin.notes = self.notes.copy()
-        return twin
-
-    # -- public state ----------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        """``bidding``, ``discard``, ``give``, ``bet``, ``play`` or ``over``."""
-        return self._phase
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or ``None`` once the match is over."""
-        return self._to_act
-
-    @property
-    def is_over(self) -> bool:
-        """True once a player has won the match."""
-        return self._phase == OVER
 
     @property
     def sitting_out(self) -> int | None:
@@ -347,20 +292,10 @@ class Game:
         :class:`IllegalAction`. Any illegal action raises :class:`IllegalAction` with the reason
         and leaves the game exactly as it was.
         """
-        if self._phase == OVER:
-            raise IllegalAction("The match is over.")
-        actor: int = self._to_act  # type: ignore[assignment]
-        if seat is not None and seat != actor:
-            raise IllegalAction(f"It is seat {actor}'s turn, not seat {seat}'s.")
-        if not isinstance(action, Action):
-            try:
-                action = Action.parse(action)
-            except ValueError as error:
-                raise IllegalAction(str(error)) from None
+        actor, action = self._actor_and_action(action, seat)
         check, perform = self._HANDLERS[self._phase]
         check(self, actor, action)
-        self.actions.append(action)
-        self.action_seats.append(actor)
+        self._accept(actor, action)
         return perform(self, actor, action)
 
     # bidding
@@ -705,7 +640,7 @@ class Game:
         (unless shown, or to its taker), the discards and gifts (but to those who handled
         them), the seed and the deals to come.
         """
-        seat = None if seat is None else _check_seat(seat, self.players)
+        seat = None if seat is None else check_seat(seat, self.players)
         rules = self.rules
         own = seat is not None and bool(self.looked >> seat & 1)
         view: dict[str, Any] = {
@@ -808,8 +743,3 @@ def _subsets(mask: int, count: int) -> list[int]:
     """Every ``count``-card subset of ``mask``, as masks, in lexicographic order of cards."""
     return [sum(1 << i for i in chosen) for chosen in combinations(iter_indexes(mask), count)]
 
-
-def _check_seat(seat: int, players: int) -> int:
-    if not isinstance(seat, int) or not 0 <= seat < players:
-        raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
-    return seat
