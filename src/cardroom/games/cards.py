@@ -13,6 +13,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def parsed_already(value: object, kind: type[T], what: str) -> T | None:
+    """The start of every notation parser: ``value`` itself if it is a ``kind`` already,
+    ``None`` if it is text to parse, ``ValueError`` ("not {what}: …") for anything else."""
+    if isinstance(value, kind):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"not {what}: {value!r}")
+    return None
 
 
 class Suit(IntEnum):
@@ -159,10 +172,9 @@ class Card:
     @staticmethod
     def parse(text: str | Card) -> Card:
         """Parse ``"10H"``, ``"th"``, ``"A♠"``, ``"JK"``, ``"JK2"``; ``ValueError`` on bad text."""
-        if isinstance(text, Card):
-            return text
-        if not isinstance(text, str):
-            raise ValueError(f"not a card: {text!r}")
+        done = parsed_already(text, Card, "a card")
+        if done is not None:
+            return done
         cleaned = text.strip().upper()
         if cleaned in _JOKER_WORDS:
             return CARDS[_JOKER_WORDS[cleaned]]

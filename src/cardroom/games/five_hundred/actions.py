@@ -28,6 +28,7 @@ from itertools import combinations
 from math import comb
 from typing import overload
 
+from cardroom.games.actions import ActionText
 from cardroom.games.cards import (
     BLACK_JOKER_INDEX,
     CARDS,
@@ -51,7 +52,7 @@ JOKER = "joker"
 KINDS = (PASS, BID, DISCARD, GIVE, PLAY, MISDEAL, SLAM, CALL, JOKER)
 
 
-class Action:
+class Action(ActionText):
     """One action: ``kind`` is one of ``pass bid discard give play misdeal slam call joker``.
 
     ``bid`` is set for bids; ``cards`` holds the played, given, called or discarded cards
@@ -81,18 +82,8 @@ class Action:
             suffix = f":{nominated.letter}" if nominated is not None else ""
             self.text = f"{kind} {words}{suffix}"
 
-    @property
-    def card(self) -> Card:
-        """The single card of a play or give action."""
-        return self.cards[0]
-
-    @staticmethod
-    def parse(text: str | Action) -> Action:
-        """Parse the notation above; ``ValueError`` with a hint on anything else."""
-        if isinstance(text, Action):
-            return text
-        if not isinstance(text, str):
-            raise ValueError(f"not an action: {text!r}")
+    @classmethod
+    def _parse_text(cls, text: str) -> Action:
         words = text.strip().split(None, 1)
         if not words:
             raise ValueError("empty action: try 'pass', 'bid 7H', 'discard ...' or 'play AS'")
@@ -118,26 +109,6 @@ class Action:
         raise ValueError(f"not an action: {text!r} (try 'pass', 'bid 7H', 'bid misere', "
                          "'discard 4C 5C 6D', 'play JH', 'play JK:H', 'call AS' or "
                          "'joker H')")
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"Action({self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            try:
-                other = Action.parse(other)
-            except ValueError:
-                return False
-        return isinstance(other, Action) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Action.parse, (self.text,))
 
 
 _JOKER_LEAD = re.compile(r"(?P<card>\S+?)\s*[:/]\s*(?P<suit>\S+)")

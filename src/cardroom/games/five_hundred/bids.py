@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from cardroom.games.cards import Suit
+from cardroom.games.cards import Suit, parsed_already
 
 
 class Contract(StrEnum):
@@ -132,10 +132,9 @@ class Bid:
     @staticmethod
     def parse(text: str | Bid) -> Bid:
         """Parse ``7H``, ``7♥``, ``7 hearts``, ``8NT``, ``misere``, ``spread`` …; ``ValueError``."""
-        if isinstance(text, Bid):
-            return text
-        if not isinstance(text, str):
-            raise ValueError(f"not a bid: {text!r}")
+        done = parsed_already(text, Bid, "a bid")
+        if done is not None:
+            return done
         key = re.sub(r"[\s_]+", "-", text.strip().lower()).replace("è", "e")
         if key in _SPECIAL_WORDS:
             return _SPECIAL_WORDS[key]

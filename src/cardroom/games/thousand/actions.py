@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cardroom.games.actions import ActionText
 from cardroom.games.cards import CARDS, Card, parse_cards
 
 LOOK = "look"
@@ -37,7 +38,7 @@ HINT = ("try 'look', 'pass', 'bid 120', 'bid 120 blind', 'discard 9S JS 9C', 'gi
         "'bet 160', 'play AS' or 'play KH marriage'")
 
 
-class Action:
+class Action(ActionText):
     """One action: ``kind`` is one of ``look pass bid discard give bet play``.
 
     ``value`` is the points of a bid or bet, ``blind`` marks a blind bid, ``cards`` holds the
@@ -59,18 +60,8 @@ class Action:
         self.marriage = marriage
         self.text = _text(self)
 
-    @property
-    def card(self) -> Card:
-        """The single card of a play."""
-        return self.cards[0]
-
-    @staticmethod
-    def parse(text: str | Action) -> Action:
-        """Parse the notation above (any case); ``ValueError`` with a hint on anything else."""
-        if isinstance(text, Action):
-            return text
-        if not isinstance(text, str):
-            raise ValueError(f"not an action: {text!r}")
+    @classmethod
+    def _parse_text(cls, text: str) -> Action:
         words = text.strip().lower().split()
         if not words:
             raise ValueError(f"empty action: {HINT}")
@@ -84,26 +75,6 @@ class Action:
         if kind in (DISCARD, GIVE) and rest:
             return Action(kind, cards=parse_cards(" ".join(rest)))
         raise ValueError(f"not an action: {text!r} ({HINT})")
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"Action({self.text!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            try:
-                other = Action.parse(other)
-            except ValueError:
-                return False
-        return isinstance(other, Action) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Action.parse, (self.text,))
 
 
 def _text(action: Action) -> str:
