@@ -1,4 +1,5 @@
-"""House-rule options shared by every game's ``Rules``: type checks, help texts, catalogues.
+"""House-rule options shared by every game's ``Rules``: type checks, help texts, catalogues,
+and the presets-and-options machinery (:class:`PresetRules`) every ``Rules`` builds on.
 
 Each game keeps its options as the fields of a frozen dataclass, with a docstring under each
 field. The helpers here read those fields generically, so the checks that refuse a bad value
@@ -13,8 +14,9 @@ import dataclasses
 import inspect
 import re
 import textwrap
+from functools import cache, cached_property
 from itertools import pairwise
-from typing import Any, get_args, get_type_hints
+from typing import Any, ClassVar, Self, get_args, get_type_hints
 
 
 def option_types(cls: type) -> dict[str, Any]:
@@ -87,3 +89,86 @@ def option_catalogue(cls: type) -> list[dict[str, Any]]:
             entry["choices"] = list(choices)
         catalogue.append(entry)
     return catalogue
+
+
+@cache
+def _option_types_of(cls: type) -> dict[str, Any]:
+    return option_types(cls)
+
+
+@cache
+def _preset_of(cls: type, name: str) -> Any:
+    """Presets are immutable, so each is built (and whatever it derives cached) once."""
+    return cls(**cls.PRESETS[name])  # type: ignore[attr-defined]
+
+
+class PresetRules:
+    """What every game's ``Rules`` shares: presets, dicts of options, checked changes.
+
+    A game's ``Rules`` is a frozen dataclass that subclasses this, fills ``PRESETS`` (name →
+    options), names its ``DEFAULT_PRESET`` and its ``ERROR`` (the game's ``RulesError``), and
+    checks the combinations it cannot play in ``_validate``; every option's type is checked here
+    first, whenever rules are built.
+    """
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]]
+    DEFAULT_PRESET: ClassVar[str]
+    ERROR: ClassVar[type[Exception]]
+
+    def __post_init__(self) -> None:
+        types = _option_types_of(type(self))
+        for key in types:
+            check_option(types, key, getattr(self, key), self.ERROR)
+        self._validate()
+
+    def _validate(self) -> None:
+        """Refuse (with ``ERROR``) combinations of options that cannot be played."""
+
+    @classmethod
+    def preset(cls, name: str) -> Self:
+        """A named preset (one of ``PRESETS``)."""
+        if name not in cls.PRESETS:
+            raise cls.ERROR(f"unknown preset {name!r}; choose one of: "
+                            f"{', '.join(cls.PRESETS)}")
+        return _preset_of(cls, name)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """Rules from a dict of options; a ``preset`` key gives the starting point."""
+        if not isinstance(data, dict):
+            raise cls.ERROR("rules must be a mapping of option names to values")
+        data = dict(data)
+        preset = data.pop("preset", cls.DEFAULT_PRESET)
+        if not isinstance(preset, str) or preset not in cls.PRESETS:
+            raise cls.ERROR(f"unknown preset {preset!r}; choose one of: "
+                            f"{', '.join(cls.PRESETS)}")
+        types = _option_types_of(cls)
+        unknown = sorted(set(data) - types.keys())
+        if unknown:
+            raise cls.ERROR(f"unknown rules option(s): {', '.join(unknown)}; known options: "
+                            f"{', '.join(types)}")
+        for key, value in data.items():
+            check_option(types, key, value, cls.ERROR)
+        return cls(**{**cls.PRESETS[preset], **data})
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option and its value (JSON-ready); ``from_dict`` of it gives back these rules."""
+        return dict(self._options)
+
+    @cached_property
+    def _options(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    def replace(self, **changes: Any) -> Self:
+        """These rules with some options changed (validated like any other)."""
+        types = _option_types_of(type(self))
+        for key, value in changes.items():
+            if key not in types:
+                raise self.ERROR(f"unknown rules option: {key}")
+            check_option(types, key, value, self.ERROR)
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    @cached_property
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules equal, if any."""
+        return next((name for name in self.PRESETS if self.preset(name) == self), None)

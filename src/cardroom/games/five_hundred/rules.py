@@ -7,14 +7,13 @@ builds house rules on top of a preset, refusing impossible combinations with a c
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, ClassVar, Literal
 
 from cardroom.games.cards import BLACK_JOKER_INDEX, CARDS, JOKER_INDEX, Card, Rank, Suit
 from cardroom.games.five_hundred.bids import J5_BIDS, SPECIAL_BIDS, TRICK_BIDS, Bid, Contract
-from cardroom.games.options import check_option, option_types
+from cardroom.games.options import PresetRules, option_types
 from cardroom.games.options import option_catalogue as _catalogue
 
 DeckName = Literal["43", "45", "46", "43-red-trump-4", "42", "33", "53", "63"]
@@ -131,7 +130,7 @@ teams of two)."""
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(PresetRules):
     """Options of a game of 500 (RULES.md section 1). Field docs say what each does."""
 
     players: int = 4
@@ -266,61 +265,8 @@ class Rules:
     wins (``higher_score``), or the contractor's side loses and the best other side wins
     (``contractor_loses``)."""
 
-    PRESETS: ClassVar[dict[str, dict[str, Any]]]
-
-    def __post_init__(self) -> None:
-        self._validate()
-
-    # -- construction -------------------------------------------------------------------------
-
-    @classmethod
-    def preset(cls, name: str) -> Rules:
-        """A named preset: ``classic``, ``australian``, ``american``, ``online``,
-        ``three-handed``, ``five-handed`` or ``six-handed``."""
-        if name not in cls.PRESETS:
-            raise RulesError(f"unknown preset {name!r}; choose one of: "
-                             f"{', '.join(cls.PRESETS)}")
-        return _preset(name)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Rules from a dict of options; a ``preset`` key gives the starting point."""
-        if not isinstance(data, dict):
-            raise RulesError("rules must be a mapping of option names to values")
-        data = dict(data)
-        preset = data.pop("preset", "online")
-        if not isinstance(preset, str) or preset not in cls.PRESETS:
-            raise RulesError(f"unknown preset {preset!r}; choose one of: "
-                             f"{', '.join(cls.PRESETS)}")
-        base = cls.PRESETS[preset]
-        unknown = sorted(set(data) - OPTION_TYPES.keys())
-        if unknown:
-            raise RulesError(f"unknown rules option(s): {', '.join(unknown)}; known options: "
-                             f"{', '.join(OPTION_TYPES)}")
-        for key, value in data.items():
-            _check_option_type(key, value)
-        return cls(**{**base, **data})
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option and its value (JSON-ready); ``from_dict`` of it gives back these rules."""
-        return dict(self._options)
-
-    @cached_property
-    def _options(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    def replace(self, **changes: Any) -> Rules:
-        """These rules with some options changed (validated like any other)."""
-        for key, value in changes.items():
-            if key not in OPTION_TYPES:
-                raise RulesError(f"unknown rules option: {key}")
-            _check_option_type(key, value)
-        return dataclasses.replace(self, **changes)
-
-    @cached_property
-    def preset_name(self) -> str | None:
-        """The name of the preset these rules equal, if any."""
-        return next((name for name in self.PRESETS if Rules.preset(name) == self), None)
+    DEFAULT_PRESET: ClassVar[str] = "online"
+    ERROR: ClassVar[type[Exception]] = RulesError
 
     @cached_property
     def gated_bids(self) -> tuple[int, ...]:
@@ -429,8 +375,6 @@ class Rules:
     # -- validation -----------------------------------------------------------------------------
 
     def _validate(self) -> None:
-        for key in OPTION_TYPES:
-            _check_option_type(key, getattr(self, key))
         problems = []
         spec = DECKS[self.deck]
         if self.players not in (3, 4, 5, 6):
@@ -480,6 +424,7 @@ class Rules:
 
 
 OPTION_TYPES: dict[str, Any] = option_types(Rules)
+"""The type of every option, in order."""
 
 
 def option_catalogue() -> list[dict[str, Any]]:
@@ -488,10 +433,13 @@ def option_catalogue() -> list[dict[str, Any]]:
     return _catalogue(Rules)
 
 
-def _check_option_type(key: str, value: Any) -> None:
-    """Refuse a value that is not of the option's type, naming the allowed values."""
-    check_option(OPTION_TYPES, key, value, RulesError)
-
+_AUSTRALIAN_PLAY: dict[str, Any] = dict(
+    bidding="until_passed", rebid="after_intervening_bid", misere=True,
+    misere_placement="after_seven", open_misere=True, misere_failure="stop",
+    all_pass="next_dealer", all_tricks_bonus="slam_250", nt_joker="only_when_void",
+    defender_points="always", target=500, lose_at=-500, both_reach_target="contractor")
+"""Pagat's Australian bidding and play, which the presets for three, five and six players keep
+(whether a side must win its own bid to reach 500 differs)."""
 
 Rules.PRESETS = {
     # Seed 002 (a 500 program's README): 43 cards, bidding until passed, re-bid only after an
@@ -506,12 +454,7 @@ Rules.PRESETS = {
     # between 7NT and 8 spades; open misère (500) any time; deal passes when all pass; slam
     # bonus; a side reaches 500 only by winning its own bid. A misère that takes a trick ends
     # the hand there.
-    "australian": dict(deck="43", bidding="until_passed", rebid="after_intervening_bid",
-                       misere=True, misere_placement="after_seven", open_misere=True,
-                       misere_failure="stop", all_pass="next_dealer",
-                       all_tricks_bonus="slam_250", nt_joker="only_when_void",
-                       defender_points="always", target=500, lose_at=-500,
-                       win_needs_bid=True, both_reach_target="contractor"),
+    "australian": dict(deck="43", **_AUSTRALIAN_PLAY, win_needs_bid=True),
     # Seed 000 (an American 500 page): 45 cards, 5-card widow, one round of bidding with the
     # dealer last, inkles by the first two players, Nello with partner's card for a side in the
     # hole (played on: opponents score 10 per trick the contractor takes), redeal when all
@@ -539,34 +482,17 @@ Rules.PRESETS = {
     # scores, the two defenders together against the contractor each hand), misère and open
     # misère as in the Australian game, deal passes when all pass, slam bonus, first player to
     # 500 wins (defence points count).
-    "three-handed": dict(players=3, deck="33", bidding="until_passed",
-                         rebid="after_intervening_bid", misere=True,
-                         misere_placement="after_seven", open_misere=True,
-                         misere_failure="stop", all_pass="next_dealer",
-                         all_tricks_bonus="slam_250", nt_joker="only_when_void",
-                         defender_points="always", target=500, lose_at=-500,
-                         win_needs_bid=False, both_reach_target="contractor"),
+    "three-handed": dict(players=3, deck="33", **_AUSTRALIAN_PLAY, win_needs_bid=False),
     # RULES.md 1.7, from the US rules for five players: the 53-card deck, own scores, the
     # contractor calls a partner by naming a card after the kitty exchange (two partners on a
     # bid of eight or more), misère and open misère played alone, deal passes when all pass,
     # slam bonus, first to 500 wins.
-    "five-handed": dict(players=5, deck="53", bidding="until_passed",
-                        rebid="after_intervening_bid", misere=True,
-                        misere_placement="after_seven", open_misere=True,
-                        misere_failure="stop", all_pass="next_dealer",
-                        all_tricks_bonus="slam_250", nt_joker="only_when_void",
-                        defender_points="always", target=500, lose_at=-500,
-                        win_needs_bid=False, both_reach_target="contractor"),
+    "five-handed": dict(players=5, deck="53", **_AUSTRALIAN_PLAY, win_needs_bid=False),
     # RULES.md 1.7: the 63-card deck, two teams of three alternating, otherwise the
     # Australian rules (misère after a seven, open misère any time, deal passes, slam bonus,
     # a side reaches 500 only on its own contract).
     "six-handed": dict(players=6, deck="63", six_handed_teams="two_teams_of_three",
-                       bidding="until_passed", rebid="after_intervening_bid", misere=True,
-                       misere_placement="after_seven", open_misere=True,
-                       misere_failure="stop", all_pass="next_dealer",
-                       all_tricks_bonus="slam_250", nt_joker="only_when_void",
-                       defender_points="always", target=500, lose_at=-500,
-                       win_needs_bid=True, both_reach_target="contractor"),
+                       **_AUSTRALIAN_PLAY, win_needs_bid=True),
 }
 
 ALL_PRESET_NAMES = tuple(Rules.PRESETS)
@@ -576,8 +502,3 @@ PRESET_NAMES = tuple(name for name in ALL_PRESET_NAMES if Rules.PRESETS[name].ge
 """The four-player presets: what the tables (four seats today) and the rules pages offer.
 :data:`ALL_PRESET_NAMES` adds the presets for three, five and six players."""
 
-
-@cache
-def _preset(name: str) -> Rules:
-    """Presets are immutable, so each is built (and its bid ladder sorted) once."""
-    return Rules(**Rules.PRESETS[name])

@@ -8,12 +8,10 @@ top of a preset, refusing impossible combinations with a clear reason.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from functools import cache, cached_property
 from typing import Any, ClassVar, Literal
 
-from cardroom.games.options import check_option, option_catalogue, option_types
+from cardroom.games.options import PresetRules, option_catalogue, option_types
 
 BankUse = Literal["discard", "give"]
 MarriageTiming = Literal["when_leading", "after_first_trick"]
@@ -27,7 +25,7 @@ class RulesError(ValueError):
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(PresetRules):
     """Options of a game of 1000 (RULES.md section 2). The defaults are the ``seed`` preset."""
 
     players: int = 3
@@ -91,59 +89,8 @@ class Rules:
     """Who deals first: the ``host`` who opened the table (seat 0, seed 003) or a ``random``
     player (drawn from the game's seed). The deal then passes clockwise."""
 
-    PRESETS: ClassVar[dict[str, dict[str, Any]]]
-
-    def __post_init__(self) -> None:
-        self._validate()
-
-    # -- construction -------------------------------------------------------------------------
-
-    @classmethod
-    def preset(cls, name: str) -> Rules:
-        """A named preset: ``seed`` or ``russian``."""
-        if name not in cls.PRESETS:
-            raise RulesError(f"unknown preset {name!r}; choose one of: "
-                             f"{', '.join(cls.PRESETS)}")
-        return _preset(name)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Rules from a dict of options; a ``preset`` key gives the starting point."""
-        if not isinstance(data, dict):
-            raise RulesError("rules must be a mapping of option names to values")
-        data = dict(data)
-        preset = data.pop("preset", "seed")
-        if not isinstance(preset, str) or preset not in cls.PRESETS:
-            raise RulesError(f"unknown preset {preset!r}; choose one of: "
-                             f"{', '.join(cls.PRESETS)}")
-        unknown = sorted(set(data) - OPTION_TYPES.keys())
-        if unknown:
-            raise RulesError(f"unknown rules option(s): {', '.join(unknown)}; known options: "
-                             f"{', '.join(OPTION_TYPES)}")
-        for key, value in data.items():
-            check_option(OPTION_TYPES, key, value, RulesError)
-        return cls(**{**cls.PRESETS[preset], **data})
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option and its value (JSON-ready); ``from_dict`` of it gives back these rules."""
-        return dict(self._options)
-
-    @cached_property
-    def _options(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    def replace(self, **changes: Any) -> Rules:
-        """These rules with some options changed (validated like any other)."""
-        for key, value in changes.items():
-            if key not in OPTION_TYPES:
-                raise RulesError(f"unknown rules option: {key}")
-            check_option(OPTION_TYPES, key, value, RulesError)
-        return dataclasses.replace(self, **changes)
-
-    @cached_property
-    def preset_name(self) -> str | None:
-        """The name of the preset these rules equal, if any."""
-        return next((name for name in self.PRESETS if Rules.preset(name) == self), None)
+    DEFAULT_PRESET: ClassVar[str] = "seed"
+    ERROR: ClassVar[type[Exception]] = RulesError
 
     # -- derived facts --------------------------------------------------------------------------
 
@@ -164,8 +111,6 @@ class Rules:
     # -- validation -----------------------------------------------------------------------------
 
     def _validate(self) -> None:
-        for key in OPTION_TYPES:
-            check_option(OPTION_TYPES, key, getattr(self, key), RulesError)
         problems = []
         if self.players not in (3, 4):
             problems.append("1000 is played by 3 players, or 4 with the dealer sitting out")
@@ -188,6 +133,7 @@ class Rules:
 
 
 OPTION_TYPES: dict[str, Any] = option_types(Rules)
+"""The type of every option, in order."""
 
 
 def thousand_option_catalogue() -> list[dict[str, Any]]:
@@ -225,8 +171,3 @@ Rules.PRESETS = {
 
 PRESET_NAMES = tuple(Rules.PRESETS)
 
-
-@cache
-def _preset(name: str) -> Rules:
-    """Presets are immutable, so each is built once."""
-    return Rules(**Rules.PRESETS[name])
