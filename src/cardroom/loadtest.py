@@ -386,6 +386,8 @@ class LoadRun:
     """Server → (RSS KiB before the tables sat down, RSS KiB at the end of the load)."""
     kills: int = 0
     failed_restarts: int = 0
+    health: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What each server said about itself at the end of the load."""
     cpu_used: float | None = None
     """CPU seconds the servers used while the clients played (not measured across kills)."""
     verdict: Verdict = field(default_factory=Verdict)
@@ -479,6 +481,7 @@ class LoadRun:
                 if on_tick:
                     on_tick(self)
             after = self.server_memory()
+            self.health = {url: ask_health(url) or {} for url in self.urls}
             cpu_after = self.server_cpu()
             if cpu_before is not None and cpu_after is not None and not self.kills:
                 self.cpu_used = cpu_after - cpu_before
@@ -614,6 +617,11 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         per_action = run.cpu_used * 1000 / run.stats.actions
         rows.append(("server CPU per action", f"{per_action:.2f} ms "
                      f"(≈ {1000 / per_action:,.0f} actions/s per busy core)"))
+    for url, answer in run.health.items():
+        counts = {k: answer[k] for k in ("changes", "conflicts", "notices_applied",
+                                         "catch_ups") if k in answer}
+        if counts and len(run.health) > 1:
+            rows.append((f"server {url}", ", ".join(f"{k} {v:,}" for k, v in counts.items())))
     for url, (before, after) in run.memory.items():
         rows.append((f"server RSS {url}", f"{before / 1024:.0f} → {after / 1024:.0f} MiB"))
     verdict = run.verdict

@@ -84,7 +84,18 @@ async def seat_four(a: Room, b: Room) -> tuple[str, list[Player]]:
     table = await a.create_table(players[0], "online", {}, 0, None, "simple")
     for n in range(1, 4):
         await (a if n % 2 == 0 else b).join(players[n], table.id, n)
+    await settle(a, b, table.id)
     return table.id, players
+
+
+async def settle(a: Room, b: Room, table_id: str) -> None:
+    """Wait until both rooms hold the table at the same version (notices apply in tasks)."""
+    for _ in range(100):
+        if table_id in a.tables and table_id in b.tables and (
+                a.tables[table_id].version == b.tables[table_id].version):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the rooms did not agree")
 
 
 async def test_a_stale_room_loses_the_compare_and_set_catches_up_and_applies(rooms) -> None:
@@ -160,6 +171,6 @@ async def test_a_table_heard_of_twice_at_once_is_held_once(rooms) -> None:
     table = await a.create_table(player, "online", {}, 0, None, "simple")
     held = await asyncio.gather(
         b._get_table(table.id), b._get_table(table.id),
-        b._on_table_notice({"table_id": table.id, "origin": "elsewhere",
+        b._apply_notice({"table_id": table.id, "origin": "elsewhere",
                             "version": table.version}))
     assert held[0] is held[1] is b.tables[table.id]

@@ -239,6 +239,9 @@ class Room:
         self._executor = ProcessPoolExecutor(self.settings.bot_workers,
                                              mp_context=multiprocessing.get_context("spawn"))
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.counters: dict[str, int] = {"changes": 0, "conflicts": 0, "notices_applied": 0,
+                                         "catch_ups": 0}
+        """How this process keeps in step with the others (reported by /api/health)."""
         self._elsewhere: dict[str, tuple[float, set[tuple[str, int]]]] = {}
         self._hints: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, str]]]] = {}
         """The hint being worked out (or given) per table and seat, with the version it is
@@ -356,6 +359,7 @@ class Room:
             return False
         if stored.row.version == table.version:
             return True
+        self.counters["catch_ups"] += 1
         table.events = await self._load_into(table, stored)
         await self._deliver({"table_id": table.id, "lobby": True}, owner=False)
         return True
@@ -548,7 +552,9 @@ class Room:
         """Write a change made against the table's version; on success the table is at the
         next version. False: another process changed the table first (catch up, retry)."""
         if not await self.store.commit(change):
+            self.counters["conflicts"] += 1
             return False
+        self.counters["changes"] += 1
         table.version = change.version + 1
         table.updated_at = change.updated_at
         return True
@@ -925,10 +931,15 @@ class Room:
 
     async def _on_table_notice(self, notice: dict[str, Any]) -> None:
         """A notice from the bus: ours were delivered already; another process's change is
-        applied here (from the notice when it is the very next one, else from the database),
-        then delivered to this process's followers."""
-        if notice.get("origin") == self.origin:
-            return
+        handled in a task of its own, so one busy table does not hold up the others' notices
+        (a table's notices still take its lock in the order they came: asyncio's locks are
+        first come, first served)."""
+        if notice.get("origin") != self.origin:
+            self._spawn(self._apply_notice(notice))
+
+    async def _apply_notice(self, notice: dict[str, Any]) -> None:
+        """Another process's change is applied here (from the notice when it is the very next
+        one, else from the database), then delivered to this process's followers."""
         table_id = notice["table_id"]
         table = self.tables.get(table_id)
         if table is None:
@@ -941,7 +952,10 @@ class Room:
             if adopted is not None:
                 adopted.events = list(notice.get("events") or [])
                 await self._deliver(notice, owner=False)
-            return
+                return
+            table = self.tables.get(table_id)  # adopted meanwhile, maybe from an older read
+            if table is None:
+                return
         async with table.lock:
             if notice.get("closed"):
                 self._forget(table)
@@ -961,6 +975,7 @@ class Room:
                 if game.is_over:
                     table.match_over_at = table.updated_at
                     table.finished.append(self._summary_of(table))
+                self.counters["notices_applied"] += 1
                 await self._deliver(notice, owner=False)
                 return
             await self._catch_up(table)

@@ -94,7 +94,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         room: Room = request.app.state.room
         return JSONResponse({"ok": True, "pid": os.getpid(), "rss_kib": _rss_kib(),
                              "tables": len(room.tables),
-                             "followers": sum(len(t.listeners) for t in room.tables.values())})
+                             "followers": sum(len(t.listeners) for t in room.tables.values()),
+                             **room.counters})
 
     async def index(_request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
