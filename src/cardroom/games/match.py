@@ -10,11 +10,12 @@ game under the same names in both.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Self
 
 from cardroom.games.base import IllegalAction
-from cardroom.games.cards import cards_of
+from cardroom.games.cards import Card, cards_of, mask_of
 from cardroom.games.record import Record
 
 OVER = "over"
@@ -26,6 +27,38 @@ def check_seat(seat: int, players: int) -> int:
     if not isinstance(seat, int) or not 0 <= seat < players:
         raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
     return seat
+
+
+def hand_masks(hands: Sequence[Sequence[Card | str]],
+               sizes: Sequence[int]) -> tuple[list[int], int]:
+    """The masks of the hands of a given deal, and of all their cards together.
+
+    ``ValueError`` unless there is a hand for each of ``sizes`` and hand ``seat`` holds
+    ``sizes[seat]`` different cards, none dealt to two hands.
+    """
+    if len(hands) != len(sizes):
+        raise ValueError(f"a deal needs {len(sizes)} hands, got {len(hands)}")
+    masks = []
+    seen = 0
+    for seat, (hand, size) in enumerate(zip(hands, sizes, strict=True)):
+        mask = mask_of(hand)
+        if len(hand) != size or mask.bit_count() != size:
+            raise ValueError(f"hand {seat} must hold {size} different cards")
+        if mask & seen:
+            raise ValueError(f"a card is dealt twice: {cards_of(mask & seen)[0]}")
+        seen |= mask
+        masks.append(mask)
+    return masks, seen
+
+
+def check_whole_pack(dealt: int, pack: int, pack_name: str) -> None:
+    """``ValueError`` unless the cards ``dealt`` are exactly those of the ``pack`` (named as in
+    "… is not in the 45 deck")."""
+    if dealt != pack:
+        strays = cards_of(dealt & ~pack)
+        if strays:
+            raise ValueError(f"{strays[0]} is not in {pack_name}")
+        raise ValueError(f"the deal leaves out {cards_of(pack & ~dealt)[0]}")
 
 
 class Match:
@@ -42,16 +75,40 @@ class Match:
     COPIED: ClassVar[tuple[str, ...]]
     """The mutable attributes (lists, dicts) an independent copy gets its own of."""
 
-    players: int
-    rules: Any
-    seed: int
-    first_dealer: int
-    first_deal: tuple[list[int], int] | None
     actions: list[Any]
     action_seats: list[int]
     notes: dict[int, str]
+    hands: list[int]
     _phase: str
     _to_act: int | None
+
+    def __init__(self, rules: Any, seed: int, dealer: int,
+                 first_deal: tuple[list[int], int] | None = None) -> None:
+        """The state every match starts with; each game adds its own and deals."""
+        self.rules = rules
+        self.players = rules.players
+        self.seed = seed
+        self.first_dealer = dealer
+        self.first_deal = first_deal
+        self.history: list[Any] = []
+        self.actions = []
+        self.action_seats = []
+        self.notes = {}
+        self.hand_number = 0
+        self.dealer = dealer
+        self.winner: int | None = None
+
+    def _next_hands(self, deal: Callable[[random.Random], tuple[list[int], int]]) -> int:
+        """Count a new deal and set ``hands`` for it: the given first deal, else ``deal`` of
+        this deal's seeded generator. Returns the spare cards (kitty, bank)."""
+        self.hand_number += 1
+        if self.hand_number == 1 and self.first_deal is not None:
+            hands, spare = self.first_deal
+            self.hands = list(hands)
+            return spare
+        rng = random.Random(f"cardroom-{self.GAME_NAME}:{self.seed}:deal:{self.hand_number}")
+        self.hands, spare = deal(rng)
+        return spare
 
     # -- records ---------------------------------------------------------------------------------
 

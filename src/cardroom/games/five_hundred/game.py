@@ -62,7 +62,7 @@ from cardroom.games.five_hundred.actions import (
 from cardroom.games.five_hundred.bids import TRICK_BIDS, Bid, Contract
 from cardroom.games.five_hundred.rules import Rules
 from cardroom.games.five_hundred.tricks import JOKER_SUIT, Strain, strain_for
-from cardroom.games.match import OVER, Match, check_seat
+from cardroom.games.match import OVER, Match, check_seat, check_whole_pack, hand_masks
 
 GAME_NAME = "500"
 PLAYERS = 4
@@ -169,23 +169,14 @@ class Game(Match):
 
     def __init__(self, rules: Rules, seed: int, dealer: int,
                  first_deal: tuple[list[int], int] | None = None) -> None:
-        self.rules = rules
-        self.players = rules.players
-        self.seed = seed
-        self.first_dealer = dealer
-        self.first_deal = first_deal
+        super().__init__(rules, seed, dealer, first_deal)
+        self.history: list[HandResult] = []
+        self.actions: list[Action] = []
         self.teams = rules.teams
         self.team_of = rules.side_of
         self.scores = [0] * len(self.teams)
-        self.history: list[HandResult] = []
-        self.actions: list[Action] = []
-        self.action_seats: list[int] = []
-        self.notes: dict[int, str] = {}
-        self.hand_number = 0
-        self.dealer = dealer
         self.redeals = 0
         self.barred: int | None = None  # ralphing: the seat that may not bid this hand
-        self.winner: int | None = None
         self._ladder_actions = tuple(BID_ACTIONS[bid] for bid in rules.bid_ladder)
         self.next_in_play: tuple[int, ...] = ()
         self._deal()
@@ -208,30 +199,13 @@ class Game(Match):
         ``ValueError`` unless the hands and kitty hold each card of the deck exactly once.
         """
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
-        if len(hands) != rules.players:
-            raise ValueError(f"a deal needs {rules.players} hands, got {len(hands)}")
-        masks = []
-        seen = 0
-        for seat, hand in enumerate(hands):
-            mask = mask_of(hand)
-            if len(hand) != TRICKS_PER_HAND or mask.bit_count() != TRICKS_PER_HAND:
-                raise ValueError(f"hand {seat} must hold {TRICKS_PER_HAND} different cards")
-            if mask & seen:
-                raise ValueError(f"a card is dealt twice: {cards_of(mask & seen)[0]}")
-            seen |= mask
-            masks.append(mask)
+        masks, seen = hand_masks(hands, [TRICKS_PER_HAND] * rules.players)
         kitty_mask = mask_of(kitty)
         if len(kitty) != rules.kitty_size or kitty_mask.bit_count() != rules.kitty_size:
             raise ValueError(f"the kitty must hold {rules.kitty_size} different cards")
         if kitty_mask & seen:
             raise ValueError(f"a card is dealt twice: {cards_of(kitty_mask & seen)[0]}")
-        seen |= kitty_mask
-        deck = rules.deck_spec.mask
-        if seen != deck:
-            strays = cards_of(seen & ~deck)
-            if strays:
-                raise ValueError(f"{strays[0]} is not in the {rules.deck} deck")
-            raise ValueError(f"the deal leaves out {cards_of(deck & ~seen)[0]}")
+        check_whole_pack(seen | kitty_mask, rules.deck_spec.mask, f"the {rules.deck} deck")
         return cls(rules, seed, check_seat(dealer, rules.players), (masks, kitty_mask))
 
     # -- public state ----------------------------------------------------------------------------
@@ -257,13 +231,7 @@ class Game(Match):
 
     def _deal(self) -> None:
         n = self.players
-        self.hand_number += 1
-        if self.hand_number == 1 and self.first_deal is not None:
-            hands, self.kitty = self.first_deal
-            self.hands = list(hands)
-        else:
-            rng = random.Random(f"cardroom-500:{self.seed}:deal:{self.hand_number}")
-            self.hands, self.kitty = deal_cards(self.rules, rng, self.dealer)
+        self.kitty = self._next_hands(lambda rng: deal_cards(self.rules, rng, self.dealer))
         self.notes[len(self.actions)] = f"hand {self.hand_number}, dealer {self.dealer}"
         self.discards = [0] * n
         self.exchange = 0  # cards the seat exchanging may see besides its hand

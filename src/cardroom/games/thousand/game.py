@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import CARDS, Card, Suit, cards_of, iter_indexes, mask_of
-from cardroom.games.match import OVER, Match, check_seat
+from cardroom.games.match import OVER, Match, check_seat, check_whole_pack, hand_masks
 from cardroom.games.thousand.actions import (
     BET,
     BID,
@@ -105,22 +105,13 @@ class Game(Match):
 
     def __init__(self, rules: Rules, seed: int, dealer: int,
                  first_deal: tuple[list[int], int] | None = None) -> None:
-        self.rules = rules
-        self.players = rules.players
-        self.seed = seed
-        self.first_dealer = dealer
-        self.first_deal = first_deal
+        super().__init__(rules, seed, dealer, first_deal)
+        self.history: list[HandResult] = []
+        self.actions: list[Action] = []
         self.scores = [0] * self.players
         self.on_barrel = [False] * self.players
         self.barrel_deals = [0] * self.players
         self.bolts = [0] * self.players
-        self.history: list[HandResult] = []
-        self.actions: list[Action] = []
-        self.action_seats: list[int] = []
-        self.notes: dict[int, str] = {}
-        self.hand_number = 0
-        self.dealer = dealer
-        self.winner: int | None = None
         self._deal()
 
     # -- construction ----------------------------------------------------------------------------
@@ -146,27 +137,13 @@ class Game(Match):
         """
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
         dealer = check_seat(dealer, rules.players)
-        if len(hands) != rules.players:
-            raise ValueError(f"a deal needs {rules.players} hands, got {len(hands)}")
         active = active_seats(rules.players, dealer)
-        masks = []
-        seen = 0
-        for seat, hand in enumerate(hands):
-            size = HAND_SIZE if seat in active else 0
-            mask = mask_of(hand)
-            if len(hand) != size or mask.bit_count() != size:
-                raise ValueError(f"hand {seat} must hold {size} different cards")
-            if mask & seen:
-                raise ValueError(f"a card is dealt twice: {cards_of(mask & seen)[0]}")
-            seen |= mask
-            masks.append(mask)
+        masks, seen = hand_masks(hands, [HAND_SIZE if seat in active else 0
+                                         for seat in range(rules.players)])
         bank_mask = mask_of(bank)
         if len(bank) != BANK_SIZE or bank_mask.bit_count() != BANK_SIZE or bank_mask & seen:
             raise ValueError(f"the bank must hold {BANK_SIZE} cards dealt to nobody else")
-        if seen | bank_mask != PACK_MASK:
-            strays = cards_of((seen | bank_mask) & ~PACK_MASK)
-            raise ValueError(f"{strays[0]} is not in the 1000 pack" if strays else
-                             f"the deal leaves out {cards_of(PACK_MASK & ~seen & ~bank_mask)[0]}")
+        check_whole_pack(seen | bank_mask, PACK_MASK, "the 1000 pack")
         return cls(rules, seed, dealer, (masks, bank_mask))
 
     @property
@@ -181,16 +158,11 @@ class Game(Match):
     # -- dealing ---------------------------------------------------------------------------------
 
     def _deal(self) -> None:
-        self.hand_number += 1
         self.active = active_seats(self.players, self.dealer)
         self._next = tuple(next_of(seat, self.active, self.players)
                            for seat in range(self.players))
-        if self.hand_number == 1 and self.first_deal is not None:
-            hands, self.bank = self.first_deal
-            self.hands = list(hands)
-        else:
-            rng = random.Random(f"cardroom-1000:{self.seed}:deal:{self.hand_number}")
-            self.hands, self.bank = deal_cards(rng, self.dealer, self.active, self.players)
+        self.bank = self._next_hands(
+            lambda rng: deal_cards(rng, self.dealer, self.active, self.players))
         self.notes[len(self.actions)] = f"deal {self.hand_number}, dealer {self.dealer}"
         self.dealt_bank = self.bank
         self.bank_public = False
