@@ -10,12 +10,13 @@ preset can mark those items "house rule". Pure functions only: no I/O, no HTML.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cardroom.games.cards import CARDS, Card, Rank, Suit
 from cardroom.games.five_hundred.bids import Bid, Contract
-from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES, DeckSpec, Rules
+from cardroom.games.five_hundred.rules import DeckSpec, Rules
 from cardroom.games.five_hundred.tricks import strain_for
 
 # -- the structure the templates render -----------------------------------------------------------
@@ -905,15 +906,17 @@ def _sections(rules: Rules) -> tuple[Section, ...]:
     )
 
 
-def differences(rules: Rules, preset: str) -> tuple[str, ...]:
-    """Names of the options where ``rules`` differ from a preset, in option order."""
-    mine, base = rules.to_dict(), Rules.preset(preset).to_dict()
+def differences(rules: Any, preset: str) -> tuple[str, ...]:
+    """Names of the options where ``rules`` (of any game) differ from a preset of theirs, in
+    option order."""
+    mine, base = rules.to_dict(), type(rules).preset(preset).to_dict()
     return tuple(key for key in mine if mine[key] != base[key])
 
 
-def closest_preset(rules: Rules) -> str:
-    """The preset with the fewest options different from ``rules`` (the first, on a tie)."""
-    return min(ALL_PRESET_NAMES, key=lambda name: len(differences(rules, name)))
+def closest_preset(rules: Any) -> str:
+    """The preset of their game with the fewest options different from ``rules`` (the first,
+    on a tie)."""
+    return min(type(rules).PRESETS, key=lambda name: len(differences(rules, name)))
 
 
 def _value_text(value: Any) -> str:
@@ -927,10 +930,10 @@ def _value_text(value: Any) -> str:
     return str(value).replace("_", " ")
 
 
-def _house_rules(rules: Rules, preset: str) -> tuple[HouseRule, ...]:
-    """The options where a table departs from ``preset``."""
-    mine, base = rules.to_dict(), Rules.preset(preset).to_dict()
-    return tuple(HouseRule(key, OPTION_LABELS.get(key, key), _value_text(mine[key]),
+def _house_rules(rules: Any, preset: str, labels: dict[str, str]) -> tuple[HouseRule, ...]:
+    """The options where a table departs from ``preset`` (``labels``: the options' names)."""
+    mine, base = rules.to_dict(), type(rules).preset(preset).to_dict()
+    return tuple(HouseRule(key, labels.get(key, key), _value_text(mine[key]),
                            _value_text(base[key])) for key in differences(rules, preset))
 
 
@@ -961,19 +964,30 @@ def explain(rules: Rules, *, mark_house_rules: bool = False, title: str | None =
     With ``mark_house_rules`` (a table's page), every item whose wording depends on an option
     that differs from the nearest preset is marked, and those options are listed.
     """
+    return explanation(rules, _sections(rules), OPTION_LABELS,
+                       lambda preset: PRESET_TITLES.get(preset, preset),
+                       mark_house_rules=mark_house_rules, title=title)
+
+
+def explanation(rules: Any, sections: tuple[Section, ...], labels: dict[str, str],
+                preset_title: Callable[[str], str], *, mark_house_rules: bool,
+                title: str | None) -> Explanation:
+    """The explanation of any game's ``rules`` from their ``sections``: with
+    ``mark_house_rules``, the options that differ from the nearest preset are listed (named by
+    ``labels``) and the items they change marked. The title, unless given, is the nearest
+    preset's ``preset_title`` and "rules"."""
     preset = rules.preset_name
     closest = preset or closest_preset(rules)
-    sections = _sections(rules)
     house_rules: tuple[HouseRule, ...] = ()
     if mark_house_rules and preset is None:
         used = set().union(*(_options_used(b) for s in sections for b in s.blocks))
         house_rules = tuple(dataclasses.replace(h, matters=h.option in used)
-                            for h in _house_rules(rules, closest))
+                            for h in _house_rules(rules, closest, labels))
         house = frozenset(h.option for h in house_rules)
         sections = tuple(dataclasses.replace(s, blocks=tuple(_mark(b, house) for b in s.blocks))
                          for s in sections)
     if title is None:
-        title = f"{PRESET_TITLES.get(closest, closest)} rules"
+        title = f"{preset_title(closest)} rules"
         if preset is None:
             title += " with house rules"
     return Explanation(title, preset, closest, house_rules, sections)

@@ -8,27 +8,25 @@ own tables; every sentence is chosen by the option it explains. Pure functions o
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from cardroom.games.cards import Card, Rank, Suit
 from cardroom.games.thousand.deck import CARD_POINTS_BY_RANK, MARRIAGE_POINTS, PACK_POINTS, RANKS
 from cardroom.games.thousand.game import BANK_SIZE, HAND_SIZE
-from cardroom.games.thousand.rules import PRESET_NAMES, Rules
+from cardroom.games.thousand.rules import Rules
 from cardroom.web.rules_text import (
     Bullets,
     Explanation,
-    HouseRule,
     Paragraph,
     Row,
     Section,
     Table,
-    _mark,
     _num,
-    _options_used,
     _para,
     _row,
-    _value_text,
+    closest_preset,
+    differences,
+    explanation,
 )
 
 GAME = "1000"
@@ -274,43 +272,13 @@ def _sections(rules: Rules) -> tuple[Section, ...]:
 # -- presets and house rules ----------------------------------------------------------------------
 
 
-def differences(rules: Rules, preset: str) -> tuple[str, ...]:
-    """Names of the options where ``rules`` differ from a preset, in option order."""
-    mine, base = rules.to_dict(), Rules.preset(preset).to_dict()
-    return tuple(key for key in mine if mine[key] != base[key])
-
-
-def closest_preset(rules: Rules) -> str:
-    """The preset with the fewest options different from ``rules`` (the first, on a tie)."""
-    return min(PRESET_NAMES, key=lambda name: len(differences(rules, name)))
-
-
-def _house_rules(rules: Rules, preset: str) -> tuple[HouseRule, ...]:
-    mine, base = rules.to_dict(), Rules.preset(preset).to_dict()
-    return tuple(HouseRule(key, OPTION_LABELS.get(key, key), _value_text(mine[key]),
-                           _value_text(base[key])) for key in differences(rules, preset))
-
-
 def explain(rules: Rules, *, mark_house_rules: bool = False, title_text: str | None = None
             ) -> Explanation:
     """The full explanation of 1000 ``rules``; with ``mark_house_rules`` (a table's page), the
     options that differ from the nearest preset are listed and what they change is marked."""
-    preset = rules.preset_name
-    closest = preset or closest_preset(rules)
-    sections = _sections(rules)
-    house_rules: tuple[HouseRule, ...] = ()
-    if mark_house_rules and preset is None:
-        used = set().union(*(_options_used(b) for s in sections for b in s.blocks))
-        house_rules = tuple(dataclasses.replace(h, matters=h.option in used)
-                            for h in _house_rules(rules, closest))
-        house = frozenset(h.option for h in house_rules)
-        sections = tuple(dataclasses.replace(s, blocks=tuple(_mark(b, house) for b in s.blocks))
-                         for s in sections)
-    if title_text is None:
-        title_text = f"1000: {title(closest)} rules"
-        if preset is None:
-            title_text += " with house rules"
-    return Explanation(title_text, preset, closest, house_rules, sections)
+    return explanation(rules, _sections(rules), OPTION_LABELS,
+                       lambda preset: f"1000: {title(preset)}",
+                       mark_house_rules=mark_house_rules, title=title_text)
 
 
 def summary(rules: Rules) -> tuple[str, ...]:
