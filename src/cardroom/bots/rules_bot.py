@@ -92,6 +92,21 @@ def suit_tricks(hand: list[Card], trump: Suit, deck: int) -> float:
     return tricks
 
 
+def hand_levels(hand: list[Card], deck: int, kitty_size: int,
+                partners: float) -> dict[Suit | None, int]:
+    """The highest level a hand is worth bidding in each strain on its own cards, with the
+    usual allowance for partners and the kitty (0: not worth a bid in that strain)."""
+    allowance = PARTNER_TRICKS * partners + KITTY_TRICKS.get(kitty_size, 1.0)
+    levels = {}
+    for strain in STRAINS:
+        if strain is None:
+            mine = no_trump_tricks(hand, deck) - NO_TRUMP_CAUTION
+        else:
+            mine = suit_tricks(hand, strain, deck)
+        levels[strain] = math.floor(mine + allowance + BID_SLACK) if mine > 0 else 0
+    return levels
+
+
 def _side_suit_tricks(cards: list[Card], trumps: int) -> float:
     """Tricks from one side suit in a trump contract: aces, backed kings, ruffing shortness."""
     ranks = {card.rank for card in cards}
@@ -394,15 +409,8 @@ class RulesBot:
     def levels(self, table: Table) -> dict[Suit | None, int]:
         """The highest level worth bidding in each strain, counting partner's support."""
         view = table.view
-        partners = expected_partners(view, table.seat)
-        allowance = PARTNER_TRICKS * partners + KITTY_TRICKS.get(table.kitty_size, 1.0)
-        levels = {}
-        for strain in STRAINS:
-            if strain is None:
-                mine = no_trump_tricks(table.hand, table.deck) - NO_TRUMP_CAUTION
-            else:
-                mine = suit_tricks(table.hand, strain, table.deck)
-            levels[strain] = math.floor(mine + allowance + BID_SLACK) if mine > 0 else 0
+        levels = hand_levels(table.hand, table.deck, table.kitty_size,
+                             expected_partners(view, table.seat))
         high = view["high_bid"]
         mates = sorted(table.friends - {table.seat})
         partner_bid = next((bid for bid in (_last_trick_bid(view["bidding"], mate)

@@ -5,8 +5,9 @@ seat's view shows (cards played, suits a player showed out of, its own kitty dis
 hands), solves each such deal exactly with :mod:`cardroom.bots.solver` (its compiled
 search), scores every legal card by the points the hand would end with, and plays the best
 average. It works against a clock: when the deal is still too big to solve in time, or no
-sample finishes, it plays as the rules bot does; bidding, Nello's gift and the kitty
-exchange are the rules bot's too.
+sample finishes, it plays as the rules bot does. The kitty exchange compares candidate
+discards the same way, over whole deals (:mod:`cardroom.bots.bidding`, which can bid by
+sampling as well); bidding and Nello's gift are the rules bot's.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -41,6 +42,10 @@ class Level:
     bid_budget: float
     """Seconds for a bid or a kitty exchange (each sample solves whole deals)."""
     bid_samples: int
+    sampled_bids: bool = False
+    """Bid by sampling too (:func:`~cardroom.bots.bidding.choose_bid`), not only exchange the
+    kitty. Off at every level: on 60 duplicate deals against the rules bot it lost about 30
+    points a deal to the rules bot's own bidding (bench/RESULTS.md)."""
 
 
 LEVELS: dict[str, Level] = {
@@ -81,9 +86,10 @@ class SearchBot:
         return action
 
     def exchange_or_bid(self, view: dict[str, Any]) -> str:
-        """Bids and kitty discards by sampling (:mod:`cardroom.bots.bidding`) at tables the
-        solver models; the rules bot's choice for special contracts, other phases and
-        whenever the sampling finds nothing in time."""
+        """Kitty discards (and, where the level says so, bids) by sampling
+        (:mod:`cardroom.bots.bidding`) at tables the solver models; the rules bot's choice
+        for special contracts, other phases and whenever the sampling finds nothing in
+        time."""
         fallback = self.heuristic.choose(view)
         if not searchable(view) or not self.level.bid_samples:
             return fallback
@@ -92,7 +98,8 @@ class SearchBot:
         action = None
         if view.get("discard_count"):
             action = choose_discard(view, self.rng, deadline, samples)
-        elif view["phase"] == "bidding" and (fallback == "pass" or _is_trick_bid(fallback)):
+        elif (self.level.sampled_bids and view["phase"] == "bidding"
+              and (fallback == "pass" or _is_trick_bid(fallback))):
             levels = self.heuristic.levels(Table(view))
             order = sorted(levels, key=lambda strain: -levels[strain])
             action = choose_bid(view, self.rng, deadline, samples, order)
