@@ -113,11 +113,7 @@ export class FiveHundredTableView extends TableView {
     return match && Number(match[1]) >= 8 ? 2 : 1;
   }
 
-  statusText() {
-    const view = this.view;
-    if (!view) return super.statusText();
-    const mine = this.isMyTurn();
-    const who = view.to_act === null || view.to_act === undefined ? "" : this.nameOf(view.to_act);
+  phaseStatus(view, mine, who) {
     if (view.phase === "call") {
       const wanted = this.callsWanted();
       const left = wanted - view.called.length;
@@ -136,7 +132,7 @@ export class FiveHundredTableView extends TableView {
     if (view.phase === "bidding" && mine && view.barred === this.mySeat) {
       return "You were set by three tricks or more: you may only pass this hand";
     }
-    return super.statusText();
+    return super.phaseStatus(view, mine, who);
   }
 
   /** The contract line, plus the called cards, the partners once known, slam and the joker. */

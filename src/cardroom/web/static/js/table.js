@@ -521,8 +521,15 @@ export class TableView {
       return "Starting the match…";
     }
     const actor = view.to_act;
-    const mine = this.isMyTurn();
     const who = actor === null || actor === undefined ? "" : this.nameOf(actor);
+    return this.phaseStatus(view, this.isMyTurn(), who);
+  }
+
+  /**
+   * The status sentence during a game: `mine` when it is my turn, `who` the name of the seat
+   * to act. Each game's table adds its own phases and falls back on this one.
+   */
+  phaseStatus(view, mine, who) {
     switch (view.phase) {
       case "bidding":
         return mine ? "Your turn to bid" : `Waiting for ${who} to bid`;
@@ -546,23 +553,20 @@ export class TableView {
 
   /** The contract line: contract, contractor, trumps, tricks won per side against needed. */
   renderContract() {
-    const view = this.view;
-    const line = this.el.contract;
-    if (!view) {
-      line.innerHTML = "";
-      return;
-    }
+    this.el.contract.innerHTML = this.view ? this.contractHTML(this.view) : "";
+  }
+
+  /** The contract line's HTML for a view (each game's table has its own). */
+  contractHTML(view) {
     const scores = `<span class="ct-scores" title="Score">${view.scores.map((s, team) =>
       `<span class="team-${team}">${score(s)}</span>`).join('<span class="ct-sep">:</span>')}</span>`;
     const contract = view.contract;
     if (!contract) {
       const high = view.high_bid;
-      line.innerHTML = `${scores}<span>Hand ${view.hand_number}${high ? ` · high bid ${bidHTML(high.bid, view.ladder)} ${esc(this.nameOf(high.seat))}` : ""}</span>`;
-      return;
+      return `${scores}<span>Hand ${view.hand_number}${high ? ` · high bid ${bidHTML(high.bid, view.ladder)} ${esc(this.nameOf(high.seat))}` : ""}</span>`;
     }
     if (!contract.bid) {
-      line.innerHTML = `${scores}<span>No trumps (nobody bid)</span>`;
-      return;
+      return `${scores}<span>No trumps (nobody bid)</span>`;
     }
     const side = this.teamOf(contract.contractor);
     // The makers: the contractor's known side (five players: with the partners revealed so
@@ -574,7 +578,7 @@ export class TableView {
     const match = TRICK_BID.exec(contract.bid);
     const needed = match ? Number(match[1]) : 0;
     const trump = contract.trump ? `<span class="ct-suit ct-${SUITS[contract.trump].colour}" title="Trumps: ${SUITS[contract.trump].name}">${SUITS[contract.trump].symbol}</span>` : "";
-    line.innerHTML = `${scores}`
+    return `${scores}`
       + `<span class="ct-contract-bid team-${side}">${bidHTML(contract.bid, view.ladder)} <span class="ct-by">${esc(this.nameOf(contract.contractor))}</span>${trump ? ` trumps ${trump}` : ""}</span>`
       + `<span class="ct-count" title="Tricks: the contract's side · the others"><span class="team-${side}">${tricksOf(makers)}${match ? `/${needed}` : ""}</span>`
       + `<span class="ct-sep">·</span><span class="${otherClass}">${tricksOf(others)}</span></span>`;

@@ -199,11 +199,7 @@ export class ThousandTableView extends TableView {
 
   // -- status and contract ---------------------------------------------------------------------
 
-  statusText() {
-    const view = this.view;
-    if (!view) return super.statusText();
-    const mine = this.isMyTurn();
-    const who = view.to_act === null || view.to_act === undefined ? "" : this.nameOf(view.to_act);
+  phaseStatus(view, mine, who) {
     switch (view.phase) {
       case "bidding":
         if (!mine) return `Waiting for ${who} to bid`;
@@ -217,13 +213,11 @@ export class ThousandTableView extends TableView {
       }
       case "bet":
         return mine ? "Name your final bet" : `${who} is naming the final bet`;
-      case "play":
-        return mine ? "Your turn to play" : `Waiting for ${who} to play`;
       case "over":
         return view.winner === null || view.winner === undefined ? "The game is over"
           : `${this.nameOf(view.winner)} won with ${score(view.scores[view.winner])}. A new game starts shortly.`;
       default:
-        return super.statusText();
+        return super.phaseStatus(view, mine, who);
     }
   }
 
@@ -235,13 +229,7 @@ export class ThousandTableView extends TableView {
     return [order[(at + 1) % order.length], order[(at + 2) % order.length]];
   }
 
-  renderContract() {
-    const view = this.view;
-    const line = this.el.contract;
-    if (!view) {
-      line.innerHTML = "";
-      return;
-    }
+  contractHTML(view) {
     const scores = `<span class="ct-scores ct-k-scores" title="Scores">${view.scores.map((s, seat) =>
       `<span class="ct-k-score${view.barrel[seat] && view.barrel[seat].on ? " on-barrel" : ""}" data-seat="${seat}" title="${esc(this.nameOf(seat))}${view.barrel[seat] && view.barrel[seat].on ? ": on the barrel" : ""}">${esc(this.shortName(seat))} <b>${score(s)}</b></span>`).join("")}</span>`;
     const trump = view.trump
@@ -250,11 +238,10 @@ export class ThousandTableView extends TableView {
     const contract = view.contract;
     if (!contract) {
       const high = view.high_bid;
-      line.innerHTML = `${scores}<span>Deal ${view.hand_number}${high ? ` · high bid <b>${high.bid}</b>${high.blind ? " blind" : ""} ${esc(this.nameOf(high.seat))}` : ""}</span>`;
-      return;
+      return `${scores}<span>Deal ${view.hand_number}${high ? ` · high bid <b>${high.bid}</b>${high.blind ? " blind" : ""} ${esc(this.nameOf(high.seat))}` : ""}</span>`;
     }
     const taken = view.card_points[contract.contractor] + view.marriage_points[contract.contractor];
-    line.innerHTML = `${scores}`
+    return `${scores}`
       + `<span class="ct-contract-bid" data-testid="k-contract">${contract.bet === contract.bid ? "Bid" : "Bet"} <b>${contract.bet}</b>${contract.blind ? ' <span class="ct-blind" title="Blind: all points doubled">blind ×2</span>' : ""} <span class="ct-by">${esc(this.nameOf(contract.contractor))}</span></span>`
       + (view.phase === "play" ? `${trump}<span class="ct-count" title="Points taken by the contractor (cards and marriages)">${taken}/${contract.bet}</span>` : "");
   }
