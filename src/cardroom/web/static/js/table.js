@@ -882,10 +882,14 @@ export class TableView {
       .finally(() => { this.sendingSince = 0; });
   }
 
-  /** Show a notice (an illegal action's reason) for a few seconds. */
-  showNotice(text) {
+  /**
+   * Show a notice for a few seconds: an illegal action's reason (`error`), or news of the
+   * game such as a declared marriage (`info`, drawn as news rather than as an error).
+   */
+  showNotice(text, kind = "error") {
     const notice = this.notice;
     notice.textContent = text;
+    notice.dataset.kind = kind;
     notice.hidden = false;
     clearTimeout(this.noticeTimer);
     this.noticeTimer = setTimeout(() => { notice.hidden = true; }, NOTICE_MS);

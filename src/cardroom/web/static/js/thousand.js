@@ -150,7 +150,7 @@ export class ThousandTableView extends TableView {
     for (const event of message.events || []) {
       if (event.type === "marriage") {
         const suit = SUITS[event.suit];
-        this.whenTrickIdle(() => this.showNotice(`${this.whoIsCapital(event.seat)} declared the ${suit.name} marriage ${suit.symbol}: +${event.points}. ${suit.name[0].toUpperCase()}${suit.name.slice(1)} are trumps.`));
+        this.whenTrickIdle(() => this.showNotice(`${this.whoIsCapital(event.seat)} declared the ${suit.name} marriage ${suit.symbol}: +${event.points}. ${suit.name[0].toUpperCase()}${suit.name.slice(1)} are trumps.`, "info"));
       }
     }
   }
