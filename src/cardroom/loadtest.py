@@ -170,6 +170,8 @@ class Stats:
     errors: int = 0
     reconnects: int = 0
     drops: int = 0
+    unseen: int = 0
+    """Acknowledged actions whose view had not reached all four seats 30 s later."""
     error_codes: dict[str, int] = field(default_factory=dict)
 
     def error(self, code: str) -> None:
@@ -273,9 +275,7 @@ class SeatPlayer:
                                    result.get("number"), result["action"]))
             run.stats.actions += 1
             bench.progress = time.monotonic()
-            arrived = await bench.everyone_saw(result["version"])
-            if arrived is not None:
-                run.stats.latencies.append(arrived - sent)
+            bench.measure(result["version"], sent)
 
 
 class LoadTable:
@@ -286,13 +286,18 @@ class LoadTable:
         self.number = number
         self.rng = random.Random(run.seed * 100_003 + number)
         self.seen: list[dict[int, float]] = [{} for _ in range(SEATS)]
+        """Per seat: when it first held each recent version."""
+        self.waiting: list[tuple[int, asyncio.Future[float]]] = []
+        """Actions being timed: the version that shows each, and the future of its arrival."""
         self.players = [SeatPlayer(self, n) for n in range(SEATS)]
         self.table_id = ""
         self.progress = time.monotonic()
         self.latest: dict[str, Any] | None = None
 
     def arrival(self, seat: int) -> Callable[[dict[str, Any]], None]:
-        """The ``on_table`` hook of this seat's clients."""
+        """The ``on_table`` hook of this seat's clients. Timings resolve here, as views come
+        in: a measuring client that polled would slow down under load and inflate what it
+        measures."""
         def record(message: dict[str, Any]) -> None:
             if message["table_id"] != self.table_id:
                 return
@@ -301,7 +306,21 @@ class LoadTable:
                 self.latest = message
                 self.progress = time.monotonic()
             self.seen[seat].setdefault(version, time.perf_counter())
+            for target, done in list(self.waiting):
+                self._settle(target, done)
         return record
+
+    def _last_arrival(self, version: int) -> float | None:
+        """When the last seat first held ``version`` or later (None: some seat has not)."""
+        arrivals = [min((t for v, t in seen.items() if v >= version), default=None)
+                    for seen in self.seen]
+        if any(a is None for a in arrivals):
+            return None
+        return max(a for a in arrivals if a is not None)
+
+    def _settle(self, version: int, done: asyncio.Future[float]) -> None:
+        if not done.done() and (arrived := self._last_arrival(version)) is not None:
+            done.set_result(arrived)
 
     async def seat_everybody(self) -> None:
         """Connect, register, create and join (each seat on a server in turn)."""
@@ -316,19 +335,34 @@ class LoadTable:
             assert player.client is not None
             await player.client.join(self.table_id, seat)
 
-    async def everyone_saw(self, version: int) -> float | None:
-        """When the last of the four seats first held ``version`` or later (None: not all did
-        within a second or so, e.g. one was reconnecting)."""
-        for _ in range(200):
-            arrivals = [min((t for v, t in seen.items() if v >= version), default=None)
-                        for seen in self.seen]
-            if all(a is not None for a in arrivals):
-                for seen in self.seen:
-                    for old in [v for v in seen if v < version]:
-                        del seen[old]
-                return max(arrivals)  # type: ignore[type-var]
-            await asyncio.sleep(0.005)
-        return None
+    def measure(self, version: int, sent: float) -> None:
+        """Time, in the background, the action sent at ``sent`` and shown at ``version``."""
+        async def timing() -> None:
+            arrived = await self.everyone_saw(version)
+            if arrived is not None:
+                self.run.stats.latencies.append(arrived - sent)
+
+        task = asyncio.get_running_loop().create_task(timing())
+        self.run.timings.add(task)
+        task.add_done_callback(self.run.timings.discard)
+
+    async def everyone_saw(self, version: int, timeout: float = 30.0) -> float | None:
+        """When the last of the four seats first held ``version`` or later (``None``: not all
+        of them within ``timeout``, e.g. one was reconnecting)."""
+        for seen in self.seen:
+            for old in [v for v in seen if v < version - 50]:
+                del seen[old]
+        done: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        entry = (version, done)
+        self.waiting.append(entry)
+        try:
+            self._settle(version, done)
+            return await asyncio.wait_for(done, timeout)
+        except TimeoutError:
+            self.run.stats.unseen += 1
+            return None
+        finally:
+            self.waiting.remove(entry)
 
     async def close(self) -> None:
         """Disconnect all four."""
@@ -380,6 +414,7 @@ class LoadRun:
     acked: list[Acked] = field(default_factory=list)
     benches: list[LoadTable] = field(default_factory=list)
     stopping: bool = False
+    timings: set[asyncio.Task[None]] = field(default_factory=set)
     started: float = 0.0
     elapsed: float = 0.0
     memory: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -490,7 +525,9 @@ class LoadRun:
             for helper in helpers:
                 helper.cancel()
             await asyncio.gather(*helpers, return_exceptions=True)
-            for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+            outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*list(self.timings), return_exceptions=True)
+            for outcome in outcomes:
                 if isinstance(outcome, BaseException):
                     self.stats.error(f"player crashed: {type(outcome).__name__}: {outcome}"[:120])
             self.elapsed = time.perf_counter() - self.started
@@ -606,6 +643,7 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         ("errors", f"{run.stats.errors}" + (f" {run.stats.error_codes}"
                                             if run.stats.error_codes else "")),
         ("reconnects", str(run.stats.reconnects)),
+        ("views not at every seat within 30 s", str(run.stats.unseen)),
     ]
     if run.kill_every:
         rows.append(("servers killed (SIGKILL)", str(run.kills)))
