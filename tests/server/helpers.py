@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardroom.bots import make_bot
@@ -63,3 +65,67 @@ def cards_in(value: Any, skip: frozenset[str] = frozenset()) -> set[str]:
     elif isinstance(value, str) and CARD.match(value):
         found.add(value)
     return found
+
+
+def stored_actions(database, seat: int) -> list[str]:
+    """The action log of one seat, read straight from the database file."""
+    with sqlite3.connect(database) as connection:
+        rows = connection.execute("SELECT action FROM actions WHERE seat = ? "
+                                  "ORDER BY match_number, number", (seat,)).fetchall()
+    return [row[0] for row in rows]
+
+
+async def act_until(client: Client, table: str, stop, acked: list[str]) -> dict[str, Any]:
+    """Play our seat (bots hold the others) until ``stop(update)``; remember every ack."""
+    bot = make_bot("simple", 5)
+    while True:
+        update = await client.wait_for(table, lambda u: stop(u) or my_turn(u), timeout=30)
+        if stop(update):
+            return update
+        result = await client.act(table, bot.choose(update["view"]))
+        acked.append(result["action"])
+
+
+STOP_POINTS = {
+    "bidding": lambda u: u["view"]["phase"] == "bidding" and len(u["view"]["bidding"]) >= 2,
+    "kitty": lambda u: u["view"]["phase"] == "discard",
+    "mid-trick": lambda u: u["view"]["phase"] == "play" and len(u["view"]["trick"]) == 2,
+}
+"""Points of a deal to kill the server at (each a test of a view update)."""
+
+
+async def survives_a_kill(server, create: Callable[[Client], Awaitable[str]], seat: int,
+                          point: str, hands: int,
+                          check: Callable[[dict[str, Any], dict[str, Any]], None]) -> None:
+    """SIGKILL the server at a point of a deal, restart it, and play on.
+
+    ``create`` opens the table with our client at ``seat``; bots take the others. We play until
+    the stop ``point`` (or until ``hands`` hands are scored if it never shows), kill and restart
+    the server, and come back with our token: the history (and, in the same hand, the tricks)
+    must be as before, ``check(view before, update after)`` holds, every acknowledged action of
+    ours is stored, and the game plays on to the end of the hand.
+    """
+    client = Client(server.url)
+    await client.connect()
+    token = await client.register("Survivor")
+    table = await create(client)
+    await client.start_with_bots(table)
+    acked: list[str] = []
+    stop = STOP_POINTS[point]
+    before = await act_until(client, table, lambda u: bool(u["view"]) and (
+        stop(u) or len(u["view"]["history"]) >= hands), acked)
+    server.kill()
+    await client.close()
+    server.start()
+    async with Client(server.url) as again:
+        await again.hello(token)
+        assert await again.open(table) == seat
+        after = await again.wait_for(table, lambda u: u["view"] is not None)
+        view_before, view_after = before["view"], after["view"]
+        assert view_after["history"][:len(view_before["history"])] == view_before["history"]
+        if view_after["hand_number"] == view_before["hand_number"]:
+            assert view_after["tricks"][:len(view_before["tricks"])] == view_before["tricks"]
+        check(view_before, after)
+        assert stored_actions(server.database, seat=seat)[:len(acked)] == acked
+        played = len(view_after["history"])
+        await act_until(again, table, lambda u: len(u["view"]["history"]) > played, acked)

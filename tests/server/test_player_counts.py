@@ -7,14 +7,20 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
+from typing import Any
 
 import pytest
 
 from cardroom.client import Client, ClientError
 from cardroom.games.five_hundred import ALL_PRESET_NAMES
 from cardroom.protocol import TableUpdate
-from tests.server.helpers import close_all, hand_scored, play_seat, register_clients
-from tests.server.test_crash import STOP_POINTS, act_until, stored_actions
+from tests.server.helpers import (
+    close_all,
+    hand_scored,
+    play_seat,
+    register_clients,
+    survives_a_kill,
+)
 
 SIDES = {
     "three-handed": [[0], [1], [2]],
@@ -124,29 +130,13 @@ async def test_presets_offered_and_impossible_rules_refused(server) -> None:
 
 
 async def test_a_six_seat_table_killed_mid_trick_comes_back(server) -> None:
-    client = Client(server.url)
-    await client.connect()
-    token = await client.register("Survivor")
-    table = await client.create_table(preset="six-handed", seat=3,
-                                      rules={"target": 2000, "lose_at": -2000})
-    await client.start_with_bots(table)
-    acked: list[str] = []
-    stop = STOP_POINTS["mid-trick"]
-    before = await act_until(client, table, lambda u: bool(u["view"]) and (
-        stop(u) or len(u["view"]["history"]) >= 3), acked)
-    server.kill()
-    await client.close()
-    server.start()
-    async with Client(server.url) as again:
-        await again.hello(token)
-        assert await again.open(table) == 3
-        after = await again.wait_for(table, lambda u: u["view"] is not None)
-        view_before, view_after = before["view"], after["view"]
-        assert view_after["players"] == 6 and len(after["seats"]) == 6
-        assert view_after["history"][:len(view_before["history"])] == view_before["history"]
-        if view_after["hand_number"] == view_before["hand_number"]:
-            assert view_after["hand"] == view_before["hand"] or view_after["tricks"]
-            assert view_after["tricks"][:len(view_before["tricks"])] == view_before["tricks"]
-        assert stored_actions(server.database, seat=3)[:len(acked)] == acked
-        hands = len(view_after["history"])
-        await act_until(again, table, lambda u: len(u["view"]["history"]) > hands, acked)
+    def same_hand(before: dict[str, Any], after: dict[str, Any]) -> None:
+        view = after["view"]
+        assert view["players"] == 6 and len(after["seats"]) == 6
+        if view["hand_number"] == before["hand_number"]:
+            assert view["hand"] == before["hand"] or view["tricks"]
+
+    await survives_a_kill(
+        server, lambda client: client.create_table(preset="six-handed", seat=3,
+                                                   rules={"target": 2000, "lose_at": -2000}),
+        seat=3, point="mid-trick", hands=3, check=same_hand)

@@ -4,11 +4,17 @@ played over real WebSockets, and a server killed mid-deal that comes back with e
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from cardroom.client import Client, ClientError
 from cardroom.protocol import TableUpdate
-from tests.server.helpers import close_all, hand_scored, play_seat, register_clients
-from tests.server.test_crash import STOP_POINTS, act_until, stored_actions
+from tests.server.helpers import (
+    close_all,
+    hand_scored,
+    play_seat,
+    register_clients,
+    survives_a_kill,
+)
 
 
 async def lobby_row(client: Client, table: str) -> dict:
@@ -104,29 +110,12 @@ async def test_bad_games_seats_and_rules_are_refused(server) -> None:
 
 
 async def test_a_1000_table_killed_mid_deal_comes_back_with_every_action(server) -> None:
-    client = Client(server.url)
-    await client.connect()
-    token = await client.register("Survivor")
-    table = await client.create_table(game="1000", seat=0)
-    await client.start_with_bots(table)
-    acked: list[str] = []
-    stop = STOP_POINTS["mid-trick"]
-    before = await act_until(client, table, lambda u: bool(u["view"]) and (
-        stop(u) or len(u["view"]["history"]) >= 3), acked)
-    server.kill()
-    await client.close()
-    server.start()
-    async with Client(server.url) as again:
-        await again.hello(token)
-        assert await again.open(table) == 0
-        after = await again.wait_for(table, lambda u: u["view"] is not None)
-        view_before, view_after = before["view"], after["view"]
-        assert view_after["game"] == "1000" and len(after["seats"]) == 3
-        assert view_after["history"][:len(view_before["history"])] == view_before["history"]
-        if view_after["hand_number"] == view_before["hand_number"]:
-            assert view_after["bidding"][:len(view_before["bidding"])] == view_before["bidding"]
-            assert view_after["tricks"][:len(view_before["tricks"])] == view_before["tricks"]
-            assert view_after["contract"] == view_before["contract"]
-        assert stored_actions(server.database, seat=0)[:len(acked)] == acked
-        hands = len(view_after["history"])
-        await act_until(again, table, lambda u: len(u["view"]["history"]) > hands, acked)
+    def same_deal(before: dict[str, Any], after: dict[str, Any]) -> None:
+        view = after["view"]
+        assert view["game"] == "1000" and len(after["seats"]) == 3
+        if view["hand_number"] == before["hand_number"]:
+            assert view["bidding"][:len(before["bidding"])] == before["bidding"]
+            assert view["contract"] == before["contract"]
+
+    await survives_a_kill(server, lambda client: client.create_table(game="1000", seat=0),
+                          seat=0, point="mid-trick", hands=3, check=same_deal)
