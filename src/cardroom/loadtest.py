@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from websockets.exceptions import ConnectionClosed
+
 from cardroom.bots import make_bot
 from cardroom.client import Client, ClientError
 
@@ -267,7 +269,8 @@ class SeatPlayer:
                 run.stats.error("timeout")
                 continue
             except Exception as error:  # a closed socket, or a view the bot cannot read
-                run.stats.error(f"{type(error).__name__}: {error}"[:100])
+                if not isinstance(error, ConnectionClosed):
+                    run.stats.error(f"{type(error).__name__}: {error}"[:100])
                 with contextlib.suppress(Exception):
                     await client.close()
                 continue
@@ -664,9 +667,9 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         rows.append((f"server RSS {url}", f"{before / 1024:.0f} → {after / 1024:.0f} MiB"))
     verdict = run.verdict
     if verdict.checked:
-        rows.append(("acknowledged actions missing from the record",
+        rows.append(("acknowledged actions missing",
                      f"{len(verdict.missing)} of {verdict.acked:,}"))
-        rows.append(("finished matches replayed to other scores",
+        rows.append(("matches replaying to other scores",
                      f"{len(verdict.mismatched)} of {verdict.matches}"))
     elif verdict.note:
         rows.append(("record", verdict.note))
