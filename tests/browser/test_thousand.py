@@ -67,7 +67,9 @@ def take_turn(player: Player, moments: Moments, raise_to: int = 150) -> None:
             expect(page.locator("[data-testid=hand] [data-card]")).to_have_count(7)
             return
         moments.shot(player, "bidding")
-        if page.locator("[data-testid=bid-submit]").is_enabled() and "bid" not in moments.seen:
+        can_bid = page.locator("[data-testid=bid-submit]").is_enabled()
+        must_bid = not page.locator("[data-testid=pass]").is_enabled()  # the first bidder
+        if can_bid and ("bid" not in moments.seen or must_bid):
             moments.seen.add("bid")
             start = bid_points(player)
             while bid_points(player) < raise_to and page.locator(

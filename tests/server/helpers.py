@@ -37,9 +37,10 @@ def my_turn(update: dict[str, Any]) -> bool:
 
 
 async def play_seat(client: Client, table_id: str, until: Any, seed: int = 0,
-                    timeout: float = 60) -> None:
-    """Play with a simple bot's choices on this client's turns, until ``until(update)``."""
-    bot = make_bot("simple", seed)
+                    timeout: float = 60, bot: Any = None) -> None:
+    """Play with a bot's choices (a simple bot's unless given) on this client's turns, until
+    ``until(update)``."""
+    bot = bot or make_bot("simple", seed)
     while True:
         update = await client.wait_for(table_id, lambda u: until(u) or my_turn(u), timeout)
         if until(update):
