@@ -20,11 +20,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.bots.bidding import choose_bid, choose_discard, contract_points
-from cardroom.bots.rules_bot import RulesBot, Table
+from cardroom.bots.bidding import choose_bid, choose_discard, contract_points, first_calls
+from cardroom.bots.rules_bot import RulesBot, Table, hand_levels
 from cardroom.bots.simple import Seen
 from cardroom.bots.solver import FastSearch, Position, SolverTimeout, side_of
-from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
+from cardroom.games.cards import JOKER_INDEX, Card, Suit, cards_of, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
 
@@ -141,6 +141,13 @@ class SearchBot:
         return max(candidates, key=lambda action: (candidates[action], action))
 
 
+READ_CALLS_FROM = 6
+"""Fewest tricks left for the card play's samples to be fitted to the bidding: later, the
+cards played say more than the calls, and each fit costs a hand valuation per seat."""
+CALL_TRIES = 6
+"""Deals tried per sample when fitting them to the bidding."""
+
+
 def _is_trick_bid(action: str) -> bool:
     """Whether an action bids a number of tricks in a strain."""
     return action.startswith("bid ") and Bid.parse(action[4:]).contract is Contract.TRICKS
@@ -198,6 +205,14 @@ class Knowledge:
                        if seat != self.seat and seat not in self.open}
         self.voids = self._voids()
         self.only_partner = self._handed_over(played)
+        self.deck = DECKS[rules["deck"]]
+        self.readings = [reading for reading in first_calls(view) if reading.seat in self.places]
+        self.played_by = {seat: 0 for seat in self.places}
+        for trick in [*view["tricks"], {"cards": [p["card"] for p in view["trick"]],
+                                        "seats": [p["seat"] for p in view["trick"]]}]:
+            for seat, card in zip(trick["seats"], trick["cards"], strict=True):
+                if seat in self.played_by:
+                    self.played_by[seat] |= Card.parse(card).mask
 
     def _voids(self) -> dict[int, int]:
         """Cards each seat cannot hold, from the suits it showed out of."""
@@ -231,12 +246,35 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> dict[int, int] | None:
         """Deal the unseen cards to the hidden hands at random, within what is known (a
-        shown void is relaxed only if no deal fits it)."""
+        shown void is relaxed only if no deal fits it). While enough tricks are left for it
+        to matter, a deal that explains the other seats' first calls (as the rules bot
+        bids: :class:`~cardroom.bots.bidding.Reading`) is preferred: the best of up to
+        :data:`CALL_TRIES` deals is taken."""
+        reading = bool(self.readings) and self.tricks_left >= READ_CALLS_FROM
+        best, best_misses, tries = None, len(self.readings) + 1, 0
         for attempt in range(40):
             hands = self._try_deal(rng, strict=attempt < 30)
-            if hands is not None:
+            if hands is None:
+                continue
+            if not reading:
                 return hands
-        return None
+            misses = self._misses(hands)
+            if misses < best_misses:
+                best, best_misses = hands, misses
+            tries += 1
+            if not misses or tries >= CALL_TRIES:
+                break
+        return best
+
+    def _misses(self, hands: dict[int, int]) -> int:
+        """How many of the other seats' first calls a deal leaves unexplained, each hand
+        judged with the cards its seat has played back in it."""
+        misses = 0
+        for reading in self.readings:
+            whole = cards_of(hands[reading.seat] | self.played_by[reading.seat])
+            levels = hand_levels(whole, self.deck.mask, self.deck.kitty, 1.0)
+            misses += not reading.fits(levels)
+        return misses
 
     def _try_deal(self, rng: random.Random, strict: bool) -> dict[int, int] | None:
         partner = (self.seat + 2) % 4
