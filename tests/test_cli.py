@@ -81,6 +81,24 @@ def test_replay_of_a_bad_file_exits_1(tmp_path: Path, text: str) -> None:
     assert "Error: cannot replay" in result.output
 
 
+def test_replay_of_a_1000_match(tmp_path: Path) -> None:
+    from cardroom.bots import make_bot
+    from cardroom.games import thousand
+
+    game = thousand.Game.new(thousand.Rules.preset("russian"), seed=4)
+    bot = make_bot("rules")
+    while len(game.history) < 2:
+        game.apply(bot.choose(game.view(game.to_act)))
+    path = tmp_path / "thousand.txt"
+    game.record.save(path)
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Deal 1" in result.output and "Deal 3" in result.output
+    assert result.output.count("trick: ") == sum(sum(hand.tricks) for hand in game.history)
+    assert game.history[0].summary in result.output
+    assert "The record ends before the match does." in result.output
+
+
 def test_replay_of_a_record_with_an_illegal_action_names_it(tmp_path: Path) -> None:
     game = Game.new("online", seed=1)
     game.apply("pass")

@@ -19,7 +19,8 @@ from rich.text import Text
 
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import PRESET_NAMES, Game, Record, Rules
-from cardroom.terminal import TerminalMatch, replay_match
+from cardroom.games.registry import replay as replay_game
+from cardroom.terminal import TerminalMatch, replay_any, replay_match
 
 app = typer.Typer(
     name="cardroom",
@@ -83,11 +84,14 @@ def replay(
     console = _console()
     try:
         saved = Record.load(file)
-        Game.replay(saved)  # check the whole record before printing any of it
-        start = Game.replay(dataclasses.replace(saved, actions=[], seats=[]))
+        replay_game(saved)  # check the whole record before printing any of it
+        start = replay_game(dataclasses.replace(saved, actions=[], seats=[]))
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise _fail(console, f"cannot replay {file}: {error}") from None
-    replay_match(start, saved.actions, console)
+    if isinstance(start, Game):
+        replay_match(start, saved.actions, console)
+    else:
+        replay_any(start, saved.actions, console)
 
 
 @app.command()

@@ -382,3 +382,28 @@ def replay_match(start: Game, actions: list[str], console: Console) -> None:
         console.print(renderer.history(start.view(None)["history"]))
     if not start.is_over:
         console.print(Text("The record ends before the match does.", style="yellow"))
+
+
+def replay_any(start: Any, actions: list[str], console: Console) -> None:
+    """Print a recorded match of any game from ``start`` (its first state): each deal, every
+    action by seat, each trick with its winner and each deal's result. The plain companion
+    of :func:`replay_match`, for games without a renderer of their own (1000)."""
+    for number, action in enumerate(actions):
+        seat = start.to_act
+        events = start.apply(action)
+        if number == 0:
+            console.print(Rule(f"Deal {start.hand_number} · dealer Seat {start.dealer}"))
+        console.print(Text(f"Seat {seat}: {action}"))
+        for event in events:
+            if event["type"] == "trick":
+                plays = ", ".join(f"Seat {who} {card}"
+                                  for who, card in zip(event["seats"], event["cards"], strict=True))
+                console.print(Text(f"  trick: {plays} → Seat {event['winner']}", style="bold"))
+            elif event["type"] == "hand_scored":
+                console.print(Text(f"{event['summary']} Points {event['points']}, "
+                                   f"scores {event['scores']}", style="bold"))
+            elif event["type"] == "deal":
+                console.print(Rule(f"Deal {event['hand']} · dealer Seat {event['dealer']}"))
+    if not start.is_over:
+        console.print(Text("The record ends before the match does.", style="yellow"))
+
