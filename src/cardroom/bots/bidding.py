@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.bots.knowledge import legal_trick_bids, view_strain
-from cardroom.bots.rules_bot import STRAINS, hand_levels, kitty_discards
+from cardroom.bots.knowledge import legal_trick_bids, team_of, view_strain
+from cardroom.bots.rules_bot import STRAINS, hand_levels, in_suit, kitty_discards
+from cardroom.bots.simple import beats_all
 from cardroom.bots.solver import FastSearch, Position, SolverTimeout
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
@@ -94,15 +95,12 @@ class Holding:
 
     def boss(self, card: Card) -> bool:
         """No card outside the hand beats ``card`` in its effective suit."""
-        suit = self.strain.suit_of[card.index]
-        keys = self.strain.keys[suit]
-        rivals = cards_of(self.outstanding & self.strain.follow_mask[suit])
-        return all(keys[rival.index] < keys[card.index] for rival in rivals)
+        return beats_all(self.strain, card, self.outstanding)
 
     def trumps_held(self, cards: Iterable[Card]) -> list[Card]:
         """The trumps among ``cards``."""
         trump = self.strain.trump
-        return [] if trump is None else [c for c in cards if self.strain.suit_of[c.index] == trump]
+        return [] if trump is None else in_suit(self.strain, cards, trump)
 
 
 def rules_discard(strain: Strain, hand: int, count: int, deck: int) -> int:
@@ -205,12 +203,17 @@ class Sampler:
 
     def _misses(self, deal: Deal) -> int:
         """How many of the other seats' first calls the deal does not explain."""
-        misses = 0
-        for reading in self.readings:
-            levels = hand_levels(cards_of(deal.hands[reading.seat]), self.deck,
-                                 self.kitty_size, 1.0)
-            misses += not reading.fits(levels)
-        return misses
+        return unexplained_calls(self.readings, deal.hands, self.deck, self.kitty_size)
+
+
+def unexplained_calls(readings: Iterable[Reading], hands: Sequence[int] | Mapping[int, int],
+                      deck: int, kitty_size: int) -> int:
+    """How many of ``readings`` the hands (masks by seat) do not explain."""
+    misses = 0
+    for reading in readings:
+        levels = hand_levels(cards_of(hands[reading.seat]), deck, kitty_size, 1.0)
+        misses += not reading.fits(levels)
+    return misses
 
 
 def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple[int, ...],
@@ -227,14 +230,6 @@ def first_leader(view: dict[str, Any], contractor: int) -> int:
     if view["rules"]["first_lead"] == "dealer_left":
         return (view["dealer"] + 1) % view["players"]
     return contractor
-
-
-def side_of_seat(view: dict[str, Any], seat: int) -> tuple[int, ...]:
-    """The seats playing together with ``seat`` (its team)."""
-    for team in view["teams"]:
-        if seat in team:
-            return tuple(team)
-    return (seat,)
 
 
 def run_until(deadline: float, samples: int, step: Callable[[], None]) -> int:
@@ -261,11 +256,11 @@ def choose_bid(view: dict[str, Any], rng: random.Random, deadline: float, sample
     seat = view["seat"]
     rules = view["rules"]
     sampler = Sampler(view, rng)
-    kitty_size = DECKS[rules["deck"]].kitty
+    kitty_size = sampler.kitty_size
     offered = {bid.trump for bid in offers}
     strains = [strain for strain in strain_order if strain in offered][:STRAINS_TO_SOLVE]
     high = high_trick_bid(view)
-    ours = side_of_seat(view, seat)
+    ours = team_of(view, seat)
     contracts: list[tuple[int, Suit | None]] = [(seat, strain) for strain in strains]
     if high is not None and (high[0], high[1].trump) not in contracts:
         contracts.append((high[0], high[1].trump))
@@ -322,7 +317,7 @@ def play_contract(deal: Deal, contractor: int, strain: Strain, view: dict[str, A
     hands[contractor] = taken & ~rules_discard(strain, taken, kitty_size, deck)
     guess = sum(before) / len(before) if before else None
     return solve_tricks(hands, strain, first_leader(view, contractor),
-                        side_of_seat(view, contractor), deadline, guess)
+                        tuple(team_of(view, contractor)), deadline, guess)
 
 
 def discard_candidates(view: dict[str, Any], strain: Strain, count: int) -> list[int]:
@@ -367,7 +362,7 @@ def choose_discard(view: dict[str, Any], rng: random.Random, deadline: float,
     seat = view["seat"]
     rules = view["rules"]
     sampler = Sampler(view, rng)
-    side = side_of_seat(view, seat)
+    side = tuple(team_of(view, seat))
     leader = first_leader(view, seat)
     scores = Averages()
 

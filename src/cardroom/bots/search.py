@@ -20,11 +20,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.bots.bidding import choose_bid, choose_discard, contract_points, first_calls
-from cardroom.bots.rules_bot import RulesBot, Table, hand_levels
+from cardroom.bots.bidding import (
+    Averages,
+    choose_bid,
+    choose_discard,
+    contract_points,
+    first_calls,
+    unexplained_calls,
+)
+from cardroom.bots.rules_bot import RulesBot, Table
 from cardroom.bots.simple import Seen
 from cardroom.bots.solver import FastSearch, Position, SolverTimeout, side_of
-from cardroom.games.cards import JOKER_INDEX, Card, Suit, cards_of, iter_indexes
+from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
 
@@ -269,12 +276,8 @@ class Knowledge:
     def _misses(self, hands: dict[int, int]) -> int:
         """How many of the other seats' first calls a deal leaves unexplained, each hand
         judged with the cards its seat has played back in it."""
-        misses = 0
-        for reading in self.readings:
-            whole = cards_of(hands[reading.seat] | self.played_by[reading.seat])
-            levels = hand_levels(whole, self.deck.mask, self.deck.kitty, 1.0)
-            misses += not reading.fits(levels)
-        return misses
+        whole = {seat: cards | self.played_by[seat] for seat, cards in hands.items()}
+        return unexplained_calls(self.readings, whole, self.deck.mask, self.deck.kitty)
 
     def _try_deal(self, rng: random.Random, strict: bool) -> dict[int, int] | None:
         partner = (self.seat + 2) % 4
@@ -343,9 +346,9 @@ class Aim:
         self.contractor: int | None = contract.get("contractor")
         kind = self.bid.contract if self.bid is not None else None
         self.kind = kind
-        self.solved: dict[tuple[int, int | None], tuple[int, int]] = {}
-        """Counted tricks after each move summed over the deals solved so far, and how
-        many: their averages are the solver's first guesses on the next deal."""
+        self.solved = Averages()
+        """Counted tricks after each move over the deals solved so far: their averages are
+        the solver's first guesses on the next deal."""
         if kind is Contract.ACROSS_THE_CORNER:
             self.counted = (knowledge.seat,)
             self.wanting = tuple(s for s in active if s != knowledge.seat)
@@ -366,11 +369,10 @@ class Aim:
         if (self.kind not in (None, Contract.TRICKS, Contract.ACROSS_THE_CORNER)
                 and self.rules["misere_failure"] == "stop"):
             lo = left - 1  # only whether the makers take a trick matters
-        guesses = {move: total / count for move, (total, count) in self.solved.items()}
+        guesses = {move: self.solved.mean(move) for move in self.solved.counts}
         scores: dict[str, float] = {}
         for move, counted in search.move_values(lo, guesses=guesses).items():
-            total, count = self.solved.get(move, (0, 0))
-            self.solved[move] = (total + counted, count + 1)
+            self.solved.add(move, counted)
             card, named = move
             text = f"play {Card.from_index(card)}"
             if named is not None:

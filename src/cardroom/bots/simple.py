@@ -188,11 +188,16 @@ class Seen:
 
     def is_boss(self, card: Card, outstanding: int) -> bool:
         """True if no unseen card of the same effective suit beats ``card``."""
-        suit = self.strain.suit_of[card.index]
-        keys = self.strain.keys[suit]
-        rivals = self.strain.follow_mask[suit] & outstanding
-        mine = keys[card.index]
-        return not any(keys[i] > mine for i in range(CARD_COUNT) if rivals >> i & 1)
+        return beats_all(self.strain, card, outstanding)
+
+
+def beats_all(strain: Strain, card: Card, outstanding: int) -> bool:
+    """True if no card of ``outstanding`` in ``card``'s effective suit beats it."""
+    suit = strain.suit_of[card.index]
+    keys = strain.keys[suit]
+    rivals = strain.follow_mask[suit] & outstanding
+    mine = keys[card.index]
+    return not any(keys[i] > mine for i in range(CARD_COUNT) if rivals >> i & 1)
 
 
 # -- the bot ---------------------------------------------------------------------------------
