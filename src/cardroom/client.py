@@ -22,8 +22,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
+
+_DECODER = msgspec.json.Decoder()
+"""A client reads a view after every action at its table: msgspec decodes them faster."""
 
 
 class ClientError(Exception):
@@ -86,7 +90,7 @@ class Client:
         assert self.socket is not None
         try:
             async for text in self.socket:
-                message = json.loads(text)
+                message = _DECODER.decode(text)
                 if self.keep_all:
                     self.received.append(message)
                 await self._dispatch(message)

@@ -624,8 +624,13 @@ def start_servers(count: int, database_url: str | None, redis_url: str | None,
     url = database_url or f"sqlite:///{folder / 'loadtest.sqlite3'}"
     servers = [ManagedServer(free_port(), url, redis_url, folder / f"server{n}.log", extra)
                for n in range(count)]
-    for server in servers:
-        server.start()
+    try:
+        for server in servers:
+            server.start()
+    except BaseException:
+        for server in servers:  # none may outlive a load test that could not start
+            server.stop()
+        raise
     return servers
 
 
