@@ -422,6 +422,9 @@ class LoadRun:
     elapsed: float = 0.0
     memory: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Server → (RSS KiB before the tables sat down, RSS KiB at the end of the load)."""
+    memory_timeline: list[tuple[float, int]] = field(default_factory=list)
+    """(seconds into the play, RSS KiB of all servers together), once a minute: a long run's
+    memory should stay flat."""
     kills: int = 0
     failed_restarts: int = 0
     health: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -453,6 +456,13 @@ class LoadRun:
                     "127.0.0.1", "localhost"):
                 found[url] = rss_kib(int(answer["pid"]))
         return found
+
+    def _sample_memory(self, every: float = 60.0) -> None:
+        """Add to the memory timeline if a minute has passed since the last sample."""
+        elapsed = time.perf_counter() - self.started
+        last = self.memory_timeline[-1][0] if self.memory_timeline else -every
+        if elapsed - last >= every:
+            self.memory_timeline.append((elapsed, sum(self.server_memory().values())))
 
     async def seat(self, on_progress: Callable[[int], None] | None = None) -> None:
         """Seat every table, twenty at a time."""
@@ -516,6 +526,7 @@ class LoadRun:
                 helpers.append(asyncio.create_task(self._dropper()))
             while time.perf_counter() < until:
                 await asyncio.sleep(min(1.0, max(0.0, until - time.perf_counter())))
+                self._sample_memory()
                 if on_tick:
                     on_tick(self)
             after = self.server_memory()
@@ -634,6 +645,15 @@ def start_servers(count: int, database_url: str | None, redis_url: str | None,
     return servers
 
 
+def memory_trend(timeline: list[tuple[float, int]], points: int = 7) -> str:
+    """A long run's memory in a few evenly spaced samples: "0 min 300, 5 min 310, … MiB"."""
+    step = max(1, (len(timeline) - 1) // (points - 1))
+    chosen = timeline[::step]
+    if chosen[-1] is not timeline[-1]:
+        chosen.append(timeline[-1])
+    return ", ".join(f"{at / 60:.0f} min {kib / 1024:.0f}" for at, kib in chosen) + " MiB"
+
+
 def figures(run: LoadRun) -> list[tuple[str, str]]:
     """The results as (figure, value) rows."""
     ms = [x * 1000 for x in run.stats.latencies]
@@ -670,6 +690,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
             rows.append((f"server {url}", ", ".join(f"{k} {v:,}" for k, v in counts.items())))
     for url, (before, after) in run.memory.items():
         rows.append((f"server RSS {url}", f"{before / 1024:.0f} → {after / 1024:.0f} MiB"))
+    if len(run.memory_timeline) >= 3:
+        rows.append(("servers' RSS over the run", memory_trend(run.memory_timeline)))
     verdict = run.verdict
     if verdict.checked:
         rows.append(("acknowledged actions missing",

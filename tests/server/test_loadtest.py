@@ -35,3 +35,13 @@ def test_loadtest_refuses_to_kill_servers_it_did_not_start() -> None:
                                       "--kill-every", "5"])
     assert result.exit_code == 1
     assert "--kill-every" in result.output
+
+
+def test_a_long_runs_memory_is_shown_at_evenly_spaced_minutes_ending_with_the_last() -> None:
+    from cardroom.loadtest import memory_trend
+
+    half_hour = [(minute * 60.0, (300 + minute) * 1024) for minute in range(31)]
+    assert memory_trend(half_hour) == ("0 min 300, 5 min 305, 10 min 310, 15 min 315, "
+                                       "20 min 320, 25 min 325, 30 min 330 MiB")
+    odd = [(minute * 60.0, 200 * 1024) for minute in range(9)]
+    assert memory_trend(odd).endswith("8 min 200 MiB")

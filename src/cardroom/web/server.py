@@ -10,7 +10,6 @@ import uvicorn
 from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.web.app import ServerConfig, create_app
 
-
 YOUNG_COLLECTION_THRESHOLD = 50_000
 """Allocations between collections of the youngest generation (CPython's default is 700)."""
 
