@@ -308,6 +308,11 @@ def loadtest(
     = None,
     drop_rate: Annotated[float, typer.Option(
         help="Share of client connections dropped each second (they reconnect).")] = 0.0,
+    stop_redis_every: Annotated[float | None, typer.Option(
+        help="Run a Redis of the load test's own for the servers it starts, and SIGKILL it "
+             "every this many seconds (it comes back after --stop-redis-for).")] = None,
+    stop_redis_for: Annotated[float, typer.Option(
+        help="Seconds each Redis outage lasts.")] = 3.0,
     seed: Annotated[int, typer.Option(help="Seed of the clients' choices.")] = 1,
     keep_logs: Annotated[Path | None, typer.Option(
         help="Copy the logs of the servers it started into this folder.")] = None,
@@ -320,7 +325,15 @@ def loadtest(
     from rich.table import Table as RichTable
 
     from cardroom.bots import BOT_NAMES
-    from cardroom.loadtest import HUMAN_THINK, LoadRun, default_folder, figures, run_load
+    from cardroom.loadtest import (
+        HUMAN_THINK,
+        LoadRun,
+        ManagedRedis,
+        default_folder,
+        figures,
+        free_port,
+        run_load,
+    )
     from cardroom.loadtest import start_servers as start_load_servers
 
     console = _console()
@@ -331,9 +344,17 @@ def loadtest(
     if kill_every and url:
         raise _fail(console, "--kill-every kills only servers the load test started itself: "
                              "leave out --url")
+    if stop_redis_every and (url or redis_url):
+        raise _fail(console, "--stop-redis-every stops a Redis of the load test's own, for "
+                             "servers it starts: leave out --url and --redis-url")
     with default_folder() as folder:
         started = []
+        own_redis = None
         try:
+            if stop_redis_every:
+                own_redis = ManagedRedis(free_port(), _Path(folder) / "redis.log")
+                own_redis.start()
+                redis_url = own_redis.url
             if not url:
                 try:
                     started = start_load_servers(servers, database_url, redis_url,
@@ -343,6 +364,8 @@ def loadtest(
             run = LoadRun(urls=list(url) if url else [s.url for s in started], tables=tables,
                           duration=duration, think=HUMAN_THINK if pace == "human" else 0.0,
                           bot=bot, drop_rate=drop_rate, kill_every=kill_every,
+                          redis=own_redis, stop_redis_every=stop_redis_every,
+                          stop_redis_for=stop_redis_for,
                           servers=started, server_pids=list(server_pid or []),
                           database_url=database_url or (started[0].database_url
                                                         if started else None), seed=seed)
@@ -350,6 +373,8 @@ def loadtest(
         finally:
             for server in started:
                 server.stop()
+            if own_redis is not None:
+                own_redis.stop()
             if keep_logs is not None:
                 import shutil
 

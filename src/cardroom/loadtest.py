@@ -4,7 +4,8 @@ Each client plays its seat with a quick bot's choice, at a human pace (about one
 two seconds per table) or at full speed, and the driver measures the time from sending an
 action to the moment *every* seat of the table holds the view that shows it. It can start the
 servers itself (one process on SQLite, or several sharing PostgreSQL and Redis), kill one of
-them with SIGKILL every few seconds and start it again, and drop client connections at random;
+them with SIGKILL every few seconds and start it again, stop the Redis they share for a few
+seconds at a time (a Redis of its own, started for the run), and drop client connections at random;
 clients then reconnect (to another server if there is one) with their token, as a browser
 would. At the end it checks the database: every acknowledged action is in the record, every
 match's record replays to the scores the players saw, and no table is stuck.
@@ -149,6 +150,57 @@ class ManagedServer:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+
+class ManagedRedis:
+    """A Redis server of the load test's own (no persistence), which it can stop and start
+    again on the same port: the outage the servers must ride out. The machine's shared Redis
+    is never touched."""
+
+    def __init__(self, port: int, log: Path) -> None:
+        self.port = port
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+        self.stops = 0
+
+    @property
+    def url(self) -> str:
+        """The address servers connect to."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, wait: float = 10.0) -> None:
+        """Start and wait until it accepts connections."""
+        import socket
+
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                   "--save", "", "--appendonly", "no"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=log)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", self.port), timeout=0.5):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start in time")
+
+    @property
+    def running(self) -> bool:
+        """True while the process runs."""
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: every connection and subscription is gone at once."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.stops += 1
+
+    def stop(self) -> None:
+        """Stop at the end of the run."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
 
 
 def free_port() -> int:
@@ -407,6 +459,11 @@ class LoadRun:
     drop_rate: float = 0.0
     """Share of connections dropped each second."""
     kill_every: float | None = None
+    redis: ManagedRedis | None = None
+    """The load test's own Redis, when it is to be stopped now and then."""
+    stop_redis_every: float | None = None
+    stop_redis_for: float = 3.0
+    """Seconds each Redis outage lasts."""
     servers: list[ManagedServer] = field(default_factory=list)
     server_pids: list[int] = field(default_factory=list)
     database_url: str | None = None
@@ -493,6 +550,19 @@ class LoadRun:
                     self.failed_restarts += 1
                     await asyncio.sleep(1.0)
 
+    async def _redis_stopper(self) -> None:
+        """Every ``stop_redis_every`` seconds: kill the servers' Redis, and start it again
+        ``stop_redis_for`` seconds later. Notices sent meanwhile are lost; the servers must
+        catch up from the database."""
+        assert self.stop_redis_every and self.redis is not None
+        while not self.stopping:
+            await asyncio.sleep(self.stop_redis_every)
+            if self.stopping:
+                return
+            self.redis.kill()
+            await asyncio.sleep(self.stop_redis_for)
+            await asyncio.to_thread(self.redis.start)
+
     async def _dropper(self) -> None:
         """Every second, close a ``drop_rate`` share of the connections (clients come back)."""
         rng = random.Random(self.seed)
@@ -524,6 +594,8 @@ class LoadRun:
                 helpers.append(asyncio.create_task(self._killer()))
             if self.drop_rate > 0:
                 helpers.append(asyncio.create_task(self._dropper()))
+            if self.stop_redis_every:
+                helpers.append(asyncio.create_task(self._redis_stopper()))
             while time.perf_counter() < until:
                 await asyncio.sleep(min(1.0, max(0.0, until - time.perf_counter())))
                 self._sample_memory()
@@ -539,6 +611,8 @@ class LoadRun:
             for helper in helpers:
                 helper.cancel()
             await asyncio.gather(*helpers, return_exceptions=True)
+            if self.redis is not None and not self.redis.running:
+                await asyncio.to_thread(self.redis.start)  # stopped mid-outage: back for the end
             outcomes = await asyncio.gather(*tasks, return_exceptions=True)
             await asyncio.gather(*list(self.timings), return_exceptions=True)
             for outcome in outcomes:
@@ -679,6 +753,9 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
             rows.append(("restarts that failed (retried)", str(run.failed_restarts)))
     if run.drop_rate:
         rows.append(("connections dropped", str(run.stats.drops)))
+    if run.redis is not None and run.stop_redis_every:
+        rows.append(("Redis stopped (SIGKILL)", f"{run.redis.stops} times, "
+                                                f"{run.stop_redis_for:g} s each"))
     if run.cpu_used is not None and run.stats.actions:
         per_action = run.cpu_used * 1000 / run.stats.actions
         rows.append(("server CPU per action", f"{per_action:.2f} ms "

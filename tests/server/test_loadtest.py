@@ -8,6 +8,7 @@ import re
 from typer.testing import CliRunner
 
 from cardroom.cli import app
+from tests.server.pg import fresh_schema
 
 
 def _figure(output: str, name: str) -> str:
@@ -35,6 +36,22 @@ def test_loadtest_refuses_to_kill_servers_it_did_not_start() -> None:
                                       "--kill-every", "5"])
     assert result.exit_code == 1
     assert "--kill-every" in result.output
+
+
+def test_two_servers_ride_out_redis_being_killed_and_restarted() -> None:
+    """Notices sent while Redis is down are lost: the servers must catch up from the database
+    so that no table sticks and nothing acknowledged is missing."""
+    with fresh_schema() as database_url:
+        result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--duration", "9",
+                                          "--pace", "full", "--servers", "2",
+                                          "--database-url", database_url,
+                                          "--stop-redis-every", "2", "--stop-redis-for", "1"])
+    assert result.exit_code == 0, result.output
+    output = result.output
+    assert int(_figure(output, "Redis stopped").split()[0]) >= 2
+    assert re.match(r"0 of [\d,]+$", _figure(output, "acknowledged actions missing"))
+    assert _figure(output, "stuck tables") == "0"
+    assert int(_figure(output, "actions").split()[0].replace(",", "")) > 0
 
 
 def test_a_long_runs_memory_is_shown_at_evenly_spaced_minutes_ending_with_the_last() -> None:
