@@ -439,9 +439,20 @@ class Search:
         keys = layout.keys[led]
         if (self.side >> best_seat & 1) == maximising:
             reps.sort(key=lambda c: (keys[c] > best_key, c))
+        elif self._partner_covers(pos, seat, led, hands, in_play):
+            reps.sort(key=lambda c: (keys[c] > best_key, keys[c] if keys[c] > best_key else c))
         else:
             reps.sort(key=lambda c: (keys[c] <= best_key, keys[c] if keys[c] > best_key else c))
         return [(card, None) for card in reps]
+
+    def _partner_covers(self, pos: int, seat: int, led: int, hands: list[int],
+                        in_play: int) -> bool:
+        """Second to play, with partner (fourth) holding the top card of the suit led: low
+        cards are tried before the winners (a fifth fewer positions in no trumps)."""
+        if pos != 1 or len(self.active) != 4:
+            return False
+        top = (in_play & self.layout.follow[led]).bit_length() - 1
+        return top >= 0 and bool(hands[(seat + 2) % 4] >> top & 1)
 
     def _to_partner(self, card: int, seat: int, hands: list[int], in_play: int) -> bool:
         """Whether leading ``card`` puts the lead with a partner who holds the top card of
@@ -934,6 +945,10 @@ def _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat, maximising,
             mask = hand
     in_play = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
     partner = (seat + 2) & 3 if cfg[_C_PLAYERS] == 4 else -1
+    # second to play with partner holding the suit's top card: low cards first (as
+    # :meth:`Search._partner_covers`)
+    partner_covers = (pos == 1 and partner >= 0 and led < 4 and (in_play & follow[led]) != 0
+                      and ((hands[partner] >> _highest(in_play & follow[led])) & 1) == 1)
     # one representative per run of equivalent cards (as :func:`_groups`), with its sort key
     # (as :meth:`Search._ordered_moves`), insertion-sorted
     row_card = row[0]
@@ -969,7 +984,7 @@ def _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat, maximising,
             if ours:
                 key = card + (10000 if wins else 0)
             elif wins:
-                key = card_key
+                key = card_key + (200000 if partner_covers else 0)
             else:
                 key = 100000 + card
         i = count
