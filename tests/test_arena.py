@@ -52,3 +52,14 @@ def test_wilson_interval_matches_the_textbook_value() -> None:
     assert round(half.low, 3) == 0.404 and round(half.high, 3) == 0.596
     assert proportion(10, 10).high == 1.0 and proportion(0, 10).low == 0.0
     assert str(proportion(0, 0)) == "–"
+
+
+def test_matches_cut_to_single_deals_are_compared_pair_by_pair() -> None:
+    report = run_arena(Rules.preset("online"), "simple", "random", pairs=12, seed=30, hands=1)
+    assert all(result.hands == 1 and not result.a_won for result in report.results)
+    edges = [(first.a_points - first.b_points + second.a_points - second.b_points) / 2
+             for first, second in zip(report.results[0::2], report.results[1::2], strict=True)]
+    edge = report.edge_per_hand()
+    assert abs(edge.value - sum(edges) / len(edges)) < 1e-9
+    assert edge.low < edge.value < edge.high
+    assert edge.value > 0  # the simple bot out-scores random play on the same deals

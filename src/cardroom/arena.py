@@ -38,15 +38,16 @@ class MatchResult:
 
 
 def play_match(rules: Rules, seed: int, bot_a: str, bot_b: str, a_first: bool,
-               keep_record: bool = False) -> MatchResult:
-    """Play one match; team A sits at 0 & 2 when ``a_first``, else at 1 & 3."""
+               keep_record: bool = False, hands: int | None = None) -> MatchResult:
+    """Play one match; team A sits at 0 & 2 when ``a_first``, else at 1 & 3. With ``hands``,
+    stop after that many hands (nobody wins): the same deals, compared hand by hand."""
     game = Game.new(rules, seed=seed)
     a_side = 0 if a_first else 1
     bots = {seat: make_bot(bot_a if game.team_of[seat] == a_side else bot_b,
                            seed=seed * 8 + seat + (0 if a_first else 4))
             for seat in range(game.players)}
     for _ in range(MAX_ACTIONS):
-        if game.is_over:
+        if game.is_over or (hands is not None and len(game.history) >= hands):
             break
         seat = game.to_act
         game.apply(bots[seat].choose(game.view(seat)), seat=seat)  # type: ignore[index]
@@ -64,11 +65,15 @@ def play_match(rules: Rules, seed: int, bot_a: str, bot_b: str, a_first: bool,
         record=game.record.to_text() if keep_record else None)
 
 
-def _play_pair(args: tuple[dict, int, str, str, bool]) -> tuple[MatchResult, MatchResult]:
-    rules_dict, seed, bot_a, bot_b, keep = args
+_Work = tuple[dict, int, str, str, bool, int | None]
+"""What a worker needs to play one duplicate pair: rules, seed, bots, records?, hands."""
+
+
+def _play_pair(args: _Work) -> tuple[MatchResult, MatchResult]:
+    rules_dict, seed, bot_a, bot_b, keep, hands = args
     rules = Rules.from_dict(rules_dict)
-    return (play_match(rules, seed, bot_a, bot_b, True, keep),
-            play_match(rules, seed, bot_a, bot_b, False, keep))
+    return (play_match(rules, seed, bot_a, bot_b, True, keep, hands),
+            play_match(rules, seed, bot_a, bot_b, False, keep, hands))
 
 
 @dataclass
@@ -135,6 +140,14 @@ class ArenaReport:
         return mean([(r.a_points if side == "a" else r.b_points) / max(r.hands, 1)
                      for r in self.results])
 
+    def edge_per_hand(self) -> Interval:
+        """Team A's points minus team B's per hand, one figure per duplicate pair (the two
+        matches of a pair hold the same deals, so their luck cancels: the tightest measure
+        of which bot plays better, and the one to use when matches are cut short)."""
+        pairs = zip(self.results[0::2], self.results[1::2], strict=True)
+        return mean([sum(r.a_points - r.b_points for r in pair)
+                     / max(1, sum(r.hands for r in pair)) for pair in pairs])
+
     def contracts(self, side: str) -> tuple[int, int, Interval]:
         """Contracts a side won in the bidding: made, failed, share made."""
         made = sum((r.a_contracts if side == "a" else r.b_contracts)[0] for r in self.results)
@@ -145,11 +158,13 @@ class ArenaReport:
 
 def run_arena(rules: Rules, bot_a: str, bot_b: str, pairs: int, seed: int, jobs: int = 1,
               records: Path | None = None,
-              progress: Callable[[int], None] | None = None) -> ArenaReport:
-    """Play ``pairs`` duplicate pairs of matches; ``progress(done)`` after each pair."""
+              progress: Callable[[int], None] | None = None,
+              hands: int | None = None) -> ArenaReport:
+    """Play ``pairs`` duplicate pairs of matches (of at most ``hands`` hands each, if given);
+    ``progress(done)`` after each pair."""
     report = ArenaReport(bot_a, bot_b)
-    work = [(rules.to_dict(), seed + n, bot_a, bot_b, records is not None)
-            for n in range(pairs)]
+    work: list[_Work] = [(rules.to_dict(), seed + n, bot_a, bot_b, records is not None, hands)
+                         for n in range(pairs)]
     for done, (first, second) in enumerate(_map(work, jobs), start=1):
         for result in (first, second):
             report.results.append(result)
@@ -162,7 +177,7 @@ def run_arena(rules: Rules, bot_a: str, bot_b: str, pairs: int, seed: int, jobs:
     return report
 
 
-def _map(work: list[tuple[dict, int, str, str, bool]], jobs: int) -> Iterator[
+def _map(work: list[_Work], jobs: int) -> Iterator[
         tuple[MatchResult, MatchResult]]:
     if jobs <= 1:
         yield from map(_play_pair, work)

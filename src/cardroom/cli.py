@@ -213,6 +213,9 @@ def arena(
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     records: Annotated[Path | None, typer.Option(help="Write every match's record here.")]
     = None,
+    hands: Annotated[int | None, typer.Option(
+        help="Stop every match after this many hands and compare the teams hand by hand "
+             "(1: duplicate single deals).")] = None,
 ) -> None:
     """Bot teams against each other on duplicate deals, with 95% confidence intervals."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -233,14 +236,16 @@ def arena(
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(f"{team_a} vs {team_b}", total=pairs)
         report = run_arena(Rules.preset(preset), team_a, team_b, pairs, seed, jobs, records,
-                           lambda done: progress.update(task, completed=done))
+                           lambda done: progress.update(task, completed=done), hands)
     table = RichTable(title=f"{report.matches} matches on duplicate deals, preset {preset} "
                             "(95% confidence intervals)")
     for column in ("", f"A: {team_a}", f"B: {team_b}"):
         table.add_column(column)
-    table.add_row("match wins", str(report.win_rate("a")), str(report.win_rate("b")))
+    if hands is None:
+        table.add_row("match wins", str(report.win_rate("a")), str(report.win_rate("b")))
     table.add_row("points per hand", str(report.points_per_hand("a")),
                   str(report.points_per_hand("b")))
+    table.add_row("A's edge per hand, same deals", str(report.edge_per_hand()), "")
     made_a, failed_a, share_a = report.contracts("a")
     made_b, failed_b, share_b = report.contracts("b")
     table.add_row("contracts made / failed", f"{made_a} / {failed_a}",
