@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,3 +46,30 @@ async def test_a_server_killed_between_matches_starts_the_next_one_after_restart
         update = await again.wait_for(table, lambda u: u["match_number"] == 2, timeout=20)
         assert update["status"] == "playing"
         assert update["matches"][0]["winner"] in (0, 1)
+
+
+def _children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (read from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    found.add(int(entry.name))
+    return found
+
+
+def test_a_killed_servers_bot_workers_end_with_it(server) -> None:
+    """A server killed outright cannot shut its bot workers down; they must notice and end,
+    or a hundred crashes leave hundreds of idle workers holding memory."""
+    pid = server.pid
+    workers = {child for child in _children(pid)
+               if "spawn_main" in Path(f"/proc/{child}/cmdline").read_text(errors="replace")}
+    assert workers, "the server runs its bots in worker processes"
+    server.kill()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.2)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()
+                and "Z" not in (Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split()[0])]

@@ -21,7 +21,9 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import os
 import secrets
+import threading
 import time
 import zlib
 from concurrent.futures import ProcessPoolExecutor
@@ -211,6 +213,20 @@ def warm_up() -> None:
         make_bot(name)
 
 
+def watch_parent(parent: int, every: float = 1.0) -> None:
+    """Make this worker process end when the server that started it is gone.
+
+    A server killed outright (SIGKILL, the out-of-memory killer, a crash) cannot shut its
+    worker pool down, and the workers would wait for work forever: in a fault run with a
+    hundred kills they piled up until memory ran out. Runs in each worker at start."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def decide(bot: str, seed: int, view: dict[str, Any]) -> str:
     """A bot's action for a view (runs in a worker process: module-level, so it pickles)."""
     return make_bot(bot, seed=seed).choose(view)
@@ -237,16 +253,18 @@ class Room:
         self.lobby_listeners: set[Listener] = set()
         self._players: dict[str, Player] = {}
         self._executor = ProcessPoolExecutor(self.settings.bot_workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=watch_parent,
+                                             initargs=(os.getpid(),))
         self._tasks: set[asyncio.Task[Any]] = set()
         self.counters: dict[str, int] = {"changes": 0, "conflicts": 0, "notices_applied": 0,
                                          "catch_ups": 0}
         """How this process keeps in step with the others (reported by /api/health)."""
         self._elsewhere: dict[str, tuple[float, set[tuple[str, int]]]] = {}
+        """Other processes: when last heard from, and the seats they hold connections for."""
         self._hints: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, str]]]] = {}
         """The hint being worked out (or given) per table and seat, with the version it is
         for: asking again before the table moves on costs no more bot time."""
-        """Other processes: when last heard from, and the seats they hold connections for."""
         self.bus.subscribe(TABLE_CHANNEL, self._on_table_notice)
         if self.shared:
             self.bus.subscribe(PRESENCE_CHANNEL, self._on_presence)
