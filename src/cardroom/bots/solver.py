@@ -424,11 +424,8 @@ class Search:
         layout = self.layout
         reps = [rep for rep, _ in _groups(mask, in_play, layout.suit)]
         if pos == 0:
-            follow = layout.follow
             suit = layout.suit
-            reps.sort(key=lambda c: -(1000 + c) if c == (in_play & follow[suit[c]])
-                      .bit_length() - 1 else c - 500 if self._to_partner(c, seat, hands,
-                                                                         in_play) else c)
+            reps.sort(key=lambda c: self._lead_key(c, seat, hands, in_play))
             moves: list[tuple[int, int | None]] = []
             for card in reps:
                 if suit[card] == JOKER_SUIT:
@@ -453,6 +450,21 @@ class Search:
             return False
         top = (in_play & self.layout.follow[led]).bit_length() - 1
         return top >= 0 and bool(hands[(seat + 2) % 4] >> top & 1)
+
+    def _lead_key(self, card: int, seat: int, hands: list[int], in_play: int) -> int:
+        """Where a lead stands in the order tried: the top cards of their suits first, then
+        leads to partner's winner, then trumps when the leader's pair holds most of them
+        (drawing them pays), then the rest, low cards first."""
+        follow = self.layout.follow[self.layout.suit[card]]
+        if card == (in_play & follow).bit_length() - 1:
+            return -(1000 + card)
+        if self._to_partner(card, seat, hands, in_play):
+            return card - 500
+        if (len(self.active) == 4 and self.trump_mask and follow == self.trump_mask
+                and 2 * ((hands[seat] | hands[(seat + 2) % 4]) & follow).bit_count()
+                > (in_play & follow).bit_count()):
+            return card - 300
+        return card
 
     def _to_partner(self, card: int, seat: int, hands: list[int], in_play: int) -> bool:
         """Whether leading ``card`` puts the lead with a partner who holds the top card of
@@ -976,6 +988,10 @@ def _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat, maximising,
             elif (partner >= 0 and hands[partner] & (1 << _highest(suit_cards))
                   and not _ruffed_k(hands, seat, partner, suit_of[card], follow, cfg)):
                 key = card - 500
+            elif (partner >= 0 and suit_of[card] == cfg[_C_TRUMP]
+                  and _popcount((hand | hands[partner]) & cfg[_C_TRUMP_MASK]) * 2
+                  > _popcount(in_play & cfg[_C_TRUMP_MASK])):
+                key = card - 300  # drawing trumps pays (as :meth:`Search._lead_key`)
             else:
                 key = card
         else:
