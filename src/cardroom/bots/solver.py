@@ -454,16 +454,21 @@ class Search:
     def _lead_key(self, card: int, seat: int, hands: list[int], in_play: int) -> int:
         """Where a lead stands in the order tried: the top cards of their suits first, then
         leads to partner's winner, then trumps when the leader's pair holds most of them
-        (drawing them pays), then the rest, low cards first."""
+        (drawing them pays), then the rest, low cards first and, in no trumps, from the
+        pair's longest suits first."""
         follow = self.layout.follow[self.layout.suit[card]]
         if card == (in_play & follow).bit_length() - 1:
             return -(1000 + card)
         if self._to_partner(card, seat, hands, in_play):
             return card - 500
-        if (len(self.active) == 4 and self.trump_mask and follow == self.trump_mask
-                and 2 * ((hands[seat] | hands[(seat + 2) % 4]) & follow).bit_count()
-                > (in_play & follow).bit_count()):
-            return card - 300
+        if len(self.active) != 4:
+            return card
+        pair_length = ((hands[seat] | hands[(seat + 2) % 4]) & follow).bit_count()
+        if self.trump_mask and follow == self.trump_mask:
+            if 2 * pair_length > (in_play & follow).bit_count():
+                return card - 300
+        elif not self.trump_mask:
+            return card + 64 * (16 - pair_length)  # no trumps: the pair's long suits first
         return card
 
     def _to_partner(self, card: int, seat: int, hands: list[int], in_play: int) -> bool:
@@ -992,6 +997,8 @@ def _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat, maximising,
                   and _popcount((hand | hands[partner]) & cfg[_C_TRUMP_MASK]) * 2
                   > _popcount(in_play & cfg[_C_TRUMP_MASK])):
                 key = card - 300  # drawing trumps pays (as :meth:`Search._lead_key`)
+            elif partner >= 0 and cfg[_C_TRUMP] < 0:  # the pair's long suits first
+                key = card + 64 * (16 - _popcount((hand | hands[partner]) & follow[suit_of[card]]))
             else:
                 key = card
         else:
