@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosedError
 
 _DECODER = msgspec.json.Decoder()
 """A client reads a view after every action at its table: msgspec decodes them faster."""
@@ -94,6 +95,8 @@ class Client:
                 if self.keep_all:
                     self.received.append(message)
                 await self._dispatch(message)
+        except ConnectionClosedError:
+            pass  # the server went away without a goodbye (a crash): the same end of reading
         finally:
             for future in self._pending.values():
                 if not future.done():
