@@ -300,7 +300,9 @@ class Room:
             for seat in table.seats:
                 if seat.grace_task is not None:
                     seat.grace_task.cancel()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        # Waiting (off the event loop) for the workers to finish the decision in hand lets
+        # them exit cleanly, rather than leave their queues' semaphores to the tracker.
+        await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
 
     async def _restore(self, stored: StoredTable) -> Table:
         row = stored.row
