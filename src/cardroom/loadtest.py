@@ -56,11 +56,19 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def process_stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state, parent, …; Linux); empty
+    if the process is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) a local process has used so far, in seconds (Linux)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+    fields = process_stat(pid)
+    if not fields:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -92,59 +100,65 @@ def ask_health(ws_url: str, timeout: float = 2.0) -> dict[str, Any] | None:
 # -- servers this tool starts itself ---------------------------------------------------------
 
 
-class ManagedServer:
-    """A `cardroom serve` process started (and killed, and restarted) by the load test."""
+class ManagedProcess:
+    """A child process the load test starts, kills like a crash, starts again and stops at
+    the end; a subclass says what to run and when it is ready."""
 
-    def __init__(self, port: int, database_url: str, redis_url: str | None,
-                 log: Path, extra: list[str] | None = None) -> None:
+    name = "process"
+
+    def __init__(self, port: int, log: Path) -> None:
         self.port = port
-        self.database_url = database_url
-        self.redis_url = redis_url
         self.log = log
-        self.extra = extra or []
         self.process: subprocess.Popen[bytes] | None = None
         self.kills = 0
 
+    def command(self) -> list[str]:
+        """What to run."""
+        raise NotImplementedError
+
+    def environment(self) -> dict[str, str] | None:
+        """Its environment (``None``: this process's)."""
+        return None
+
+    def ready(self) -> bool:
+        """Whether it answers yet."""
+        raise NotImplementedError
+
     @property
-    def url(self) -> str:
-        """The WebSocket address."""
-        return f"ws://127.0.0.1:{self.port}/ws"
+    def running(self) -> bool:
+        """True while the process runs."""
+        return self.process is not None and self.process.poll() is None
 
     @property
     def pid(self) -> int | None:
         """The process id while it runs."""
-        return self.process.pid if self.process and self.process.poll() is None else None
+        return self.process.pid if self.process is not None and self.running else None
 
     def start(self, wait: float = 60.0) -> None:
-        """Start and wait until it answers."""
-        command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--database-url", self.database_url,
-                   "--log-level", "warning", "--bot-delay", "0", "--message-rate", "200",
-                   "--message-burst", "400", "--next-match-delay", "1", *self.extra]
-        if self.redis_url:
-            command += ["--redis-url", self.redis_url]
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        """Start and wait until it is ready; ``RuntimeError`` if it exits or is not ready in
+        time."""
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=log, env=env)
+            self.process = subprocess.Popen(self.command(), stdout=log, stderr=log,
+                                            env=self.environment())
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            if ask_health(self.url, timeout=1) is not None:
+                raise RuntimeError(f"{self.name} exited: {self.log.read_text()[-2000:]}")
+            if self.ready():
                 return
-            time.sleep(0.1)
-        raise RuntimeError("server did not start in time")
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not start in time")
 
     def kill(self) -> None:
-        """SIGKILL, like a crash."""
-        if self.process is not None and self.process.poll() is None:
+        """SIGKILL, like a crash: every connection it held is gone at once."""
+        if self.process is not None and self.running:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(timeout=10)
             self.kills += 1
 
     def stop(self) -> None:
-        """Stop politely."""
-        if self.process is not None and self.process.poll() is None:
+        """Stop politely (SIGTERM; SIGKILL if it has not ended 10 s later)."""
+        if self.process is not None and self.running:
             self.process.terminate()
             try:
                 self.process.wait(timeout=10)
@@ -152,55 +166,67 @@ class ManagedServer:
                 self.process.kill()
 
 
-class ManagedRedis:
-    """A Redis server of the load test's own (no persistence), which it can stop and start
+class ManagedServer(ManagedProcess):
+    """A `cardroom serve` process started (and killed, and restarted) by the load test."""
+
+    name = "server"
+
+    def __init__(self, port: int, database_url: str, redis_url: str | None,
+                 log: Path, extra: list[str] | None = None) -> None:
+        super().__init__(port, log)
+        self.database_url = database_url
+        self.redis_url = redis_url
+        self.extra = extra or []
+
+    @property
+    def url(self) -> str:
+        """The WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def command(self) -> list[str]:
+        """`cardroom serve` with quick bots and generous message limits."""
+        command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--database-url", self.database_url,
+                   "--log-level", "warning", "--bot-delay", "0", "--message-rate", "200",
+                   "--message-burst", "400", "--next-match-delay", "1", *self.extra]
+        if self.redis_url:
+            command += ["--redis-url", self.redis_url]
+        return command
+
+    def environment(self) -> dict[str, str]:
+        """This process's environment without the URLs that would override the options."""
+        return {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+
+    def ready(self) -> bool:
+        """It answers /api/health."""
+        return ask_health(self.url, timeout=1) is not None
+
+
+class ManagedRedis(ManagedProcess):
+    """A Redis server of the load test's own (no persistence), which it can kill and start
     again on the same port: the outage the servers must ride out. The machine's shared Redis
     is never touched."""
 
-    def __init__(self, port: int, log: Path) -> None:
-        self.port = port
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
-        self.stops = 0
+    name = "redis-server"
 
     @property
     def url(self) -> str:
         """The address servers connect to."""
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, wait: float = 10.0) -> None:
-        """Start and wait until it accepts connections."""
+    def command(self) -> list[str]:
+        """redis-server on its port, keeping nothing on disk."""
+        return ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no"]
+
+    def ready(self) -> bool:
+        """It accepts connections."""
         import socket
 
-        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                   "--save", "", "--appendonly", "no"]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=log)
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(
-                    ("127.0.0.1", self.port), timeout=0.5):
-                return
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start in time")
-
-    @property
-    def running(self) -> bool:
-        """True while the process runs."""
-        return self.process is not None and self.process.poll() is None
-
-    def kill(self) -> None:
-        """SIGKILL: every connection and subscription is gone at once."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            self.stops += 1
-
-    def stop(self) -> None:
-        """Stop at the end of the run."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
+        with contextlib.suppress(OSError), socket.create_connection(
+                ("127.0.0.1", self.port), timeout=0.5):
+            return True
+        return False
 
 
 def free_port() -> int:
@@ -754,7 +780,7 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
     if run.drop_rate:
         rows.append(("connections dropped", str(run.stats.drops)))
     if run.redis is not None and run.stop_redis_every:
-        rows.append(("Redis stopped (SIGKILL)", f"{run.redis.stops} times, "
+        rows.append(("Redis stopped (SIGKILL)", f"{run.redis.kills} times, "
                                                 f"{run.stop_redis_for:g} s each"))
     if run.cpu_used is not None and run.stats.actions:
         per_action = run.cpu_used * 1000 / run.stats.actions

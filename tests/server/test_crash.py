@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import pytest
 
 from cardroom.client import Client
+from cardroom.loadtest import process_stat
 from tests.server.helpers import STOP_POINTS, act_until, survives_a_kill
 
 
@@ -50,14 +50,14 @@ async def test_a_server_killed_between_matches_starts_the_next_one_after_restart
 
 def _children(pid: int) -> set[int]:
     """Processes whose parent is ``pid`` (read from /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                stat = (entry / "stat").read_text()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    found.add(int(entry.name))
-    return found
+    return {int(entry.name) for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and process_stat(int(entry.name))[1:2] == [str(pid)]}
+
+
+def _alive(pid: int) -> bool:
+    """Running, not gone and not a zombie waiting to be reaped."""
+    state = process_stat(pid)[:1]
+    return bool(state) and state != ["Z"]
 
 
 def test_a_killed_servers_bot_workers_end_with_it(server) -> None:
@@ -69,7 +69,6 @@ def test_a_killed_servers_bot_workers_end_with_it(server) -> None:
     assert workers, "the server runs its bots in worker processes"
     server.kill()
     deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.2)
-    assert not [w for w in workers if Path(f"/proc/{w}").exists()
-                and "Z" not in (Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split()[0])]
+    assert not [w for w in workers if _alive(w)]
