@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardroom.bots import make_bot
+from cardroom.bots import Bot, make_bot
 from cardroom.games.five_hundred import Game, Rules
 
 MAX_ACTIONS = 20_000
@@ -37,14 +37,23 @@ class MatchResult:
     record: str | None = None
 
 
-def play_match(rules: Rules, seed: int, bot_a: str, bot_b: str, a_first: bool,
+BotChoice = str | Callable[[int], Bot]
+"""A bot's registry name, or a function making a bot from a seed (say, a bot with options
+of its own)."""
+
+
+def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_first: bool,
                keep_record: bool = False, hands: int | None = None) -> MatchResult:
     """Play one match; team A sits at 0 & 2 when ``a_first``, else at 1 & 3. With ``hands``,
     stop after that many hands (nobody wins): the same deals, compared hand by hand."""
     game = Game.new(rules, seed=seed)
     a_side = 0 if a_first else 1
-    bots = {seat: make_bot(bot_a if game.team_of[seat] == a_side else bot_b,
-                           seed=seed * 8 + seat + (0 if a_first else 4))
+
+    def make(choice: BotChoice, bot_seed: int) -> Bot:
+        return make_bot(choice, seed=bot_seed) if isinstance(choice, str) else choice(bot_seed)
+
+    bots = {seat: make(bot_a if game.team_of[seat] == a_side else bot_b,
+                       seed * 8 + seat + (0 if a_first else 4))
             for seat in range(game.players)}
     for _ in range(MAX_ACTIONS):
         if game.is_over or (hands is not None and len(game.history) >= hands):

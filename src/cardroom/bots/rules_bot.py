@@ -16,6 +16,7 @@ from typing import Any
 
 from cardroom.bots.knowledge import expected_partners, legal_trick_bids, plays_by_card
 from cardroom.bots.simple import Seen, SimpleBot, highest, lowest, suit_lengths, worth
+from cardroom.bots.tactics import match_bid
 from cardroom.games.cards import JOKER, JOKER_INDEX, Card, Rank, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -371,9 +372,12 @@ class RulesBot:
 
     name = "rules"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, match_tactics: bool = False) -> None:
         self.seed = seed  # deterministic; the seed keeps the registry uniform
         self.helper = SimpleBot(seed)
+        self.match_tactics = match_tactics
+        """Bid with the match score in mind (:func:`~cardroom.bots.tactics.match_bid`): the
+        search bot does; the rules bot itself bids on the hand alone."""
 
     def choose(self, view: dict[str, Any]) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
@@ -393,8 +397,13 @@ class RulesBot:
 
     def bid(self, table: Table, legal: list[str]) -> str:
         """The most valuable trick bid the hand (with partner's bids) can make, a no-tricks
-        bid with a low enough hand, else pass."""
+        bid with a low enough hand, else pass; then, with ``match_tactics``, what the match
+        score makes of that."""
         levels = self.levels(table)
+        choice = self._hand_bid(table, legal, levels)
+        return match_bid(table.view, levels, choice) if self.match_tactics else choice
+
+    def _hand_bid(self, table: Table, legal: list[str], levels: dict[Suit | None, int]) -> str:
         offers = [bid for bid in legal_trick_bids(legal) if bid.tricks <= levels[bid.trump]]
         if offers:
             return f"bid {max(offers, key=lambda bid: bid.value)}"

@@ -70,7 +70,8 @@ level solves about 8 sampled deals for the opening lead, 18 at the second trick 
 
 
 class SearchBot:
-    """PIMC card play over exact double-dummy solutions; the rules bot's bidding and kitty."""
+    """PIMC card play and kitty exchange over exact double-dummy solutions; the rules bot's
+    bidding, with the match score in mind (:mod:`cardroom.bots.tactics`)."""
 
     name = "search"
 
@@ -79,8 +80,9 @@ class SearchBot:
         self.level = LEVELS[level]
         self.name = "search" if level == "default" else f"search:{level}"
         self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
-        self.heuristic = RulesBot(seed)
-        """Decides where the search does not reach yet (bidding, kitty, early tricks)."""
+        self.heuristic = RulesBot(seed, match_tactics=True)
+        """Decides where the search does not reach: the bidding (with the match score in
+        mind), special contracts, tables the solver does not model."""
 
     def choose(self, view: dict[str, Any]) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
