@@ -9,10 +9,11 @@ import random
 import time
 
 import pytest
-from tests.bots.test_solver import SEATINGS, random_ending
+from tests.bots.test_solver import DECK, SEATINGS, random_ending
 
 from cardroom.bots.solver import (
     FastSearch,
+    Position,
     Search,
     SolverTimeout,
     brute_force,
@@ -20,6 +21,7 @@ from cardroom.bots.solver import (
     solve,
 )
 from cardroom.games.cards import Suit
+from cardroom.games.five_hundred import strain_for
 
 STRAINS = [Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, None]
 
@@ -85,6 +87,42 @@ def test_a_guess_never_changes_the_answer() -> None:
         guesses = {move: value + rng.choice((-2.4, -1, 0, 0.4, 1, 3)) for move, value
                    in values.items()}
         assert FastSearch(position, side).move_values(guesses=guesses) == values
+
+
+def full_deal(rng: random.Random, trump: Suit | None) -> Position:
+    """Four random ten-card hands from the 45-card deck, seat 0 to lead."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands = tuple(sum(1 << card for card in deck[10 * seat:10 * seat + 10]) for seat in range(4))
+    return Position(hands, strain_for(trump), 0)
+
+
+def test_full_deals_start_from_a_close_first_guess() -> None:
+    """A partnership's tricks in a full deal are first guessed from its top cards and trumps;
+    the guess is mostly within a trick, and the answer is the same from any other start."""
+    rng = random.Random("fast:first-guess")
+    misses = []
+    for number in range(16):
+        position = full_deal(rng, STRAINS[number % len(STRAINS)])
+        side = (0, 2) if number % 2 else (1, 3)
+        search = FastSearch(position, side)
+        guess = search.first_guess()
+        assert guess is not None
+        exact = search.value()
+        assert FastSearch(position, side).value(guess=10) == exact
+        misses.append(abs(guess - exact))
+    assert sum(miss <= 1 for miss in misses) >= 10, misses
+    assert sum(misses) / len(misses) <= 1.5, misses
+
+
+def test_no_first_guess_where_it_was_not_fitted() -> None:
+    rng = random.Random("fast:no-guess")
+    position = full_deal(rng, Suit.HEARTS)
+    assert FastSearch(position, (0,)).first_guess() is None  # not a partnership
+    assert FastSearch(position, (0, 2), maximisers=(1, 3)).first_guess() is None
+    for _ in range(20):
+        ending, side, maximisers = random_case(rng, 6)
+        assert FastSearch(ending, side, maximisers=maximisers).first_guess() is None
 
 
 def test_fast_search_keeps_its_table_between_questions() -> None:

@@ -37,6 +37,22 @@ Move = tuple[int, int | None]
 """A move: the card index played and, for a joker led in no trumps, the suit it names."""
 
 
+FULL_DEAL = 10
+"""Tricks in a full deal of four ten-card hands: the positions the first guess is fitted to."""
+
+GUESS_WEIGHTS = {
+    True: (1.27, 0.39, 0.11, 1.67, 1.21, 0.69, 0.82, -4.04),
+    False: (1.81, 0.74, 0.32, 2.82, 0.0, 0.0, 0.0, -1.40),
+}
+"""The first guess of a partnership's tricks in a full deal (in a trump suit: ``True``; in no
+trumps: ``False``) is these weights times: how many plain suits whose best, second and third
+cards it holds; whether it holds the best, second and third trump (the joker alone in no
+trumps); its number of trumps; and one. Least squares over solved random deals (600 in hearts and
+spades, 300 in no trumps); on other deals the guess is within a trick of the answer 82% of the
+time in hearts and 76% in no trumps, and full deals search about 5% fewer positions than when
+the probes start halfway (bench/RESULTS.md)."""
+
+
 class SolverTimeout(Exception):
     """The search passed its deadline; the caller should fall back to something cheaper."""
 
@@ -236,18 +252,52 @@ class Search:
 
     def value(self, lo: int = 0, hi: int | None = None, guess: int | None = None) -> int:
         """Tricks the side takes from the position with best play, clamped to ``[lo, hi]``;
-        a ``guess`` of the answer (never needed, never changing it) saves probes when good."""
-        return self._bisect(self.reaches, lo, hi, guess)
+        a ``guess`` of the answer (never needed, never changing it; :meth:`first_guess` when
+        not given) saves probes when good."""
+        return self._bisect(self.reaches, lo, hi, self.first_guess() if guess is None else guess)
+
+    def first_guess(self) -> int | None:
+        """A quick estimate of a partnership's tricks in a full deal from the top cards it
+        holds in each suit and its trumps (:data:`GUESS_WEIGHTS`), or ``None`` for other
+        positions. It only orders the probes: a guess one trick high costs almost nothing,
+        one trick low a probe more, so the estimate leans 0.3 of a trick up before
+        rounding."""
+        position = self.position
+        if (position.trick or len(self.active) != 4 or position.tricks_left != FULL_DEAL
+                or self.side not in (0b0101, 0b1010) or self.maximisers != self.side):
+            return None
+        ours = 0
+        for seat in self.active:
+            if self.side >> seat & 1:
+                ours |= self.hands[seat]
+        in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        trump = JOKER_SUIT if self.strain.trump is None else int(self.strain.trump)
+        weights = GUESS_WEIGHTS[self.strain.trump is not None]
+        counts = [0] * 7
+        for suit in range(5):
+            cards = in_play & self.layout.follow[suit]
+            first = 3 if suit == trump else 0
+            for place in range(3):
+                if not cards:
+                    break
+                top = 1 << (cards.bit_length() - 1)
+                counts[first + place] += bool(ours & top)
+                cards ^= top
+        counts[6] = (ours & self.layout.follow[trump]).bit_count()
+        estimate = weights[-1] + sum(w * c for w, c in zip(weights, counts, strict=False))
+        return max(0, min(FULL_DEAL, round(estimate + 0.3)))
 
     def move_values(self, lo: int = 0, hi: int | None = None,
                     guesses: dict[Move, float] | None = None) -> dict[Move, int]:
         """The value (as :meth:`value`) after each legal move of the seat to play; equivalent
         cards share one search. ``guesses`` may hold likely values by move (say, the
-        average over deals solved before), to try first."""
+        average over deals solved before), to try first; other moves start from
+        :meth:`first_guess`."""
         values: dict[Move, int] = {}
         guesses = guesses or {}
+        default = self.first_guess()
         for move, group in self._root_moves():
-            guess = guesses.get(move)
+            guess = guesses.get(move, default)
             result = self._bisect(lambda t, m=move: self._after_move_reaches(m, t), lo, hi,
                                   None if guess is None else round(guess))
             for card in group:
