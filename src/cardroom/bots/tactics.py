@@ -50,8 +50,8 @@ def match_bid(view: dict[str, Any], levels: dict[Suit | None, int], choice: str)
 
 
 def _value(view: dict[str, Any], text: str) -> int:
-    """The ladder value of a bid's text."""
-    return next(rung["value"] for rung in view["ladder"] if rung["bid"] == text)
+    """The ladder value of a bid's text (0 for a bid the ladder does not list)."""
+    return next((rung["value"] for rung in view["ladder"] if rung["bid"] == text), 0)
 
 
 def _reaches(view: dict[str, Any], score: int) -> bool:
