@@ -60,6 +60,13 @@ async def test_fresh_postgresql_upgrades_to_head_and_matches_the_models() -> Non
             assert stored is not None and stored.match is not None
             assert (stored.row.version, stored.match.seed) == (8, (1 << 62) - 1)
             assert stored.actions == []
+            # An ordinary action is one statement there: written only at the right version.
+            assert await store.commit(Change("t1", 8, 3.0, action=(1, 0, 1, "pass")))
+            assert not await store.commit(Change("t1", 8, 4.0, action=(1, 0, 3, "bid 7H")))
+            stored = await store.load_table("t1")
+            assert stored is not None and stored.row.version == 9
+            assert [(a.number, a.seat, a.action, a.created_at) for a in stored.actions] == [
+                (0, 1, "pass", 3.0)]
         finally:
             await store.close()
 
