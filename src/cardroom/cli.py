@@ -302,7 +302,8 @@ def loadtest(
              "and --redis-url).")] = 1,
     database_url: Annotated[str | None, typer.Option(
         help="The servers' database: for starting them, and for checking the record at the "
-             "end. Default: a fresh SQLite file.")] = None,
+             "end. Default: a fresh SQLite file. Give an empty one: the tables an earlier "
+             "run left come back with bots in every seat and load the servers.")] = None,
     redis_url: Annotated[str | None, typer.Option(help="Redis for the servers it starts.")]
     = None,
     server_pid: Annotated[list[int] | None, typer.Option(
