@@ -10,8 +10,6 @@ bench/RESULTS.md.
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
 import typer
@@ -19,18 +17,16 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from cardroom.arena import play_match, proportion
-from cardroom.bots import RulesBot, tactics
+from cardroom.arena import run_arena
+from cardroom.bots import Bot, RulesBot, tactics
 from cardroom.games.five_hundred import Rules
 
 
-def play_pair(preset: str, stretch: int, seed: int) -> int:
-    """Matches the tactical team wins of one duplicate pair (0, 1 or 2)."""
+def tactical_rules(stretch: int, seed: int) -> Bot:
+    """The rules bot with the match tactics, stopping at ``stretch`` (set in the worker
+    process that plays it)."""
     tactics.STOP_STRETCH = stretch
-    rules = Rules.preset(preset)
-    tactical = partial(RulesBot, match_tactics=True)
-    return sum(play_match(rules, seed, tactical, "rules", a_first).a_won
-               for a_first in (True, False))
+    return RulesBot(seed, match_tactics=True)
 
 
 def main(pairs: int = typer.Option(1000, help="Duplicate pairs of matches per row."),
@@ -40,21 +36,18 @@ def main(pairs: int = typer.Option(1000, help="Duplicate pairs of matches per ro
     """Measure and print the table."""
     console = Console()
     table = Table(title="Rules bot with match tactics against the rules bot without")
-    for column in ("preset", "stop stretch", "matches", "tactics win", "seconds"):
+    for column in ("preset", "stop stretch", "matches", "tactics win"):
         table.add_column(column, justify="left" if column == "preset" else "right")
     rows = [(preset, int(stretch)) for preset in presets.split(",")
             for stretch in stretches.split(",")]
-    with ProcessPoolExecutor(jobs) as pool, Progress(console=console) as progress:
+    with Progress(console=console) as progress:
         for preset, stretch in rows:
             task = progress.add_task(f"{preset}, stretch {stretch}", total=pairs)
-            started = time.perf_counter()
-            wins = 0
-            for won in pool.map(partial(play_pair, preset, stretch), range(pairs),
-                                chunksize=20):
-                wins += won
-                progress.advance(task)
-            table.add_row(preset, str(stretch), str(2 * pairs), str(proportion(wins, 2 * pairs)),
-                          f"{time.perf_counter() - started:.0f}")
+            report = run_arena(Rules.preset(preset), partial(tactical_rules, stretch), "rules",
+                               pairs, seed=0, jobs=jobs,
+                               progress=lambda done, task=task: progress.update(task,
+                                                                                completed=done))
+            table.add_row(preset, str(stretch), str(report.matches), str(report.win_rate("a")))
     console.print(table)
 
 

@@ -74,7 +74,7 @@ def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_fi
         record=game.record.to_text() if keep_record else None)
 
 
-_Work = tuple[dict, int, str, str, bool, int | None]
+_Work = tuple[dict, int, "BotChoice", "BotChoice", bool, int | None]
 """What a worker needs to play one duplicate pair: rules, seed, bots, records?, hands."""
 
 
@@ -130,8 +130,8 @@ def mean(values: list[float]) -> Interval:
 class ArenaReport:
     """Everything the arena measured, from team A's side and team B's."""
 
-    bot_a: str
-    bot_b: str
+    bot_a: BotChoice
+    bot_b: BotChoice
     results: list[MatchResult] = field(default_factory=list)
 
     @property
@@ -165,12 +165,14 @@ class ArenaReport:
         return made, failed, proportion(made, made + failed)
 
 
-def run_arena(rules: Rules, bot_a: str, bot_b: str, pairs: int, seed: int, jobs: int = 1,
+def run_arena(rules: Rules, bot_a: BotChoice, bot_b: BotChoice, pairs: int, seed: int,
+              jobs: int = 1,
               records: Path | None = None,
               progress: Callable[[int], None] | None = None,
               hands: int | None = None) -> ArenaReport:
     """Play ``pairs`` duplicate pairs of matches (of at most ``hands`` hands each, if given);
-    ``progress(done)`` after each pair."""
+    ``progress(done)`` after each pair. With several ``jobs``, a bot given as a function must
+    be one that pickles (a module-level function, class or ``functools.partial`` of one)."""
     report = ArenaReport(bot_a, bot_b)
     work: list[_Work] = [(rules.to_dict(), seed + n, bot_a, bot_b, records is not None, hands)
                          for n in range(pairs)]

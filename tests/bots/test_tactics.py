@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from cardroom.arena import Interval, play_match, proportion
+from cardroom.arena import run_arena
 from cardroom.bots import RulesBot, SearchBot
 from cardroom.bots.rules_bot import Table
 from cardroom.bots.tactics import STOP_STRETCH
@@ -70,16 +70,10 @@ def test_the_search_bot_bids_with_the_match_in_mind() -> None:
     assert SearchBot(1, level="fast").choose(after_seven_hearts([350, 0])) == "bid 8S"
 
 
-def duplicate_wins(bot_a: Any, bot_b: Any, pairs: int, preset: str) -> Interval:
-    """Team A's share of match wins over duplicate pairs of matches."""
-    rules = Rules.preset(preset)
-    wins = sum(play_match(rules, seed, bot_a, bot_b, a_first).a_won
-               for seed in range(pairs) for a_first in (True, False))
-    return proportion(wins, 2 * pairs)
-
-
 def test_the_tactics_win_matches() -> None:
     """Over 2,000 duplicate matches the tactics won 65% against the same bot without them
     (bench/RESULTS.md); over these 300 the whole confidence interval is above a half."""
-    share = duplicate_wins(partial(RulesBot, match_tactics=True), "rules", 150, "online")
-    assert share.low > 0.5, share
+    report = run_arena(Rules.preset("online"), partial(RulesBot, match_tactics=True), "rules",
+                       pairs=150, seed=0)
+    share = report.win_rate("a")
+    assert report.matches == 300 and share.low > 0.5, share

@@ -41,16 +41,16 @@ FULL_DEAL = 10
 """Tricks in a full deal of four ten-card hands: the positions the first guess is fitted to."""
 
 GUESS_WEIGHTS = {
-    True: (1.27, 0.39, 0.11, 1.67, 1.21, 0.69, 0.82, -4.04),
-    False: (1.81, 0.74, 0.32, 2.82, 0.0, 0.0, 0.0, -1.40),
+    True: ((1.27, 0.39, 0.11, 1.67, 1.21, 0.69, 0.82), -4.04),
+    False: ((1.81, 0.74, 0.32, 2.82, 0.0, 0.0, 0.0), -1.40),
 }
 """The first guess of a partnership's tricks in a full deal (in a trump suit: ``True``; in no
-trumps: ``False``) is these weights times: how many plain suits whose best, second and third
-cards it holds; whether it holds the best, second and third trump (the joker alone in no
-trumps); its number of trumps; and one. Least squares over solved random deals (600 in hearts and
-spades, 300 in no trumps); on other deals the guess is within a trick of the answer 82% of the
-time in hearts and 76% in no trumps, and full deals search about 5% fewer positions than when
-the probes start halfway (bench/RESULTS.md)."""
+trumps: ``False``) is a constant plus these weights times: how many plain suits whose best,
+second and third cards it holds; whether it holds the best, second and third trump (the joker
+alone in no trumps); and its number of trumps. Least squares over solved random deals (600
+in hearts and spades, 300 in no trumps); on other deals the guess is within a trick of the
+answer 82% of the time in hearts and 76% in no trumps, and full deals search about 5% fewer
+positions than when the probes start halfway (bench/RESULTS.md)."""
 
 
 class SolverTimeout(Exception):
@@ -272,8 +272,8 @@ class Search:
                 ours |= self.hands[seat]
         in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
         trump = JOKER_SUIT if self.strain.trump is None else int(self.strain.trump)
-        weights = GUESS_WEIGHTS[self.strain.trump is not None]
-        counts = [0] * 7
+        weights, constant = GUESS_WEIGHTS[self.strain.trump is not None]
+        counts = [0] * len(weights)
         for suit in range(5):
             cards = in_play & self.layout.follow[suit]
             first = 3 if suit == trump else 0
@@ -284,7 +284,7 @@ class Search:
                 counts[first + place] += bool(ours & top)
                 cards ^= top
         counts[6] = (ours & self.layout.follow[trump]).bit_count()
-        estimate = weights[-1] + sum(w * c for w, c in zip(weights, counts, strict=False))
+        estimate = constant + sum(w * c for w, c in zip(weights, counts, strict=True))
         return max(0, min(FULL_DEAL, round(estimate + 0.3)))
 
     def move_values(self, lo: int = 0, hi: int | None = None,

@@ -41,7 +41,7 @@ def match_bid(view: dict[str, Any], levels: dict[Suit | None, int], choice: str)
         return choice
     bidding = choice.startswith("bid ")
     if not bidding and high is not None and view["side_of"][high["seat"]] != side:
-        return _stopping_bid(view, levels, legal, high) or choice
+        return _stopping_bid(view, levels, legal, high, side) or choice
     if bidding and rules["target"] is not None:
         safe = _safe_winning_bid(view, levels, legal, side)
         if safe is not None:
@@ -70,14 +70,13 @@ def _survives(view: dict[str, Any], side: int, value: int) -> bool:
 
 
 def _stopping_bid(view: dict[str, Any], levels: dict[Suit | None, int], legal: list[Bid],
-                  high: dict[str, Any]) -> str | None:
+                  high: dict[str, Any], side: int) -> str | None:
     """The bid that stops the other side's match-winning contract at the least stretch (then
     the least value), or ``None`` when their bid would not win the match or no bid is
     within :data:`STOP_STRETCH` of what the hand is worth."""
     theirs = view["side_of"][high["seat"]]
     if not _reaches(view, view["scores"][theirs] + _value(view, high["bid"])):
         return None
-    side = view["side_of"][view["seat"]]
     options = []
     for bid in legal:
         level = levels.get(bid.trump, 0)
