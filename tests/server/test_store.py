@@ -1,0 +1,107 @@
+"""The store's writes of table changes to an SQLite file, which are grouped."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from cardroom.store.db import Change, Store
+from cardroom.store.models import TableRow
+
+
+async def _store_with_tables(path: Path, count: int) -> Store:
+    """A store on a fresh SQLite file with ``count`` tables, each on match 1 at version 1."""
+    store = await Store.open(f"sqlite:///{path}")
+    for number in range(count):
+        table_id = f"t{number}"
+        await store.add_table(TableRow(id=table_id, game="500", rules={}, turn_seconds=None,
+                                       bot="simple", creator_id=None, created_at=0.0,
+                                       updated_at=0.0, version=0), 4)
+        assert await store.commit(Change(table_id, 0, 0.5, match=(1, 42, 0, {})))
+    return store
+
+
+async def _actions(store: Store, table_id: str) -> list[tuple[int, int, str]]:
+    stored = await store.load_table(table_id)
+    assert stored is not None
+    return [(a.number, a.seat, a.action) for a in stored.actions]
+
+
+async def test_changes_arriving_together_are_written_together(tmp_path: Path) -> None:
+    store = await _store_with_tables(tmp_path / "room.sqlite3", 50)
+    try:
+        assert store.group_commit is not None
+        before = store.group_commit.groups
+        written = await asyncio.gather(*(
+            store.commit(Change(f"t{n}", 1, 1.0, action=(1, 0, n % 4, "pass")))
+            for n in range(50)))
+        assert written == [True] * 50
+        assert store.group_commit.groups - before < 5
+        for n in (0, 17, 49):
+            assert await _actions(store, f"t{n}") == [(0, n % 4, "pass")]
+            stored = await store.load_table(f"t{n}")
+            assert stored is not None and stored.row.version == 2
+    finally:
+        await store.close()
+
+
+async def test_a_change_that_lost_its_race_writes_nothing_and_the_rest_of_its_group_stands(
+        tmp_path: Path) -> None:
+    store = await _store_with_tables(tmp_path / "room.sqlite3", 2)
+    try:
+        written = await asyncio.gather(
+            store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))),
+            store.commit(Change("t0", 1, 1.1, action=(1, 0, 2, "bid 6S"))),
+            store.commit(Change("t1", 1, 1.2, action=(1, 0, 3, "bid 7H"))))
+        assert written == [True, False, True]
+        assert await _actions(store, "t0") == [(0, 1, "pass")]
+        assert await _actions(store, "t1") == [(0, 3, "bid 7H")]
+    finally:
+        await store.close()
+
+
+async def test_a_failing_change_fails_alone(tmp_path: Path) -> None:
+    store = await _store_with_tables(tmp_path / "room.sqlite3", 3)
+    try:
+        assert await store.commit(Change("t1", 1, 1.0, action=(1, 0, 0, "pass")))
+        # Action 0 of t1's match again, at the right version: the row's key is taken.
+        written = await asyncio.gather(
+            store.commit(Change("t0", 1, 2.0, action=(1, 0, 1, "pass"))),
+            store.commit(Change("t1", 2, 2.1, action=(1, 0, 2, "pass"))),
+            store.commit(Change("t2", 1, 2.2, action=(1, 0, 3, "bid 7H"))),
+            return_exceptions=True)
+        assert written[0] is True and written[2] is True
+        assert isinstance(written[1], IntegrityError)
+        assert await _actions(store, "t0") == [(0, 1, "pass")]
+        assert await _actions(store, "t1") == [(0, 0, "pass")]
+        stored = await store.load_table("t1")
+        assert stored is not None and stored.row.version == 2  # its bump was rolled back
+        assert await _actions(store, "t2") == [(0, 3, "bid 7H")]
+    finally:
+        await store.close()
+
+
+async def test_closing_the_store_writes_what_is_queued(tmp_path: Path) -> None:
+    path = tmp_path / "room.sqlite3"
+    store = await _store_with_tables(path, 1)
+    pending = asyncio.ensure_future(store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))))
+    await asyncio.sleep(0)  # queued, not yet written
+    await store.close()
+    assert pending.done() and pending.result() is True
+    again = await Store.open(f"sqlite:///{path}")
+    try:
+        assert await _actions(again, "t0") == [(0, 1, "pass")]
+    finally:
+        await again.close()
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+async def test_an_in_memory_database_is_written_directly(url: str) -> None:
+    store = await Store.open(url)
+    try:
+        assert store.group_commit is None
+    finally:
+        await store.close()
