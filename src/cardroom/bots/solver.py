@@ -417,7 +417,7 @@ class Search:
         key = (hands[0], hands[1], hands[2], hands[3], leader)
         entry = self.table.get(key)
         if entry is None:
-            lo, hi = self._bounds(hands, leader, left)
+            lo, hi = self._bounds(hands, leader, left, target)
         else:
             lo, hi = entry
         if lo >= target:
@@ -551,11 +551,14 @@ class Search:
         return not any((hands[o] & follow) == 0 and hands[o] & self.trump_mask
                        for o in ((seat + 1) % 4, (seat + 3) % 4))
 
-    def _bounds(self, hands: list[int], leader: int, left: int) -> tuple[int, int]:
+    def _bounds(self, hands: list[int], leader: int, left: int,
+                target: int) -> tuple[int, int]:
         """Bounds on the side's tricks from a fresh trick: the leader's quick tricks are
         sure for the side when it counts and wants them, sure against it when it neither
         counts nor wants the side to score; the top trump's sure tricks count for or
-        against the side whoever holds it."""
+        against the side whoever holds it. When those settle nothing about ``target``, the
+        partner's quick tricks count like the leader's if the leader can put the partner
+        on lead (:meth:`_entry`)."""
         counted = self.side >> leader & 1
         if counted != self.maximisers >> leader & 1:
             return 0, left
@@ -567,6 +570,16 @@ class Search:
                 lo = max(lo, sure)
             else:
                 hi = min(hi, left - sure)
+        partner = (leader + 2) & 3
+        if (lo < target <= hi and len(self.active) == 4
+                and self.side >> partner & 1 == counted
+                and self.maximisers >> partner & 1 == counted and hands[partner]
+                and self._entry(hands, leader, partner)):
+            quick = self._quick_tricks(hands, partner)
+            if counted:
+                lo = max(lo, quick)
+            else:
+                hi = min(hi, left - quick)
         return lo, hi
 
     def _top_trump_tricks(self, hands: list[int]) -> tuple[int | None, int]:
@@ -598,9 +611,42 @@ class Search:
         void = [s for s in SUITS if not others & follow[s]]
         return held + void[:1]
 
+    def _ruffers(self) -> int:
+        """The cards that win a trick in a suit their holder lacks: trumps, or a winning
+        no-trumps joker."""
+        if self.strain.trump is not None:
+            return self.trump_mask
+        return self.joker if self.joker_wins else 0
+
+    def _entry(self, hands: list[int], leader: int, partner: int) -> bool:
+        """Whether the leader can surely put its partner on lead: it holds a card of a suit
+        whose top card the partner holds, and neither opponent can win that trick (each
+        opponent able to ruff holds the suit, or the suit is trumps; no joker that may be
+        played at any time is out against them). The partner's quick tricks then count
+        for the pair, the entry trick among them."""
+        ruffers = self._ruffers()
+        in_play = hands[0] | hands[1] | hands[2] | hands[3]
+        if self.any_time and in_play & ~hands[partner] & ruffers & self.joker:
+            return False
+        follow = self.layout.follow
+        for suit in SUITS:
+            cards = in_play & follow[suit]
+            if not hands[leader] & cards or not hands[partner] >> (cards.bit_length() - 1) & 1:
+                continue
+            if self.strain.trump is not None and suit == int(self.strain.trump):
+                return True
+            if all(hands[other] & follow[suit] or not hands[other] & ruffers
+                   for other in self.active if other not in (leader, partner)):
+                return True
+        return False
+
     def _quick_tricks(self, hands: list[int], leader: int) -> int:
-        """Tricks the leader can surely cash at once: top trumps, then top cards of side suits
-        when nobody else can win by ruffing (no trumps out, no winning joker elsewhere)."""
+        """Tricks the leader can surely cash at once: its top trumps, and its top cards of each
+        side suit as far as every other hand that could win a suit it lacks (a trump, or a
+        winning no-trumps joker) still has to follow it: the ``k``-th top card of a suit is
+        sure when each such hand holds at least ``k`` cards of the suit. Hands without such
+        a card may discard as they like; hands with one follow every side suit cashed, so
+        the suits can be cashed in any order."""
         mine = hands[leader]
         others = 0
         for seat in self.active:
@@ -609,20 +655,22 @@ class Search:
         in_play = mine | others
         follow = self.layout.follow
         trump = self.strain.trump
+        ruffers = self._ruffers()
         count = 0
         if trump is not None:
-            count = _top_run(mine, in_play & self.trump_mask)
-            if others & self.trump_mask:
-                return count
-            suits = [s for s in SUITS if s != int(trump)]
-        else:
-            if self.joker_wins and others & self.joker:
-                return 0
-            suits = list(SUITS)
-            if self.joker_wins and mine & self.joker and not self.forced:
-                count += 1
-        for suit in suits:
-            count += _top_run(mine, in_play & follow[suit])
+            count = _top_run(mine, in_play & ruffers)
+        elif mine & ruffers and not self.forced:
+            count += 1
+        if self.any_time and others & ruffers & self.joker:
+            return count  # the joker may beat anything at any time
+        for suit in SUITS:
+            if trump is not None and suit == int(trump):
+                continue
+            run = _top_run(mine, in_play & follow[suit])
+            for seat in self.active:
+                if seat != leader and hands[seat] & ruffers:
+                    run = min(run, (hands[seat] & follow[suit]).bit_count())
+            count += run
         return min(count, mine.bit_count())
 
 
@@ -721,35 +769,71 @@ def _top_run_k(mine: int, suit_cards: int) -> int:
     return _popcount(suit_cards >> (_highest(rest) + 1))
 
 
-def _bounds_k(hands, leader: int, left: int, follow, cfg) -> tuple[int, int]:
-    """:meth:`Search._bounds` with :meth:`Search._quick_tricks` inlined."""
+def _ruffers_k(cfg) -> int:
+    """The cards that win a trick in a suit their holder lacks: trumps, or a winning
+    no-trumps joker."""
+    if cfg[_C_TRUMP] >= 0:
+        return cfg[_C_TRUMP_MASK]
+    return cfg[_C_JOKER] if cfg[_C_JOKER_WINS] else 0
+
+
+def _quick_k(hands, seat: int, follow, cfg) -> int:
+    """:meth:`Search._quick_tricks` of ``seat``."""
+    mine = hands[seat]
+    others = 0
+    for other in range(4):
+        if other != seat:
+            others |= hands[other]
+    in_play = mine | others
+    trump = cfg[_C_TRUMP]
+    ruffers = _ruffers_k(cfg)
+    count = 0
+    if trump >= 0:
+        count = _top_run_k(mine, in_play & ruffers)
+    elif mine & ruffers and not cfg[_C_FORCED]:
+        count = 1
+    if not (cfg[_C_ANY_TIME] and others & ruffers & cfg[_C_JOKER]):
+        for suit in range(4):
+            if suit != trump:
+                run = _top_run_k(mine, in_play & follow[suit])
+                if run and others & ruffers:
+                    for other in range(4):
+                        if other != seat and hands[other] & ruffers:
+                            run = min(run, _popcount(hands[other] & follow[suit]))
+                count += run
+    return min(count, _popcount(mine))
+
+
+def _entry_k(hands, leader: int, partner: int, follow, cfg) -> bool:
+    """:meth:`Search._entry`."""
+    ruffers = _ruffers_k(cfg)
+    in_play = hands[0] | hands[1] | hands[2] | hands[3]
+    if cfg[_C_ANY_TIME] and (in_play & ~hands[partner]) & ruffers & cfg[_C_JOKER]:
+        return False
+    for suit in range(4):
+        cards = in_play & follow[suit]
+        if not (hands[leader] & cards) or not ((hands[partner] >> _highest(cards)) & 1):
+            continue
+        if suit == cfg[_C_TRUMP]:
+            return True
+        safe = True
+        for other in range(4):
+            if (other != leader and other != partner and hands[other] & ruffers
+                    and not hands[other] & follow[suit]):
+                safe = False
+        if safe:
+            return True
+    return False
+
+
+def _bounds_k(hands, leader: int, left: int, target: int, follow, cfg) -> tuple[int, int]:
+    """:meth:`Search._bounds`."""
     counted = (cfg[_C_SIDE] >> leader) & 1
     if counted != ((cfg[_C_MAX] >> leader) & 1):
         return 0, left
-    mine = hands[leader]
-    others = 0
-    for seat in range(4):
-        if seat != leader:
-            others |= hands[seat]
-    in_play = mine | others
     trump = cfg[_C_TRUMP]
-    joker = cfg[_C_JOKER]
-    count = 0
-    done = False
-    if trump >= 0:
-        trump_mask = cfg[_C_TRUMP_MASK]
-        count = _top_run_k(mine, in_play & trump_mask)
-        done = (others & trump_mask) != 0
-    elif cfg[_C_JOKER_WINS]:
-        if others & joker:
-            count, done = 0, True
-        elif mine & joker and not cfg[_C_FORCED]:
-            count = 1
-    if not done:
-        for suit in range(4):
-            if suit != trump:
-                count += _top_run_k(mine, in_play & follow[suit])
-    quick = min(count, _popcount(mine))
+    in_play = hands[0] | hands[1] | hands[2] | hands[3]
+    quick = _quick_k(hands, leader, follow, cfg)
     lo, hi = (quick, left) if counted else (0, left - quick)
     # as :meth:`Search._top_trump_tricks`
     top = 0
@@ -758,7 +842,7 @@ def _bounds_k(hands, leader: int, left: int, follow, cfg) -> tuple[int, int]:
         if trumps:
             top = 1 << _highest(trumps)
     elif cfg[_C_JOKER_WINS]:
-        top = in_play & joker
+        top = in_play & cfg[_C_JOKER]
     if top:
         for seat in range(4):
             if hands[seat] & top:
@@ -767,6 +851,16 @@ def _bounds_k(hands, leader: int, left: int, follow, cfg) -> tuple[int, int]:
                     lo = max(lo, sure)
                 else:
                     hi = min(hi, left - sure)
+    partner = (leader + 2) & 3
+    if (lo < target <= hi and cfg[_C_PLAYERS] == 4
+            and ((cfg[_C_SIDE] >> partner) & 1) == counted
+            and ((cfg[_C_MAX] >> partner) & 1) == counted and hands[partner]
+            and _entry_k(hands, leader, partner, follow, cfg)):
+        quick = _quick_k(hands, partner, follow, cfg)
+        if counted:
+            lo = max(lo, quick)
+        else:
+            hi = min(hi, left - quick)
     return lo, hi
 
 
@@ -905,7 +999,7 @@ def _search_k(hands, pos, leader, led, best_key, best_seat, trick_mask, target,
                         lo, hi = tt_bounds[slot, 0], tt_bounds[slot, 1]
                         first = tt_moves[slot] - 1
                     else:
-                        lo, hi = _bounds_k(hands, leader, left, follow, cfg)
+                        lo, hi = _bounds_k(hands, leader, left, target, follow, cfg)
                     if lo >= target:
                         res = 1
                     elif hi < target:
@@ -1132,12 +1226,33 @@ def _intrinsic_popcount() -> Callable:
     return _jit(popcount)
 
 
+def _intrinsic_highest() -> Callable:
+    """A compiled ``_highest``: 63 less LLVM's count of leading zeros, one instruction on
+    current processors (the shifting loop it replaces ran on every card the kernel looks
+    at)."""
+    from llvmlite import ir
+
+    @_numba.extending.intrinsic
+    def ctlz(typingctx, x):  # type: ignore[no-untyped-def]
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return x(x), codegen
+
+    def highest(x: int) -> int:
+        return 63 - ctlz(x)
+
+    return _jit(highest)
+
+
 if _numba is not None:
     import numba.extending  # noqa: F401  (the intrinsic decorator)
 
     _popcount = _intrinsic_popcount()
-    _highest = _jit(_highest)
+    _highest = _intrinsic_highest()
     _top_run_k = _jit(_top_run_k)
+    _ruffers_k = _jit(_ruffers_k)
+    _quick_k = _jit(_quick_k)
+    _entry_k = _jit(_entry_k)
     _bounds_k = _jit(_bounds_k)
     _squeeze_k = _jit(_squeeze_k)
     _find_k = _jit(_find_k)
