@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.store.db import Change, Store
@@ -105,3 +106,76 @@ async def test_an_in_memory_database_is_written_directly(url: str) -> None:
         assert store.group_commit is None
     finally:
         await store.close()
+
+
+def _fail_commits(store: Store, how_many: int) -> None:
+    """Make the next ``how_many`` COMMITs of the store's SQLite writer fail (a full disk,
+    say), after every statement of their transactions has run."""
+    assert store.group_commit is not None
+    left = [how_many]
+
+    def commit(_connection) -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            raise OSError("disk full")
+
+    event.listen(store.group_commit.engine, "commit", commit)
+
+
+async def test_a_group_whose_commit_fails_reports_no_change_written(tmp_path: Path) -> None:
+    store = await _store_with_tables(tmp_path / "room.sqlite3", 2)
+    try:
+        _fail_commits(store, 1)
+        written = await asyncio.gather(
+            store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))),
+            store.commit(Change("t1", 1, 1.1, action=(1, 0, 2, "pass"))),
+            return_exceptions=True)
+        assert all(isinstance(outcome, OSError) for outcome in written)
+        assert await _actions(store, "t0") == [] and await _actions(store, "t1") == []
+        # The writer goes on: the same changes are written when tried again.
+        assert await store.commit(Change("t0", 1, 2.0, action=(1, 0, 1, "pass")))
+        assert await _actions(store, "t0") == [(0, 1, "pass")]
+    finally:
+        await store.close()
+
+
+async def test_a_change_written_alone_answers_only_once_committed(tmp_path: Path) -> None:
+    store = await _store_with_tables(tmp_path / "room.sqlite3", 3)
+    try:
+        assert await store.commit(Change("t1", 1, 1.0, action=(1, 0, 0, "pass")))
+        _fail_commits(store, 1)  # t1's duplicate sends the group one by one; t0's COMMIT fails
+        written = await asyncio.gather(
+            store.commit(Change("t0", 1, 2.0, action=(1, 0, 1, "pass"))),
+            store.commit(Change("t1", 2, 2.1, action=(1, 0, 2, "pass"))),
+            store.commit(Change("t2", 1, 2.2, action=(1, 0, 3, "bid 7H"))),
+            return_exceptions=True)
+        assert isinstance(written[0], OSError)
+        assert isinstance(written[1], IntegrityError)
+        assert written[2] is True
+        assert await _actions(store, "t0") == []
+        assert await _actions(store, "t2") == [(0, 3, "bid 7H")]
+    finally:
+        await store.close()
+
+
+async def test_a_change_whose_caller_gave_up_before_its_group_is_not_written(
+        tmp_path: Path) -> None:
+    store = await _store_with_tables(tmp_path / "room.sqlite3", 1)
+    try:
+        waiting = asyncio.ensure_future(
+            store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))))
+        await asyncio.sleep(0)  # queued, not yet written
+        waiting.cancel()
+        await asyncio.sleep(0.2)
+        stored = await store.load_table("t0")
+        assert stored is not None and stored.row.version == 1 and stored.actions == []
+        assert await store.commit(Change("t0", 1, 2.0, action=(1, 0, 2, "pass")))
+    finally:
+        await store.close()
+
+
+async def test_a_closed_store_refuses_changes_instead_of_hanging(tmp_path: Path) -> None:
+    store = await _store_with_tables(tmp_path / "room.sqlite3", 1)
+    await store.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await asyncio.wait_for(store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))), 5)

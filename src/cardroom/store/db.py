@@ -1,14 +1,16 @@
 """Persistence of players, tables, matches, actions and bug reports (async SQLAlchemy).
 
 SQLite by default (a file in the working directory), PostgreSQL by URL. Every write that the
-table layer needs before it acknowledges anything is one short transaction here; every other
-layer sees plain dataclasses, never sessions.
+table layer needs before it acknowledges anything is committed here before the call returns
+(on an SQLite file, table changes that arrive together share one short transaction:
+:class:`GroupCommit`); every other layer sees plain dataclasses, never sessions.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +29,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from cardroom.store.models import (
@@ -39,6 +42,7 @@ from cardroom.store.models import (
 )
 
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
+log = logging.getLogger(__name__)
 _INSERT_ACTION = insert(ActionRow.__table__)
 _TABLES = TableRow.__table__
 _BUMP = (update(_TABLES)
@@ -370,18 +374,22 @@ class GroupCommit:
     arrive while a group is being written wait for the next group, and a group is one hand-off
     to this writer's thread and one transaction, however many changes it holds. Each change
     keeps its own compare-and-set: one that lost its race writes nothing and answers False,
-    the others are written. A group that fails (a change breaks a constraint) is rolled back
-    and its changes are written one by one, so only the faulty one fails.
+    the others are written. A group in which a change breaks a constraint is rolled back and
+    its changes are written one by one, so only the faulty one fails; any other failure fails
+    the whole group. A change whose caller gave up before its group was formed is not
+    written (one already being written cannot be withdrawn).
     """
 
     def __init__(self, url: URL, writing: Callable[[], AbstractAsyncContextManager[None]]):
-        self._engine = create_engine(url.set(drivername="sqlite"))
-        event.listen(self._engine, "connect", _sqlite_pragmas)
+        self.engine = create_engine(url.set(drivername="sqlite"))
+        """The writer's own synchronous engine (used by its thread alone)."""
+        event.listen(self.engine, "connect", _sqlite_pragmas)
         self._writing = writing
         """The store's own lock on writes, held while a group is written."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self._pending: list[_Pending] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._closed = False
         self.groups = 0
         """Groups written so far (how many changes shared one is ``changes / groups``)."""
 
@@ -394,6 +402,8 @@ class GroupCommit:
 
     async def commit(self, change: Change, bump: Any, parameters: dict[str, Any]) -> bool:
         """Write the change with the next group; answers as :meth:`Store.commit`."""
+        if self._closed:
+            raise RuntimeError("The store is closed.")
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append((change, bump, parameters, future))
         if self._flusher is None or self._flusher.done():
@@ -401,44 +411,76 @@ class GroupCommit:
         return await future
 
     async def _flush(self) -> None:
+        """Write groups until nothing waits. Whatever happens, every waiting caller gets an
+        answer: the outcome of its change, or the error that stopped the writing."""
         loop = asyncio.get_running_loop()
-        while self._pending:
-            group, self._pending = self._pending, []
-            async with self._writing():
-                outcomes = await loop.run_in_executor(self._thread, self._write_group, group)
-            self.groups += 1
-            for (*_, future), outcome in zip(group, outcomes, strict=True):
-                if future.done():  # its caller was cancelled
+        group: list[_Pending] = []
+        try:
+            while self._pending:
+                group = [pending for pending in self._pending if not pending[3].done()]
+                self._pending = []
+                if not group:
                     continue
-                if isinstance(outcome, BaseException):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
+                async with self._writing():
+                    outcomes = await loop.run_in_executor(self._thread, self._write_group, group)
+                self.groups += 1
+                for (*_, future), outcome in zip(group, outcomes, strict=True):
+                    _settle(future, outcome)
+                group = []
+        except BaseException as error:
+            unanswered, self._pending = group + self._pending, []
+            for *_, future in unanswered:
+                _settle(future, error)
+            if not isinstance(error, Exception):
+                raise  # cancelled: the callers were cancelled with it
+            log.exception("could not write a group of %d table changes", len(unanswered))
 
     def _write_group(self, group: list[_Pending]) -> list[bool | Exception]:
-        """In the writer's thread: the whole group in one transaction, or one by one if that
-        fails."""
+        """In the writer's thread: the whole group in one transaction, or one by one if a
+        change breaks a constraint."""
         try:
-            with self._engine.begin() as connection:
+            with self.engine.begin() as connection:
                 return [_write_change(connection, *pending[:3]) for pending in group]
-        except Exception as error:
+        except IntegrityError as error:
             if len(group) == 1:
                 return [error]
-        outcomes: list[bool | Exception] = []
-        for pending in group:
-            try:
-                with self._engine.begin() as connection:
-                    outcomes.append(_write_change(connection, *pending[:3]))
-            except Exception as error:
-                outcomes.append(error)
-        return outcomes
+            log.warning("a change of a group of %d broke a constraint (%s); writing them one "
+                        "by one", len(group), error.orig)
+        return [self._write_alone(pending) for pending in group]
+
+    def _write_alone(self, pending: _Pending) -> bool | Exception:
+        """In the writer's thread: one change in its own transaction; its answer only once
+        that transaction has committed."""
+        try:
+            with self.engine.begin() as connection:
+                written = _write_change(connection, *pending[:3])
+        except Exception as error:
+            return error
+        return written
 
     async def close(self) -> None:
-        """Finish the changes already queued, then release the thread and the connection."""
+        """Finish the changes already queued, then release the thread and the connection;
+        later changes are refused."""
+        self._closed = True
         if self._flusher is not None:
-            await asyncio.gather(self._flusher, return_exceptions=True)
+            await asyncio.wait({self._flusher})  # not cancelled if this wait is
+        await asyncio.to_thread(self._release)
+
+    def _release(self) -> None:
         self._thread.shutdown(wait=True)
-        self._engine.dispose()
+        self.engine.dispose()
+
+
+def _settle(future: asyncio.Future[bool], outcome: bool | BaseException) -> None:
+    """Hand an outcome to a waiting caller (unless it has stopped waiting)."""
+    if future.done():
+        return
+    if isinstance(outcome, asyncio.CancelledError):
+        future.cancel()
+    elif isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
