@@ -157,6 +157,15 @@ def test_no_trumps_joker_wins_and_names_a_suit() -> None:
     assert joker_leads and None not in joker_leads
 
 
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_joker_named_into_a_suit_is_only_that_suits_top_card(fast: bool) -> None:
+    # No trumps with the joker's holder having named spades: it wins a spade trick, not a
+    # club trick, so holding it and the 4C against AC KC takes one trick at most.
+    hands = tuple(mask_of(h.split()) for h in ["JK 4C", "AC KC", "5C 6C", "QC JC"])
+    position = Position(hands, strain_for(None, joker_suit=Suit.SPADES), 0)
+    assert solve(position, (0, 2), fast=fast) == brute_force(position, (0, 2)) == 1
+
+
 def test_a_ruff_beats_an_ace() -> None:
     position = full_position(["AS", "5H", "6S", "7S"], Suit.HEARTS)
     assert solve(position, (1, 3)) == 1

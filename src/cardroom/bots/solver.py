@@ -234,7 +234,10 @@ class Search:
         trump = strain.trump
         self.trump_mask = layout.follow[int(trump)] if trump is not None else 0
         self.joker_wins = (bool(self.joker) and trump is None
+                           and layout.suit[layout.compact[JOKER_INDEX]] == JOKER_SUIT
                            and layout.keys[0][layout.compact[JOKER_INDEX]] > 0)
+        """In no trumps, the joker beats every card (not when it is low, nor when its holder
+        named a suit it belongs to: then it is that suit's top card and nothing more)."""
         self.hands = [0, 0, 0, 0]
         for seat in self.active:
             self.hands[seat] = layout.to_compact(position.hands[seat])
@@ -1229,13 +1232,13 @@ def _intrinsic_popcount() -> Callable:
 def _intrinsic_highest() -> Callable:
     """A compiled ``_highest``: 63 less LLVM's count of leading zeros, one instruction on
     current processors (the shifting loop it replaces ran on every card the kernel looks
-    at)."""
+    at). Callers pass a positive mask; 0 would give -1."""
     from llvmlite import ir
 
     @_numba.extending.intrinsic
     def ctlz(typingctx, x):  # type: ignore[no-untyped-def]
         def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
         return x(x), codegen
 
     def highest(x: int) -> int:
