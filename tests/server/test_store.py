@@ -64,16 +64,23 @@ async def test_a_change_that_lost_its_race_writes_nothing_and_the_rest_of_its_gr
         await store.close()
 
 
+async def _group_with_a_taken_key(store: Store, failing_commits: int = 0) -> list[object]:
+    """Outcomes of one group on tables t0, t1 and t2 at version 1, where t1 already holds
+    action 0 and its change writes action 0 again, at the right version: the row's key is
+    taken. ``failing_commits``: how many COMMITs fail once the group is sent."""
+    assert await store.commit(Change("t1", 1, 1.0, action=(1, 0, 0, "pass")))
+    _fail_commits(store, failing_commits)
+    return await asyncio.gather(
+        store.commit(Change("t0", 1, 2.0, action=(1, 0, 1, "pass"))),
+        store.commit(Change("t1", 2, 2.1, action=(1, 0, 2, "pass"))),
+        store.commit(Change("t2", 1, 2.2, action=(1, 0, 3, "bid 7H"))),
+        return_exceptions=True)
+
+
 async def test_a_failing_change_fails_alone(tmp_path: Path) -> None:
     store = await _store_with_tables(tmp_path / "room.sqlite3", 3)
     try:
-        assert await store.commit(Change("t1", 1, 1.0, action=(1, 0, 0, "pass")))
-        # Action 0 of t1's match again, at the right version: the row's key is taken.
-        written = await asyncio.gather(
-            store.commit(Change("t0", 1, 2.0, action=(1, 0, 1, "pass"))),
-            store.commit(Change("t1", 2, 2.1, action=(1, 0, 2, "pass"))),
-            store.commit(Change("t2", 1, 2.2, action=(1, 0, 3, "bid 7H"))),
-            return_exceptions=True)
+        written = await _group_with_a_taken_key(store)
         assert written[0] is True and written[2] is True
         assert isinstance(written[1], IntegrityError)
         assert await _actions(store, "t0") == [(0, 1, "pass")]
@@ -142,13 +149,8 @@ async def test_a_group_whose_commit_fails_reports_no_change_written(tmp_path: Pa
 async def test_a_change_written_alone_answers_only_once_committed(tmp_path: Path) -> None:
     store = await _store_with_tables(tmp_path / "room.sqlite3", 3)
     try:
-        assert await store.commit(Change("t1", 1, 1.0, action=(1, 0, 0, "pass")))
-        _fail_commits(store, 1)  # t1's duplicate sends the group one by one; t0's COMMIT fails
-        written = await asyncio.gather(
-            store.commit(Change("t0", 1, 2.0, action=(1, 0, 1, "pass"))),
-            store.commit(Change("t1", 2, 2.1, action=(1, 0, 2, "pass"))),
-            store.commit(Change("t2", 1, 2.2, action=(1, 0, 3, "bid 7H"))),
-            return_exceptions=True)
+        # t1's taken key sends the group one by one, and then t0's COMMIT fails.
+        written = await _group_with_a_taken_key(store, failing_commits=1)
         assert isinstance(written[0], OSError)
         assert isinstance(written[1], IntegrityError)
         assert written[2] is True

@@ -1232,7 +1232,10 @@ def _intrinsic_popcount() -> Callable:
 def _intrinsic_highest() -> Callable:
     """A compiled ``_highest``: 63 less LLVM's count of leading zeros, one instruction on
     current processors (the shifting loop it replaces ran on every card the kernel looks
-    at). Callers pass a positive mask; 0 would give -1."""
+    at). Callers pass a positive mask; 0 would give -1. It stands apart from
+    :func:`_intrinsic_popcount` rather than sharing a builder with it: numba's on-disk cache
+    keys a compiled function by its qualified name, and two functions built by one builder
+    would share a name and so a cache entry."""
     from llvmlite import ir
 
     @_numba.extending.intrinsic

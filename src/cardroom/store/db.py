@@ -439,8 +439,7 @@ class GroupCommit:
         """In the writer's thread: the whole group in one transaction, or one by one if a
         change breaks a constraint."""
         try:
-            with self.engine.begin() as connection:
-                return [_write_change(connection, *pending[:3]) for pending in group]
+            return self._write_together(group)
         except IntegrityError as error:
             if len(group) == 1:
                 return [error]
@@ -452,11 +451,15 @@ class GroupCommit:
         """In the writer's thread: one change in its own transaction; its answer only once
         that transaction has committed."""
         try:
-            with self.engine.begin() as connection:
-                written = _write_change(connection, *pending[:3])
+            return self._write_together([pending])[0]
         except Exception as error:
             return error
-        return written
+
+    def _write_together(self, group: list[_Pending]) -> list[bool]:
+        """In the writer's thread: the group's changes in one transaction; their answers
+        are returned only once it has committed."""
+        with self.engine.begin() as connection:
+            return [_write_change(connection, *pending[:3]) for pending in group]
 
     async def close(self) -> None:
         """Finish the changes already queued, then release the thread and the connection;
