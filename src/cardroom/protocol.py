@@ -53,7 +53,33 @@ class ErrorCode(StrEnum):
     """This table was not created as a casual table: nobody may ask for hints."""
     ALREADY_REPORTED = "already_reported"
     """One bug report per connection (seed 004: refresh to send another)."""
+    QUOTA_EXCEEDED = "quota_exceeded"
+    """A limit of the room was reached (the error's ``quota`` names which, the message says
+    how many are allowed); nothing changed. See :class:`Quota`."""
+    BAD_NAME = "bad_name"
+    """A name that cannot be shown as it is (empty once invisible characters are removed,
+    control characters, direction overrides, or a bot's name)."""
+    NAME_TAKEN = "name_taken"
+    """Another player has this name, or one that looks the same (case and look-alike
+    letters are folded)."""
     INTERNAL = "internal"
+
+
+class Quota(StrEnum):
+    """The room's limits, each a ``cardroom serve`` option, named in ``quota_exceeded``."""
+
+    TABLES_PER_PLAYER = "tables_per_player"
+    """Open tables one player created."""
+    TABLES = "tables"
+    """Open tables in the whole room."""
+    REGISTRATIONS = "registrations"
+    """Registrations from one client address per minute."""
+    CONNECTIONS = "connections"
+    """WebSocket connections from one client address at once."""
+    BUG_REPORTS = "bug_reports"
+    """Bug reports one player may send per hour."""
+    HINTS = "hints"
+    """Hint requests one player may send per minute."""
 
 
 MAX_SEAT = 5
@@ -205,6 +231,8 @@ class Error(BaseModel):
     seq: int | None
     code: ErrorCode
     message: str
+    quota: Quota | None = None
+    """With ``quota_exceeded``: which limit was reached."""
 
 
 class SeatInfo(BaseModel):
