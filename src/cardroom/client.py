@@ -31,6 +31,17 @@ _DECODER = msgspec.json.Decoder()
 """A client reads a view after every action at its table: msgspec decodes them faster."""
 
 
+def merge_lobby(lobby: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The ``lobby`` message brought up to date with a ``lobby_update``: changed rows
+    replaced or added, closed tables dropped, most recently changed first."""
+    rows = {row["table_id"]: row for row in lobby["tables"]}
+    for table_id in update.get("removed", ()):
+        rows.pop(table_id, None)
+    rows.update((row["table_id"], row) for row in update["tables"])
+    tables = sorted(rows.values(), key=lambda row: -row.get("updated_at", 0.0))
+    return {**lobby, "tables": tables, "total": len(tables)}
+
+
 class ClientError(Exception):
     """The server refused a request: ``code`` is the protocol's error code."""
 
@@ -121,6 +132,8 @@ class Client:
                     self.tables[message["table_id"]] = message
             elif kind == "lobby":
                 self.lobby = message
+            elif kind == "lobby_update" and self.lobby is not None:
+                self.lobby = merge_lobby(self.lobby, message)
             elif kind == "welcome":
                 self.welcome = message
             self._changed.notify_all()

@@ -109,9 +109,13 @@ class Hello(_Message):
 
 
 class WatchLobby(_Message):
-    """Receive the lobby now and after every change (``lobby`` messages)."""
+    """Receive a page of the lobby now (a ``lobby`` message: up to ``limit`` tables from
+    ``offset``, most recently changed first), then every change of any table as it comes
+    (``lobby_update`` messages)."""
 
     type: Literal["lobby"]
+    offset: int = Field(default=0, ge=0, le=1_000_000)
+    limit: int = Field(default=200, ge=1, le=200)
 
 
 class CreateTable(_Message):
@@ -260,13 +264,30 @@ class TableSummary(BaseModel):
     target: int
     hints: bool = False
     """A casual table: players may ask for hints."""
+    turn_seconds: float | None = None
+    """The turn timer (``None``: no timer), shown before anyone sits."""
+    updated_at: float = 0.0
+    """When the table last changed (unix seconds; ``age_seconds`` counts from it)."""
 
 
 class Lobby(BaseModel):
-    """All open and running tables."""
+    """A page of the open and running tables, most recently changed first."""
 
     type: Literal["lobby"] = "lobby"
     tables: list[TableSummary]
+    total: int = 0
+    """How many tables there are in all (pages hold at most 200)."""
+    offset: int = 0
+    limit: int = 200
+
+
+class LobbyUpdate(BaseModel):
+    """Lobby changes since the last ``lobby`` or ``lobby_update`` message: the new rows of
+    tables that changed or opened, and the ids of tables that closed."""
+
+    type: Literal["lobby_update"] = "lobby_update"
+    tables: list[TableSummary]
+    removed: list[str] = Field(default_factory=list)
 
 
 class TableUpdate(BaseModel):
@@ -293,6 +314,8 @@ class TableUpdate(BaseModel):
     """Results of the matches finished at this table (score history across matches)."""
     hints: bool = False
     """A casual table: its players may ask for hints."""
+    turn_seconds: float | None = None
+    """The turn timer (``None``: no timer)."""
 
 
 class Hint(BaseModel):
@@ -320,4 +343,4 @@ class Welcome(BaseModel):
     """Tables where this player sits (to reconnect)."""
 
 
-ServerMessage = Ack | Error | Lobby | TableUpdate | Hint | Welcome
+ServerMessage = Ack | Error | Lobby | LobbyUpdate | TableUpdate | Hint | Welcome

@@ -36,13 +36,13 @@ from cardroom.games.base import IllegalAction
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.protocol import (
     ErrorCode,
-    Lobby,
     SeatInfo,
     TableSummary,
 )
 from cardroom.store.db import Change, Store, StoredTable
 from cardroom.store.models import BugRow, TableRow
 from cardroom.tables.hints import suggest
+from cardroom.tables.lobby import PAGE_LIMIT, LobbyFeed
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,8 @@ lose a notice (Redis pub/sub delivers at most once), the sweep catches up what i
 PRESENCE_TTL = 7.0
 """A process not heard from for this long is taken for dead: its connections are gone."""
 CONFLICT_RETRIES = 8
+MAX_FOLLOWED = 8
+"""Tables one connection may follow at once (a player at several tables, a spectator)."""
 
 
 class RoomError(Exception):
@@ -151,7 +153,11 @@ class Table:
     version: int = field(default_factory=lambda: int(time.time() * 1000))
     events: list[dict[str, Any]] = field(default_factory=list)
     finished: list[dict[str, Any]] = field(default_factory=list)
-    listeners: dict[Listener, int | None] = field(default_factory=dict)
+    listeners: dict[Listener, Player | None] = field(default_factory=dict)
+    """This process's connections following the table, each with the player it proved (or
+    ``None``). The seat a connection sees is looked up at every delivery, never stored: a
+    player who leaves a seat stops seeing it at once, and its next occupant's cards reach
+    nobody else."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_task: asyncio.Task[None] | None = None
     deadline: float | None = None
@@ -172,10 +178,25 @@ class Table:
         """``playing`` while a match is on, else ``waiting``."""
         return "playing" if self.game is not None and not self.game.is_over else "waiting"
 
-    def seat_of(self, player: Player) -> int | None:
+    def seat_of(self, player: Player | None) -> int | None:
         """The seat ``player`` holds here, if any."""
+        if player is None:
+            return None
         return next((n for n, s in enumerate(self.seats)
                      if s.player is not None and s.player.id == player.id), None)
+
+    def seats_by_player(self) -> dict[str, int]:
+        """Each seated human's seat, by player id."""
+        return {s.player.id: n for n, s in enumerate(self.seats) if s.player is not None}
+
+    def connections_by_seat(self) -> list[int]:
+        """How many of this process's connections follow the table as each seat's player."""
+        seated = self.seats_by_player()
+        counts = [0] * len(self.seats)
+        for player in self.listeners.values():
+            if player is not None and player.id in seated:
+                counts[seated[player.id]] += 1
+        return counts
 
     def summary(self) -> TableSummary:
         """The lobby row of this table."""
@@ -187,7 +208,8 @@ class Table:
             teams=teams,
             age_seconds=round(max(0.0, time.time() - self.updated_at), 1),
             scores=list(self.game.scores) if self.game else [0] * len(teams),
-            target=self.rules.target, hints=self.hints)
+            target=self.rules.target, hints=self.hints, turn_seconds=self.turn_seconds,
+            updated_at=self.updated_at)
 
     def update_for(self, seat: int | None) -> dict[str, Any]:
         """The full ``table`` message for a viewer in ``seat`` (``None``: spectator)."""
@@ -203,7 +225,7 @@ class Table:
             "match_number": self.match_number, "creator": self.creator_id,
             "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": self.finished,
-            "hints": self.hints,
+            "hints": self.hints, "turn_seconds": self.turn_seconds,
         }
 
 
@@ -250,7 +272,9 @@ class Room:
         self.origin = secrets.token_hex(8)
         """Names this process on the bus, so it can skip its own notices."""
         self.tables: dict[str, Table] = {}
-        self.lobby_listeners: set[Listener] = set()
+        self._lobby = LobbyFeed(self._lobby_row)
+        self._following: dict[Listener, dict[str, None]] = {}
+        """The tables each connection follows, oldest first."""
         self._players: dict[str, Player] = {}
         self._executor = ProcessPoolExecutor(self.settings.bot_workers,
                                              mp_context=multiprocessing.get_context("spawn"),
@@ -281,6 +305,7 @@ class Room:
         for stored in await self.store.load_open_tables():
             table = await self._restore(stored)
             self.tables[table.id] = table
+            self._lobby.changed(table.id)
         for table in self.tables.values():
             for number, seat in enumerate(table.seats):
                 if seat.player is not None and table.status == "playing":
@@ -332,8 +357,6 @@ class Room:
             state = table.seats[number]
             player = self._players.get(seat_row.player_id) if seat_row and seat_row.player_id \
                 else None
-            if state.player != player:
-                state.listeners = 0
             state.player, state.bot = player, seat_row.bot if seat_row else None
             state.away = bool(seat_row.away) if seat_row else False
         events: list[dict[str, Any]] = []
@@ -381,12 +404,14 @@ class Room:
             return True
         self.counters["catch_ups"] += 1
         table.events = await self._load_into(table, stored)
+        self._refresh_presence(table)
         await self._deliver({"table_id": table.id, "lobby": True}, owner=False)
         return True
 
     def _forget(self, table: Table) -> None:
         if self.tables.pop(table.id, None) is not None and table.turn_task is not None:
             table.turn_task.cancel()
+        self._lobby.changed(table.id)
 
     # -- players --------------------------------------------------------------------------------
 
@@ -415,15 +440,19 @@ class Room:
 
     # -- lobby ----------------------------------------------------------------------------------
 
-    def lobby(self) -> dict[str, Any]:
-        """The lobby message: every open and running table."""
-        rows = sorted(self.tables.values(), key=lambda t: -t.updated_at)
-        return Lobby(tables=[t.summary() for t in rows]).model_dump(mode="json")
+    def lobby(self, offset: int = 0, limit: int = PAGE_LIMIT) -> dict[str, Any]:
+        """A page of the lobby (most recently changed tables first), from a snapshot at most
+        a second old: what ``/api/lobby`` serves however often it is asked."""
+        return self._lobby.page(offset, limit)
 
-    def watch_lobby(self, listener: Listener) -> None:
-        """Send the lobby now and after every change of seats or status."""
-        self.lobby_listeners.add(listener)
-        listener.deliver(self.lobby())
+    def watch_lobby(self, listener: Listener, offset: int = 0, limit: int = PAGE_LIMIT) -> None:
+        """Send a page of the lobby now, then each change of any table's row as it comes
+        (``lobby_update`` messages, a burst of changes in one)."""
+        self._lobby.watch(listener, offset, limit)
+
+    def _lobby_row(self, table_id: str) -> dict[str, Any] | None:
+        table = self.tables.get(table_id)
+        return None if table is None else table.summary().model_dump(mode="json")
 
     # -- tables and seats -----------------------------------------------------------------------
 
@@ -544,6 +573,7 @@ class Room:
                 if await self._commit(table, change):
                     table.seats = seats
                     table.events = [{"type": "seats"}]
+                    self._refresh_presence(table)
                     if game is not None:
                         self._begin_match(table, game)
                     if close:
@@ -768,18 +798,6 @@ class Room:
                 log.error("bot %s at table %s seat %s: %s", name, table.id, seat,
                           error.message)
 
-    def listener_left(self, table: Table, seat: int) -> None:
-        """A seated human's connection closed: if it was their last anywhere, everybody sees
-        them gone and the grace period starts."""
-        state = table.seats[seat]
-        state.listeners = max(0, state.listeners - 1)
-        if state.listeners == 0 and state.player is not None:
-            self._tell_presence(table.id, seat, here=False)
-            if not state.present:
-                self._announce(table, {"type": "offline", "seat": seat})
-                if table.status == "playing":
-                    self._start_grace(table, seat)
-
     def _announce(self, table: Table, event: dict[str, Any]) -> None:
         """A change of who is present (not of the game): new version, tell everybody."""
         self._spawn(self._presence_change(table, event))
@@ -907,35 +925,62 @@ class Room:
     # -- following tables -----------------------------------------------------------------------
 
     async def open(self, listener: Listener, player: Player | None, table_id: str) -> int | None:
-        """Follow a table: the player's own seat if they sit there, else as a spectator."""
+        """Follow a table: the player's own seat if they sit there, else as a spectator.
+
+        A connection follows at most :data:`MAX_FOLLOWED` tables; opening another stops
+        following the one it opened longest ago."""
         table = await self._get_table(table_id)
-        seat = table.seat_of(player) if player is not None else None
-        previous = table.listeners.get(listener, "none")
-        if previous != "none" and previous is not None:
-            table.seats[previous].listeners -= 1
-        table.listeners[listener] = seat
+        followed = self._following.setdefault(listener, {})
+        followed.pop(table.id, None)
+        followed[table.id] = None
+        while len(followed) > MAX_FOLLOWED:
+            self._unfollow(listener, next(iter(followed)))
+        table.listeners[listener] = player
+        seat = table.seat_of(player)
         listener.deliver(table.update_for(seat))
-        if seat is not None:
-            state = table.seats[seat]
-            state.listeners += 1
-            if state.grace_task is not None:
-                state.grace_task.cancel()
-                state.grace_task = None
-            if state.listeners == 1:
-                self._tell_presence(table.id, seat, here=True)
-            if (state.listeners == 1 and not state.remote) or state.away:
-                # Everybody sees them come (back): connected again, and no bot plays for them.
-                self._announce(table, {"type": "connected", "seat": seat})
+        self._refresh_presence(table)
+        if seat is not None and table.seats[seat].away:
+            # Back while a bot plays for them: everybody sees them come, and the bot stops.
+            self._announce(table, {"type": "connected", "seat": seat})
         return seat
 
     def disconnect(self, listener: Listener) -> None:
-        """A connection closed: stop following everything."""
-        self.lobby_listeners.discard(listener)
-        for table in list(self.tables.values()):
-            if listener in table.listeners:
-                seat = table.listeners.pop(listener)
-                if seat is not None:
-                    self.listener_left(table, seat)
+        """A connection closed (or changed identity): stop following everything."""
+        self._lobby.unwatch(listener)
+        for table_id in list(self._following.get(listener, ())):
+            self._unfollow(listener, table_id)
+        self._following.pop(listener, None)
+
+    def _unfollow(self, listener: Listener, table_id: str) -> None:
+        self._following.get(listener, {}).pop(table_id, None)
+        table = self.tables.get(table_id)
+        if table is not None and table.listeners.pop(listener, None) is not None:
+            self._refresh_presence(table)
+
+    def _refresh_presence(self, table: Table) -> None:
+        """Bring each seat's count of this process's connections up to date after any change
+        of connections or seats, and act on a seated player's first connection here (no
+        grace period, connected again) or last one (offline, then the grace period).
+
+        Counts come from the connections' own players, so a connection whose player left a
+        seat never counts for, nor marks offline, the seat's next occupant."""
+        for number, count in enumerate(table.connections_by_seat()):
+            state = table.seats[number]
+            before, state.listeners = state.listeners, count
+            if count > 0 and state.grace_task is not None:
+                state.grace_task.cancel()
+                state.grace_task = None
+            if (before > 0) == (count > 0):
+                continue
+            self._tell_presence(table.id, number, here=count > 0)
+            if state.player is None:
+                continue
+            if count > 0 and not state.remote:
+                self._announce(table, {"type": "connected", "seat": number})
+            elif count == 0 and not state.present:
+                self._announce(table, {"type": "offline", "seat": number})
+                if table.status == "playing":
+                    self._start_grace(table, number)
 
     async def _publish(self, table: Table, lobby: bool, closed: bool = False,
                        action: dict[str, Any] | None = None) -> None:
@@ -1006,14 +1051,14 @@ class Room:
         if table is not None:
             self._after_change(table, owner)
             cache: dict[int | None, dict[str, Any]] = {}
-            for listener, seat in list(table.listeners.items()):
+            seated = table.seats_by_player()
+            for listener, player in list(table.listeners.items()):
+                seat = seated.get(player.id) if player is not None else None
                 if seat not in cache:
                     cache[seat] = table.update_for(seat)
                 listener.deliver(cache[seat])
-        if notice.get("lobby") and self.lobby_listeners:
-            message = self.lobby()
-            for listener in list(self.lobby_listeners):
-                listener.deliver(message)
+        if notice.get("lobby"):
+            self._lobby.changed(notice["table_id"])
 
     # -- bug reports ----------------------------------------------------------------------------
 
@@ -1058,9 +1103,14 @@ class Room:
 
     @staticmethod
     def _check_creator(table: Table, player: Player) -> None:
+        """The table's creator, seated there: one who left gives up seating bots and
+        starting, unless they sit down again."""
         if table.creator_id != player.id:
             raise RoomError(ErrorCode.NOT_CREATOR,
                             "Only the player who created the table may seat bots.")
+        if table.seat_of(player) is None:
+            raise RoomError(ErrorCode.NOT_CREATOR,
+                            "You left this table: sit down again to seat bots or start.")
 
     @staticmethod
     def _check_seating_open(table: Table) -> None:

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket
 
 from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.store.db import DEFAULT_DATABASE_URL, Store
+from cardroom.tables.lobby import PAGE_LIMIT
 from cardroom.tables.room import Room, RoomSettings
 from cardroom.web import pages
 from cardroom.web.socket import Connection
@@ -77,7 +78,15 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         await Connection(websocket, room, config.rate, config.burst).serve()
 
     async def lobby(request: Request) -> JSONResponse:
-        return JSONResponse(request.app.state.room.lobby())
+        """A page of the lobby: ``/api/lobby?offset=0&limit=50`` (at most 200 tables), from
+        a snapshot at most a second old, so asking often costs the room little."""
+        try:
+            offset = int(request.query_params.get("offset", 0))
+            limit = int(request.query_params.get("limit", PAGE_LIMIT))
+        except ValueError:
+            return JSONResponse({"error": "offset and limit are whole numbers"},
+                                status_code=400)
+        return JSONResponse(request.app.state.room.lobby(offset, limit))
 
     async def rules_catalogue(request: Request) -> JSONResponse:
         """A game's presets and every house option, with explanations (the New table form):

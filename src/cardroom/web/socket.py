@@ -203,8 +203,8 @@ class Connection:
         self.deliver(Welcome(player_id=player.id, name=player.name,
                              tables=self.room.tables_of(player)).model_dump(mode="json"))
 
-    async def _lobby(self, _message: Any) -> dict[str, Any]:
-        self.room.watch_lobby(self)
+    async def _lobby(self, message: Any) -> dict[str, Any]:
+        self.room.watch_lobby(self, message.offset, message.limit)
         return {}
 
     async def _create_table(self, message: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@
 
 import { load, save } from "./storage.js";
 import { Room, socketUrl } from "./net.js";
-import { renderLobby, clearLobby, presetTitle } from "./lobby.js";
+import { renderLobby, clearLobby, mergeLobby, presetTitle } from "./lobby.js";
 import { renderScores } from "./scores.js";
 import { renderOptions, playSound } from "./options.js";
 import { openBugDialog } from "./bug.js";
@@ -486,6 +486,11 @@ function wirePage() {
   room.addEventListener("welcome", (event) => onWelcome(event.detail));
   room.addEventListener("lobby", (event) => {
     state.lobby = event.detail;
+    drawLobby();
+  });
+  room.addEventListener("lobby_update", (event) => {
+    if (!state.lobby) return;
+    state.lobby = mergeLobby(state.lobby, event.detail);
     drawLobby();
   });
   room.addEventListener("table", (event) => onTable(event.detail));

@@ -63,6 +63,21 @@ export function presetTitle(game, preset) {
  *   turn_seconds: number|null, hints: boolean}) => Promise<unknown>} create
  */
 
+/**
+ * The lobby brought up to date with a `lobby_update` message: the rows of tables that changed
+ * replaced (or added), closed tables dropped, most recently changed first.
+ * @param {{tables: Array<object>}} lobby the lobby shown so far
+ * @param {{tables: Array<object>, removed: Array<string>}} update
+ * @returns {{tables: Array<object>}}
+ */
+export function mergeLobby(lobby, update) {
+  const rows = new Map(lobby.tables.map((row) => [row.table_id, row]));
+  for (const id of update.removed || []) rows.delete(id);
+  for (const row of update.tables) rows.set(row.table_id, row);
+  const tables = [...rows.values()].sort((a, b) => (b.updated_at || 0) - (a.updated_at || 0));
+  return { ...lobby, tables, total: tables.length };
+}
+
 /** When the lobby message being shown arrived, to count the Age on from it. */
 let receivedAt = performance.now();
 

@@ -265,7 +265,7 @@ export class Room extends EventTarget {
       }
       return;
     }
-    if (["welcome", "lobby", "table"].includes(message.type)) {
+    if (["welcome", "lobby", "lobby_update", "table"].includes(message.type)) {
       this.emit(message.type, message);
     }
   }
