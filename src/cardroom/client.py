@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +41,18 @@ def merge_lobby(lobby: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]
     rows.update((row["table_id"], row) for row in update["tables"])
     tables = sorted(rows.values(), key=lambda row: -row.get("updated_at", 0.0))
     return {**lobby, "tables": tables, "total": len(tables)}
+
+
+def reconnect_delay(attempt: int, base: float = 0.25, cap: float = 5.0,
+                    rng: random.Random | None = None) -> float:
+    """Seconds to wait before reconnection attempt number ``attempt`` (0 first): "full
+    jitter", a random part of ``min(cap, base * 2**attempt)``.
+
+    :class:`Client` does not reconnect by itself; code that does (the load test, a bot's own
+    loop) waits this long before each attempt, the first one included, so that the clients of
+    a server that restarts come back spread out instead of all at the same moment.
+    """
+    return (rng or random).uniform(0.0, min(cap, base * 2.0 ** min(attempt, 32)))
 
 
 class ClientError(Exception):

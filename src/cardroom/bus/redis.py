@@ -1,4 +1,27 @@
-"""The bus over Redis pub/sub, for several server processes sharing tables."""
+"""The bus over Redis pub/sub, for several server processes sharing tables.
+
+Redis is a convenience here, not a dependency of play: every process holds the tables it
+serves in memory and writes every change to the database first, and the room's sweep compares
+every table's version with the database every few seconds. So a process starts even when Redis
+does not answer, goes on serving its own tables while Redis is away, and joins the bus again by
+itself when Redis comes back; the notices lost meanwhile are made up for by the sweep.
+
+While Redis is away:
+
+- publishing never blocks and never raises: notices wait in a bounded backlog and are sent,
+  in order, when Redis answers again. The backlog keeps the notices of the last
+  :data:`STALE_AFTER` seconds (at most :data:`BACKLOG` of them); older ones are dropped and
+  counted, because by then the sweep has told the other processes what they said (and a newer
+  presence heartbeat supersedes an old one). So a blip (a connection reset, Redis restarted in
+  a second) costs other processes a little delay rather than a sweep's wait, a long outage does
+  not end in a flood of stale notices, and memory stays bounded however long it lasts. (A
+  restarted Redis forgets every subscription: what is sent before the other processes have
+  subscribed again is lost too, and the sweep makes up for it as well);
+- the subscriber tries again with jittered exponential back-off (up to :data:`RETRY_CAP`
+  seconds) and subscribes to every channel again when it gets through;
+- the log says one warning when the bus is lost and one info line when it is back, never one
+  line per failed attempt or per notice.
+"""
 
 from __future__ import annotations
 
@@ -6,115 +29,306 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import defaultdict
+import random
+import time
+from collections import defaultdict, deque
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from cardroom.bus.memory import Handler
 
 log = logging.getLogger(__name__)
 
+PREFIX = "cardroom:"
+"""Every channel's name in Redis starts with this (other users of the same Redis stay apart)."""
+BACKLOG = 10_000
+"""Notices kept at most, however quickly they come; beyond this the oldest are dropped (the
+sweep recovers them). A notice is well under a kilobyte as a rule: a few megabytes at worst."""
+STALE_AFTER = 10.0
+"""Seconds after which a notice not yet sent is dropped: the sweep (every 5 s) has caught the
+other processes up on it by then."""
+BATCH = 500
+"""Notices sent in one pipelined round trip."""
+RETRY_BASE = 0.1
+"""Seconds: the first wait before trying Redis again is a random part of this."""
+RETRY_CAP = 5.0
+"""Seconds: no wait between two tries is longer (the room's sweep runs every 5 s anyway)."""
+CONNECT_TIMEOUT = 2.0
+"""Seconds to open a connection to Redis (a host that drops packets must not hang us)."""
+COMMAND_TIMEOUT = 5.0
+"""Seconds for Redis to answer a command (subscribing, publishing)."""
+READ_WAIT = 1.0
+"""Seconds the subscriber waits for a message before looking at its own state again."""
+PING_AFTER = 5.0
+"""Seconds of silence on the subscription after which the subscriber pings Redis …"""
+SILENT_FOR = 15.0
+"""… and seconds of silence (ping unanswered) after which it takes the connection for dead:
+a Redis behind a broken network sends no end of connection."""
+
+
+def retry_delay(attempt: int, base: float = RETRY_BASE, cap: float = RETRY_CAP) -> float:
+    """Seconds to wait before try number ``attempt`` (0 first): "full jitter", a random part of
+    an exponentially growing, capped delay, so processes that lost Redis together do not all
+    come back at the same moment."""
+    return random.uniform(0.0, min(cap, base * 2.0 ** min(attempt, 32)))
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, for the log."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    return urlunsplit(parts._replace(netloc=user + host))
+
 
 class RedisBus:
-    """Publishes notices to Redis channels; a reader task hands them to local handlers."""
+    """Publishes notices to Redis channels; a reader task hands them to local handlers.
 
-    def __init__(self, client: redis.Redis) -> None:
+    Redis being away is a state of the bus, not an error of its callers (module docstring).
+    """
+
+    def __init__(self, client: redis.Redis, where: str = "Redis") -> None:
+        """``where`` names Redis in the log (its address without a password)."""
         self.client = client
-        self.pubsub = client.pubsub()
+        self.where = where
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._reader: asyncio.Task[None] | None = None
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._backlog: deque[tuple[float, str, str]] = deque()
+        """(when published, Redis channel, JSON text) of notices not sent yet, oldest first."""
+        self._queued = asyncio.Event()
+        """Set when a notice joins the backlog: wakes the writer."""
+        self._subscribed_again = asyncio.Event()
+        """Set when the subscriber gets through: a writer waiting to try again tries now."""
+        self._sending = False
+        self._subscribed = False
+        """The subscriber holds a live subscription to every channel."""
+        self._publish_failing = False
+        """The last attempt to send the backlog failed (it is retried)."""
+        self._joined: bool | None = None
+        """On the bus (subscribed, publishing works); ``None`` until first known."""
+        self.dropped = 0
+        """Notices dropped because the backlog was full (since the start)."""
+        self._dropped_when_lost = 0
 
     @classmethod
     async def connect(cls, url: str) -> RedisBus:
-        """Connect to Redis (``redis://host:port/db``) and check it answers."""
-        client = redis.from_url(url)
-        await client.ping()
-        return cls(client)
+        """A bus on the Redis at ``url`` (``redis://host:port/db``), whether or not it answers
+        now: if it does not, one warning says so and the bus joins when Redis comes back."""
+        client = redis.from_url(
+            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT,
+            socket_keepalive=True,
+            # One immediate retry on a fresh connection (a pooled one may have died with a
+            # restarted Redis); longer waits are this bus's own back-off, not the client's.
+            retry=Retry(NoBackoff(), 1))
+        bus = cls(client, redacted(url))
+        try:
+            await client.ping()
+        except Exception as error:  # any failure means "not now"
+            bus._changed(error)
+        return bus
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def joined(self) -> bool:
+        """True while this process is on the bus (subscribed, and publishing works)."""
+        return bool(self._joined)
+
+    def state(self) -> dict[str, Any]:
+        """What a health check wants to know about the bus."""
+        return {"bus": "joined" if self._joined else "away" if self._joined is False
+                else "joining", "bus_backlog": len(self._backlog),
+                "bus_dropped": self.dropped}
+
+    def _changed(self, error: BaseException | None = None) -> None:
+        """Log the bus being lost or found again: once per change, not once per attempt."""
+        joined = self._subscribed and not self._publish_failing
+        if joined == self._joined:
+            return
+        if not joined:
+            log.warning("Redis at %s does not answer (%s): serving this process's tables "
+                        "alone; notices to other processes wait (for %g s) until it is back",
+                        self.where, _reason(error), STALE_AFTER)
+            self._dropped_when_lost = self.dropped
+        elif self._joined is False:
+            log.info("Redis at %s answers again: back on the bus (%d notices dropped "
+                     "meanwhile)", self.where, self.dropped - self._dropped_when_lost)
+        self._joined = joined
+
+    # -- publishing -------------------------------------------------------------------------------
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
-        """Send a notice to every process subscribed to ``channel``.
+        """Send a notice to every process subscribed to ``channel``; returns at once.
 
         Notices queue here and one writer sends them, in order, pipelined: two changes of a
         table leave this process in the order they were made, and a burst (a thousand players
-        arriving) does not open a thousand connections.
+        arriving) does not open a thousand connections. While Redis is away the queue keeps
+        the notices of the last :data:`STALE_AFTER` seconds (at most :data:`BACKLOG`).
         """
-        self._outbox.put_nowait((f"cardroom:{channel}", json.dumps(notice)))
+        if len(self._backlog) >= BACKLOG:
+            self._backlog.popleft()
+            self.dropped += 1
+        self._backlog.append((time.monotonic(), PREFIX + channel, json.dumps(notice)))
+        self._queued.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
-        pause = 0.1
+        """Send the backlog whenever there is one; on failure put it back and wait (back-off,
+        or until the subscriber gets through again)."""
+        attempt = 0
         while True:
-            batch = [await self._outbox.get()]
-            while not self._outbox.empty() and len(batch) < 500:
-                batch.append(self._outbox.get_nowait())
-            try:
-                async with self.client.pipeline(transaction=False) as pipe:
-                    for channel, text in batch:
-                        pipe.publish(channel, text)
-                    await pipe.execute()
-                pause = 0.1
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                # Lost notices: other processes catch up from the database (the room's sweep).
-                log.exception("publishing %d notices to Redis; retrying in %.1f s",
-                              len(batch), pause)
-                await asyncio.sleep(pause)
-                pause = min(5.0, pause * 2)
+            await self._queued.wait()
+            self._queued.clear()
+            while self._forget_stale():
+                batch = [self._backlog.popleft() for _ in range(min(BATCH, len(self._backlog)))]
+                self._sending = True
+                try:
+                    async with self.client.pipeline(transaction=False) as pipe:
+                        for _, channel, text in batch:
+                            pipe.publish(channel, text)
+                        await pipe.execute()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:  # Redis away, in whatever form
+                    self._requeue(batch)
+                    self._publish_failing = True
+                    self._changed(error)
+                    self._subscribed_again.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._subscribed_again.wait(),
+                                               retry_delay(attempt))
+                    attempt += 1
+                else:
+                    attempt = 0
+                    if self._publish_failing:
+                        self._publish_failing = False
+                        self._changed()
+                finally:
+                    self._sending = False
+
+    def _forget_stale(self) -> bool:
+        """Drop the notices older than :data:`STALE_AFTER`; whether any are left to send."""
+        too_old = time.monotonic() - STALE_AFTER
+        while self._backlog and self._backlog[0][0] < too_old:
+            self._backlog.popleft()
+            self.dropped += 1
+        return bool(self._backlog)
+
+    def _requeue(self, batch: list[tuple[float, str, str]]) -> None:
+        """Put a batch that was not sent back in front, keeping the newest within the bound
+        (a batch sent in part is sent again in full: a repeated notice is harmless)."""
+        self._backlog.extendleft(reversed(batch))
+        while len(self._backlog) > BACKLOG:
+            self._backlog.popleft()
+            self.dropped += 1
+
+    # -- subscribing ------------------------------------------------------------------------------
 
     def subscribe(self, channel: str, handler: Handler) -> None:
-        """Call ``handler`` for every notice on ``channel`` from any process."""
-        new = channel not in self._handlers
+        """Call ``handler`` for every notice on ``channel`` from any process (the subscriber
+        adds a new channel to its subscription within :data:`READ_WAIT` seconds)."""
         self._handlers[channel].append(handler)
         if self._reader is None:
             self._reader = asyncio.get_running_loop().create_task(self._read())
-        elif new and self.pubsub.subscribed:
-            asyncio.get_running_loop().create_task(
-                self.pubsub.subscribe(f"cardroom:{channel}"))
 
     async def _read(self) -> None:
-        """Hand every notice to its handlers; if Redis goes away, keep trying to come back
-        (notices sent meanwhile are lost: the room's sweep catches up from the database)."""
-        pause = 0.1
+        """Subscribe, hand every notice to its handlers, and when Redis goes away (or never
+        answered) try again with back-off, forever."""
+        attempt = 0
         while True:
+            pubsub = self.client.pubsub()
             try:
-                await self.pubsub.subscribe(*(f"cardroom:{c}" for c in self._handlers))
-                pause = 0.1
-                async for message in self.pubsub.listen():
-                    if message.get("type") == "message":
-                        await self._dispatch(message)
+                channels = set(self._handlers)
+                await pubsub.subscribe(*(PREFIX + c for c in channels))
+                self._subscribed = True
+                self._subscribed_again.set()
+                self._changed()
+                attempt = 0
+                await self._listen(pubsub, channels)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("reading from Redis; retrying in %.1f s", pause)
-                await asyncio.sleep(pause)
-                pause = min(5.0, pause * 2)
+            except Exception as error:  # Redis away, in whatever form
+                self._subscribed = False
+                self._changed(error)
+            finally:
+                self._subscribed = False
                 with contextlib.suppress(Exception):
-                    await self.pubsub.aclose()
-                self.pubsub = self.client.pubsub()
+                    await pubsub.aclose()
+            await asyncio.sleep(retry_delay(attempt))
+            attempt += 1
+
+    async def _listen(self, pubsub: PubSub, channels: set[str]) -> None:
+        """Read the subscription until it fails; ping when it is quiet, so a Redis that
+        vanished without closing the connection is noticed too."""
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        pinged = False
+        while True:
+            if len(self._handlers) > len(channels):  # channels are only ever added
+                new = self._handlers.keys() - channels
+                await pubsub.subscribe(*(PREFIX + c for c in new))
+                channels |= new
+            message = await pubsub.get_message(timeout=READ_WAIT)
+            now = loop.time()
+            if message is not None:
+                heard, pinged = now, False
+                if message.get("type") == "message":
+                    await self._dispatch(message)
+            elif now - heard > SILENT_FOR:
+                raise RedisConnectionError(f"no answer from Redis for {SILENT_FOR:g} s")
+            elif now - heard > PING_AFTER and not pinged:
+                await pubsub.ping()
+                pinged = True
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
-        channel = message["channel"].decode().removeprefix("cardroom:")
-        notice = json.loads(message["data"])
+        channel = message["channel"].decode().removeprefix(PREFIX)
+        try:
+            notice = json.loads(message["data"])
+        except ValueError:
+            log.warning("ignored a notice on %s that is not JSON", channel)
+            return
         for handler in list(self._handlers.get(channel, ())):
             try:
                 await handler(notice)
             except Exception:
                 log.exception("bus handler for %s failed", channel)
 
-    async def close(self) -> None:
-        """Stop reading and disconnect."""
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
-        await self.pubsub.aclose()
-        await self.client.aclose()
+    # -- the end ----------------------------------------------------------------------------------
+
+    async def close(self, flush: float = 1.0) -> None:
+        """Send what is queued (for up to ``flush`` seconds, if Redis is there), then stop
+        reading and disconnect."""
+        if self._joined and self._writer is not None and not self._writer.done():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._drained(), flush)
+        for task in (self._writer, self._reader):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._writer = self._reader = None
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
+
+    async def _drained(self) -> None:
+        while (self._backlog or self._sending) and not self._publish_failing:
+            await asyncio.sleep(0.01)
+
+
+def _reason(error: BaseException | None) -> str:
+    """A failure in a few words for the log (no traceback: the cause is Redis being away)."""
+    if error is None:
+        return "unknown"
+    return str(error) or type(error).__name__

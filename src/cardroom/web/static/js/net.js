@@ -15,7 +15,11 @@
  * @module net
  */
 
-/** Backoff between reconnection attempts, in milliseconds. */
+/**
+ * Backoff between reconnection attempts, in milliseconds: each wait is a random part of
+ * min(MAX_DELAY, FIRST_DELAY * 2^attempt) ("full jitter"), so that when a server restarts,
+ * every tab it served does not come back at the same moment.
+ */
 const FIRST_DELAY = 250;
 const MAX_DELAY = 5000;
 /** A ping this often keeps idle connections (and proxies) awake and finds dead ones. */
@@ -34,6 +38,16 @@ export function socketUrl(loc = location) {
   if (override) return override;
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${loc.host}/ws`;
+}
+
+/**
+ * Milliseconds to wait before reconnection attempt number `attempt` (0 first): full jitter.
+ * @param {number} attempt
+ * @param {() => number} [random] a source of numbers in [0, 1)
+ * @returns {number}
+ */
+export function retryDelay(attempt, random = Math.random) {
+  return random() * Math.min(MAX_DELAY, FIRST_DELAY * 2 ** Math.min(attempt, 30));
 }
 
 /** A rejection value shaped like the server's errors. */
@@ -55,7 +69,8 @@ export class Room extends EventTarget {
     this.pending = new Map();
     /** What to restore after a reconnection. */
     this.session = { token: null, lobby: false, tableId: null };
-    this.delay = FIRST_DELAY;
+    /** Reconnection attempts since the socket was last open (the backoff's exponent). */
+    this.attempt = 0;
     this.retryTimer = 0;
     this.pingTimer = 0;
     this.everConnected = false;
@@ -173,7 +188,7 @@ export class Room extends EventTarget {
   /** Connected: restore the session, then tell the page. */
   onOpen(socket) {
     if (socket !== this.socket) return;
-    this.delay = FIRST_DELAY;
+    this.attempt = 0;
     const resuming = this.everConnected;
     this.everConnected = true;
     this.setStatus("online");
@@ -230,19 +245,21 @@ export class Room extends EventTarget {
     this.scheduleRetry();
   }
 
-  /** Wait with exponential backoff (and a little jitter, so tabs do not stampede). */
+  /**
+   * Wait a random part of an exponentially growing, capped delay, the first time too: the
+   * tabs of a restarted server spread their attempts out instead of stampeding.
+   */
   scheduleRetry() {
     this.setStatus(this.everConnected ? "reconnecting" : "connecting");
     clearTimeout(this.retryTimer);
-    const wait = this.delay * (0.8 + Math.random() * 0.4);
-    this.delay = Math.min(this.delay * 2, MAX_DELAY);
-    this.retryTimer = setTimeout(() => this.open(), wait);
+    this.retryTimer = setTimeout(() => this.open(), retryDelay(this.attempt));
+    this.attempt += 1;
   }
 
   /** The network came back (or the tab woke up): do not wait for the backoff. */
   retryNow() {
     if (this.socket || this.status === "online") return;
-    this.delay = FIRST_DELAY;
+    this.attempt = 0;
     this.open();
   }
 
