@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 from websockets.exceptions import ConnectionClosed
 
 from cardroom.bots import make_bot
-from cardroom.client import Client, ClientError
+from cardroom.client import Client, ClientError, reconnect_delay
 
 SEATS = 4
 HUMAN_THINK = 2.0
@@ -302,6 +302,9 @@ class SeatPlayer:
                 await self.client.close()
         attempt = 0
         while time.perf_counter() < until and not run.stopping:
+            # Jittered back-off before every attempt, the first too: the players of a killed
+            # server do not all knock on the survivor at the same moment.
+            await asyncio.sleep(reconnect_delay(attempt, base=0.1, cap=2.0, rng=self.rng))
             url = run.urls[(self.bench.number + self.seat + attempt + 1) % len(run.urls)]
             attempt += 1
             try:
@@ -311,7 +314,7 @@ class SeatPlayer:
                 run.stats.reconnects += 1
                 return True
             except (OSError, ClientError, TimeoutError, Exception):
-                await asyncio.sleep(min(2.0, 0.1 * attempt))
+                continue
         return False
 
     async def play(self, until: float) -> None:
