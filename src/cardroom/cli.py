@@ -171,12 +171,47 @@ def bugs(
         envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
         help="The server's database.")] = "sqlite:///cardroom.sqlite3",
 ) -> None:
-    """List the bug reports players sent, newest last."""
+    """List the bug reports players sent, newest last (player text shown as plain text)."""
+    # Everything a player wrote (names, descriptions, client state, table ids) is printed as
+    # plain text: never read as Rich markup (a stray closing tag would stop the whole listing,
+    # a link tag would become a link), with control characters, bidirectional controls and
+    # other invisible format characters shown as escapes (\x1b, \u202e), so nothing a player
+    # typed can move the cursor, recolour or reorder the operator's terminal.
     import asyncio
+    import json
+    import unicodedata
 
     from rich.table import Table as RichTable
 
     from cardroom.store.db import Store
+
+    hidden = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+    """Categories shown as escapes: controls (C0, DEL, C1), format characters (bidi
+    controls, zero-width characters), unpaired surrogates, line and paragraph separators."""
+
+    def shown(text: str, newlines: bool = False) -> Text:
+        """Player text as plain, visible text; a backslash is doubled, so an escape in the
+        listing always stands for the character and never for what a player typed."""
+        out = []
+        for char in text:
+            if char == "\\":
+                out.append("\\\\")
+            elif char == "\n" and newlines:
+                out.append(char)
+            elif unicodedata.category(char) in hidden:
+                out.append(char.encode("unicode_escape").decode("ascii"))
+            else:
+                out.append(char)
+        return Text("".join(out))
+
+    def shown_json(value: object) -> Text:
+        """A JSON value as compact JSON text, with JSON's own escapes for every hidden
+        character (JSON escapes backslashes and C0 controls itself; C1 controls and format
+        characters get ``\\uXXXX``), so the listing shows valid JSON."""
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                          default=str)
+        return Text("".join(json.dumps(char)[1:-1] if unicodedata.category(char) in hidden
+                            else char for char in text))
 
     async def load() -> list:
         store = await Store.open(database_url)
@@ -191,13 +226,17 @@ def bugs(
         console.print("No bug reports.")
         return
     listing = RichTable(title="Bug reports")
-    for column in ("#", "when", "player", "table", "actions", "description"):
+    for column in ("#", "when", "player", "table", "actions", "description", "client state"):
         listing.add_column(column, overflow="fold")
     for report in reports:
-        actions = len(report.record["actions"]) if report.record else 0
+        record = report.record if isinstance(report.record, dict) else {}
+        actions = record.get("actions")
         when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(report.created_at))
-        listing.add_row(str(report.id), when, report.player_name, report.table_id or "-",
-                        str(actions), report.description)
+        listing.add_row(Text(str(report.id)), Text(when), shown(report.player_name),
+                        shown(report.table_id or "-"),
+                        Text(str(len(actions) if isinstance(actions, list) else 0)),
+                        shown(report.description, newlines=True),
+                        shown_json(report.client_state))
     console.print(listing)
 
 

@@ -122,3 +122,84 @@ def test_db_upgrade_creates_a_fresh_database(tmp_path: Path, kind: str) -> None:
         names = {row[0] for row in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"players", "tables", "seats", "matches", "actions", "bugs"} <= names
+
+
+OLD_PLAYERS = [  # (id, name, created_at): registered before names had keys
+    ("p1", "Shaun", 1.0), ("p2", "Shaun", 2.0), ("p3", "SHAUN", 3.0), ("p4", "Аlice", 5.0),
+    ("p5", "Alice", 4.0), ("p6", "Bob", 6.0), ("p7", "\u200b", 7.0), ("p0", "shaun", 2.0),
+]
+
+
+async def _migrate_old_players(url: str) -> dict[str, str | None]:
+    """A database at 0003 holding duplicate names, upgraded to head: each player's key."""
+    from sqlalchemy import text
+
+    from cardroom.store.db import NameTaken
+
+    engine = make_engine(url)
+    try:
+        assert await upgrade(engine, "0003") == "0003"
+        async with engine.begin() as connection:
+            for player_id, name, created_at in OLD_PLAYERS:
+                await connection.execute(text(
+                    "INSERT INTO players (id, name, token_hash, created_at) "
+                    "VALUES (:id, :name, :hash, :at)"),
+                    {"id": player_id, "name": name, "hash": f"h-{player_id}", "at": created_at})
+        assert await upgrade(engine) == head()
+        async with engine.connect() as connection:
+            keys = dict((await connection.execute(text(
+                "SELECT id, name_key FROM players"))).all())
+            assert await connection.run_sync(_diff) == []
+    finally:
+        await engine.dispose()
+    store = await Store.open(url)
+    try:  # the oldest holder of a name keeps it: nobody new can take it
+        with pytest.raises(NameTaken):
+            await store.add_player("new", "shaun", "h-new", name_key=keys["p1"])
+        assert (await store.player_by_token_hash("h-p2")) is not None  # duplicates still play
+    finally:
+        await store.close()
+    return keys
+
+
+def _check_old_keys(keys: dict[str, str | None]) -> None:
+    from cardroom.tables.names import name_key
+
+    assert keys["p1"] == name_key("Shaun")  # the oldest of the four Shauns
+    assert keys["p2"] is None and keys["p3"] is None and keys["p0"] is None
+    assert keys["p5"] == name_key("Alice")  # older than the Cyrillic Аlice
+    assert keys["p4"] is None
+    assert keys["p6"] == name_key("Bob")
+    assert keys["p7"] is None  # nothing visible: no key
+
+
+async def test_upgrading_a_database_with_duplicate_names_keys_the_oldest_sqlite(
+        tmp_path: Path) -> None:
+    _check_old_keys(await _migrate_old_players(f"sqlite:///{tmp_path / 'dupes.sqlite3'}"))
+
+
+async def test_upgrading_a_database_with_duplicate_names_keys_the_oldest_postgresql() -> None:
+    with fresh_schema() as url:
+        _check_old_keys(await _migrate_old_players(url))
+
+
+async def test_the_name_key_migration_downgrades(tmp_path: Path) -> None:
+    from sqlalchemy import inspect
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'down.sqlite3'}")
+    try:
+        await upgrade(engine)
+
+        def downgrade(connection) -> list[str]:
+            from alembic import command
+
+            from cardroom.store.migrate import alembic_config
+
+            command.downgrade(alembic_config(connection), "0003")
+            return [column["name"] for column in inspect(connection).get_columns("players")]
+
+        async with engine.begin() as connection:
+            assert "name_key" not in await connection.run_sync(downgrade)
+        assert await upgrade(engine) == head()
+    finally:
+        await engine.dispose()

@@ -26,8 +26,12 @@ async def test_reconnect_with_token_gets_the_same_seat_and_view(server) -> None:
 
 
 async def test_same_name_without_the_token_cannot_take_the_seat(server) -> None:
-    clients, _ = await register_clients(server.url, ["Shaun", "Shaun"])
+    clients, _ = await register_clients(server.url, ["Shaun", "Sean"])
     try:
+        for again in ("Shaun", "SHAUN"):  # nobody else may even take the name
+            with pytest.raises(ClientError) as refused:
+                await clients[1].register(again)
+            assert refused.value.code == "name_taken"
         table = await clients[0].create_table(seat=0)
         await clients[0].start_with_bots(table)
         await clients[0].wait_for(table, my_turn)

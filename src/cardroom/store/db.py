@@ -104,6 +104,14 @@ def make_engine(url: str, **options: Any) -> AsyncEngine:
     return engine
 
 
+class NameTaken(Exception):
+    """Another player already has a name with this key (:meth:`Store.add_player`)."""
+
+    def __init__(self, name_key: str) -> None:
+        super().__init__(f"name key {name_key!r} is taken")
+        self.name_key = name_key
+
+
 @dataclass
 class Change:
     """One change of a table, written all at once by :meth:`Store.commit` if, and only if, the
@@ -179,11 +187,29 @@ class Store:
 
     # -- players --------------------------------------------------------------------------------
 
-    async def add_player(self, player_id: str, name: str, token_hash: str) -> None:
-        """Register a player."""
-        async with self._writing(), self.sessions.begin() as session:
-            session.add(PlayerRow(id=player_id, name=name, token_hash=token_hash,
-                                  created_at=time.time()))
+    async def add_player(self, player_id: str, name: str, token_hash: str,
+                         name_key: str | None = None) -> None:
+        """Register a player; :class:`NameTaken` if another player has ``name_key``.
+
+        The unique index on ``players.name_key`` decides, not a look-up first: of two
+        registrations of one name at once, in one process or two, exactly one succeeds.
+        """
+        try:
+            async with self._writing(), self.sessions.begin() as session:
+                session.add(PlayerRow(id=player_id, name=name, name_key=name_key,
+                                      token_hash=token_hash, created_at=time.time()))
+        except IntegrityError:
+            if name_key is not None and await self._name_key_held(name_key):
+                raise NameTaken(name_key) from None
+            raise
+
+    async def _name_key_held(self, name_key: str) -> bool:
+        """Whether a player has this name key (asked after a refused insert: the row that
+        won is committed by then)."""
+        async with self.sessions() as session:
+            held = await session.execute(
+                select(PlayerRow.id).where(PlayerRow.name_key == name_key).limit(1))
+            return held.first() is not None
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerRow | None:
         """The player whose token hashes to this, if any."""

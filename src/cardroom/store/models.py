@@ -25,6 +25,11 @@ class PlayerRow(Base):
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str | None] = mapped_column(Text, nullable=True, unique=True, index=True)
+    """The name folded to what it looks like (:func:`cardroom.tables.names.name_key`). Unique,
+    so two players cannot have names that look alike; the database decides, so two servers
+    registering one name at once cannot both succeed. NULL only for a player registered
+    before names had keys whose name an older player already had (migration 0004)."""
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[float] = mapped_column(Float)
 

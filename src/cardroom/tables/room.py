@@ -416,13 +416,25 @@ class Room:
     # -- players --------------------------------------------------------------------------------
 
     async def register(self, name: str) -> tuple[Player, str]:
-        """A new player with a fresh secret token (256 random bits)."""
-        clean = " ".join(name.split())
-        if not clean:
-            raise RoomError(ErrorCode.BAD_MESSAGE, "Please enter a name.")
+        """A new player with a fresh secret token (256 random bits), if the name may be shown
+        (``bad_name``: see :mod:`cardroom.tables.names`) and no player has one that looks
+        the same (``name_taken``: the database's unique name key decides, in every process)."""
+        from cardroom.store.db import NameTaken
+        from cardroom.tables.names import BadName, check_name
+
+        try:
+            checked = check_name(name)
+        except BadName as error:
+            raise RoomError(ErrorCode.BAD_NAME, str(error)) from None
         token = secrets.token_urlsafe(32)
-        player = Player(secrets.token_hex(8), clean)
-        await self.store.add_player(player.id, player.name, hash_token(token))
+        player = Player(secrets.token_hex(8), checked.display)
+        try:
+            await self.store.add_player(player.id, player.name, hash_token(token),
+                                        name_key=checked.key)
+        except NameTaken:
+            raise RoomError(ErrorCode.NAME_TAKEN, f'Another player is already called '
+                            f'"{checked.display}", or a name that looks the same; please '
+                            'choose another.') from None
         self._players[player.id] = player
         return player, token
 
