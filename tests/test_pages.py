@@ -68,7 +68,7 @@ def test_preset_page_states_deck_and_kitty(client: TestClient, name: str) -> Non
     assert f"The deck has {rules.deck_spec.size} cards" in text
     assert f"pick up the {rules.kitty_size} kitty cards" in text
     assert 'href="/static/css/pages.css"' in html
-    assert 'import {renderCardSlots} from "/static/js/cards.js"' in html
+    assert '<script type="module" src="/static/js/rules_page.js">' in html
     assert "house-mark" not in html
 
 

@@ -118,16 +118,26 @@ def serve(
     message_burst: Annotated[float, typer.Option(
         help="Messages one connection may send at once.")] = 60.0,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    allowed_origin: Annotated[list[str] | None, typer.Option(
+        envvar="CARDROOM_ALLOWED_ORIGINS",
+        help="Another origin (https://example.org) whose pages may open the WebSocket, "
+             "besides the host the browser asked for (a proxy that changes Host needs it); "
+             "repeat, or separate with commas; * allows any.")] = None,
 ) -> None:
     """Start the card room server (SQLite file and one process unless told otherwise)."""
     from cardroom.tables.room import RoomSettings
     from cardroom.web.app import ServerConfig
+    from cardroom.web.security import parse_allowed_origins
     from cardroom.web.server import serve as run_server
 
+    try:
+        origins = parse_allowed_origins(allowed_origin or [])
+    except ValueError as error:
+        raise _fail(_console(), f"--allowed-origin: {error}") from None
     settings = RoomSettings(disconnect_grace=disconnect_grace, bot_delay=bot_delay,
                             next_match_delay=next_match_delay)
     config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
-                          rate=message_rate, burst=message_burst)
+                          rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
     run_server(host, port, config, log_level)
 

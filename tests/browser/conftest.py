@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -58,6 +58,13 @@ class Player:
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.context.on("console", self._on_console)
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        """Count what the Content-Security-Policy blocked as an error: the page goes on
+        without it, and Chromium says so on the console only."""
+        if "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def register(self) -> None:
         """Open the site and enter a name (seed 004 section 1)."""

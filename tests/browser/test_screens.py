@@ -38,6 +38,8 @@ def test_house_rules_chosen_in_the_form_are_the_tables_rules(browser, room) -> N
         page.goto(base_url(room).rstrip("/") + rules_page)
         expect(page.locator("body")).to_contain_text(re.compile("house rule", re.IGNORECASE))
         expect(page.locator("body")).to_contain_text(re.compile("misère", re.IGNORECASE))
+        expect(page.locator("[data-card-slot] svg").first).to_be_visible()  # its script ran
+        assert not player.errors, player.errors  # nothing the page's CSP refused
     finally:
         player.close()
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 
 import pytest
 
 from cardroom.client import Client, ClientError
 from cardroom.protocol import MAX_MESSAGE_BYTES
+from tests.conftest import ServerProcess
 from tests.server.helpers import my_turn
 
 
@@ -19,6 +21,15 @@ async def next_error(client: Client) -> dict:
             return client.errors.pop(0)
         await asyncio.sleep(0.01)
     raise AssertionError("no error came back")
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the many unreadable messages (each test opens its own connection)."""
+    server = ServerProcess(tmp_path_factory.mktemp("bad-input") / "room.sqlite3")
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture
@@ -111,3 +122,74 @@ async def test_seats_cannot_be_taken_twice_or_by_non_creators(server) -> None:
         with pytest.raises(ClientError) as refused:
             await owner.create_table(rules={"deck": "52"})
         assert refused.value.code == "bad_rules"
+
+
+DEEP = 990
+"""Nesting that once overflowed the decoder's recursion (RecursionError, no answer)."""
+
+
+@pytest.mark.parametrize(("text", "seq"), [
+    ('{"type":["ping"]}', None),
+    ('{"type":["ping"],"seq":5}', 5),
+    ('{"type":{}}', None),
+    ('{"type":{},"seq":6}', 6),
+    ('{"type":null,"seq":7}', 7),
+    ('{"seq":8}', 8),
+    ('{"type":"ping","seq":' + "9" * 4301 + "}", None),
+    ('{"type":"ping","seq":' + "9" * 400 + "}", None),
+    ('{"type":"ping","seq":' + str(2**53 + 1) + "}", None),
+    ('{"type":"ping","seq":-1}', None),
+    ('{"type":"ping","seq":true}', None),
+    ('{"type":"ping","seq":false}', None),
+    ('{"type":"ping","seq":1.0}', None),
+    ('{"type":"ping","seq":1e400}', None),
+    ('{"type":"ping","seq":"1"}', None),
+    ('{"type":"ping","seq":null}', None),
+    ('{"type":"ping"}', None),
+    ("[" * DEEP + "]" * DEEP, None),
+    ('{"type":"ping","seq":9,"x":' + "[" * DEEP + "]" * DEEP + "}", None),
+    ('{"type":"report_bug","seq":10,"description":"x","client_state":'
+     + '{"a":' * DEEP + "1" + "}" * (DEEP + 1), None),
+    ('{"type":"ping","seq":11,"x":' + "[" * 40 + "]" * 40 + "}", None),
+    ('{"type":"ping","seq":12,"x":"\\ud800"}', None),
+    ('{"type":"ping","seq":13,"x":NaN}', None),
+    ('{"type":"ping","seq":14,"' + "k" * 10_000 + '":1}', 14),
+    ("", None),
+    ("null", None),
+    ('"ping"', None),
+])
+async def test_unreadable_messages_get_bad_message_and_the_connection_lives(
+        shared_server: ServerProcess, text: str, seq: int | None) -> None:
+    """Each of these once dropped the connection without a close frame and logged a
+    traceback, or is a near relative; each now gets ``bad_message`` and the connection goes
+    on."""
+    log = shared_server.database.with_suffix(".log")
+    logged_before = len(log.read_text())
+    async with Client(shared_server.url) as client:
+        await client.send_raw(text)
+        error = await next_error(client)
+        assert (error["code"], error["seq"]) == ("bad_message", seq), error
+        assert len(error["message"]) < 500
+        assert await client.request("ping") == {}
+        assert not client.errors
+    logged = log.read_text()[logged_before:]
+    assert "Traceback" not in logged and "ERROR" not in logged, logged[-3000:]
+
+
+async def test_unreadable_binary_frames_get_bad_message(shared_server: ServerProcess) -> None:
+    async with Client(shared_server.url) as client:
+        await client.send_raw(b"\xff\xfe{\x00")
+        assert (await next_error(client))["code"] == "bad_message"
+        await client.request("ping")
+
+
+async def test_nesting_a_browser_uses_is_accepted(shared_server: ServerProcess) -> None:
+    """A bug report's client state a few levels deep is fine (the cap is well above it)."""
+    async with Client(shared_server.url) as client:
+        await client.register("Nester")
+        state: dict = {"leaf": 1}
+        for level in range(20):
+            state = {f"level{level}": state, "list": [[1, [2]]]}
+        result = await client.request("report_bug", description="deep state",
+                                      client_state=state)
+        assert result["bug"]

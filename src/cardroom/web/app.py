@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -19,7 +20,7 @@ from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.store.db import DEFAULT_DATABASE_URL, Store
 from cardroom.tables.lobby import PAGE_LIMIT
 from cardroom.tables.room import Room, RoomSettings
-from cardroom.web import pages
+from cardroom.web import pages, security
 from cardroom.web.socket import Connection
 
 STATIC = Path(__file__).parent / "static"
@@ -37,6 +38,9 @@ class ServerConfig:
     """Messages a second one connection may send on average."""
     burst: float = 60.0
     """Messages one connection may send at once."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the served host whose pages may open the WebSocket (``*``: any);
+    see :func:`cardroom.web.security.origin_allowed`."""
 
 
 def _rss_kib() -> int | None:
@@ -74,6 +78,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await store.close()
 
     async def socket(websocket: WebSocket) -> None:
+        if not security.origin_allowed(websocket.headers, config.allowed_origins):
+            await websocket.close(code=1008)  # before accepting: the handshake gets HTTP 403
+            return
         room: Room = websocket.app.state.room
         await Connection(websocket, room, config.rate, config.burst).serve()
 
@@ -118,4 +125,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *pages.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(security.SecurityHeaders)],
+                     exception_handlers={500: security.server_error})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -30,6 +29,7 @@ from cardroom.protocol import (
     Welcome,
 )
 from cardroom.tables.room import Player, Room, RoomError
+from cardroom.web.security import BadMessage, decode_message
 
 log = logging.getLogger(__name__)
 
@@ -144,17 +144,26 @@ class Connection:
             return
         self.limited_in_a_row = 0
         try:
-            raw = json.loads(text)
-        except json.JSONDecodeError:
-            self._error(None, ErrorCode.BAD_MESSAGE, "That message is not JSON.")
+            raw = decode_message(text)
+        except BadMessage as error:
+            log.debug("refused a message: %s", error)
+            self._error(None, ErrorCode.BAD_MESSAGE, str(error))
             return
         if not isinstance(raw, dict):
             self._error(None, ErrorCode.BAD_MESSAGE, "A message must be a JSON object.")
             return
-        seq = raw.get("seq") if isinstance(raw.get("seq"), int) else None
-        if raw.get("type") not in CLIENT_TYPES:
+        seq = _valid_seq(raw.get("seq"))
+        if "seq" in raw and seq is None:
+            self._error(None, ErrorCode.BAD_MESSAGE,
+                        f"seq must be a whole number from 0 to {SEQ_MAX}.")
+            return
+        kind = raw.get("type")
+        if not isinstance(kind, str):
+            self._error(seq, ErrorCode.BAD_MESSAGE, "A message needs a type, a string.")
+            return
+        if kind not in CLIENT_TYPES:
             self._error(seq, ErrorCode.UNKNOWN_TYPE,
-                        f"Unknown message type {str(raw.get('type'))[:40]!r}; known types: "
+                        f"Unknown message type {kind[:40]!r}; known types: "
                         f"{', '.join(sorted(CLIENT_TYPES))}.")
             return
         try:
@@ -260,20 +269,30 @@ class Connection:
         return {}
 
 
+SEQ_MAX = 2**53
+"""The largest ``seq`` (JavaScript's largest exact integer), as the protocol's schemas say."""
+
+
+def _valid_seq(seq: object) -> int | None:
+    """``seq`` if it is a valid sequence number: an integer (not a boolean, not a float)
+    from 0 to :data:`SEQ_MAX`."""
+    return seq if type(seq) is int and 0 <= seq <= SEQ_MAX else None
+
+
 def _seq_of(text: str) -> int | None:
-    """The ``seq`` of a message being refused unread, if it is cheap to find."""
+    """The ``seq`` of a message being refused unread, if it can be read at all."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError:
+        raw = decode_message(text)
+    except BadMessage:
         return None
-    seq = raw.get("seq") if isinstance(raw, dict) else None
-    return seq if isinstance(seq, int) else None
+    return _valid_seq(raw.get("seq")) if isinstance(raw, dict) else None
 
 
 def _describe(error: ValidationError) -> str:
-    """A short human summary of what is wrong with a message."""
+    """A short human summary of what is wrong with a message (field names cut short: a
+    client's unknown keys may be long)."""
     parts = []
-    for problem in error.errors()[:3]:
-        where = ".".join(str(p) for p in problem["loc"][1:]) or "message"
+    for problem in error.errors(include_input=False, include_url=False)[:3]:
+        where = ".".join(str(p) for p in problem["loc"][1:])[:60] or "message"
         parts.append(f"{where}: {problem['msg']}")
     return "Malformed message: " + "; ".join(parts)

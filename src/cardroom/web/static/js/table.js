@@ -764,6 +764,9 @@ export class TableView {
     if (key !== this.gridKey) {
       this.gridKey = key;
       el.grid.innerHTML = this.gridHTML(ladder);
+      const tricks = el.grid.querySelector(".ct-grid-tricks");
+      // Set through the CSSOM: a style attribute in markup breaks the page's CSP.
+      if (tricks) tricks.style.setProperty("--columns", tricks.dataset.columns);
     }
     const legal = new Set(view.legal_actions || []);
     const highIndex = view.high_bid ? ladder.findIndex((e) => e.bid === view.high_bid.bid) : -1;
@@ -799,7 +802,7 @@ export class TableView {
     const specialRow = specials.length
       ? `<div class="ct-grid-specials">${specials.map((e) => button(e, esc(specialName(e.bid, ladder)))).join("")}</div>`
       : "";
-    return `<div class="ct-grid-tricks" style="--columns: ${columns.length}">${head}${rows}</div>${specialRow}`;
+    return `<div class="ct-grid-tricks" data-columns="${columns.length}">${head}${rows}</div>${specialRow}`;
   }
 
   /** On touch screens a long press on a bid shows its value (its `title`). */
