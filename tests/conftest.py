@@ -9,6 +9,12 @@ import pytest
 
 from cardroom.loadtest import ManagedServer, free_port
 
+GENEROUS_QUOTAS: dict[str, object] = {
+    "max-registrations-per-minute": 10_000, "max-connections-per-address": 10_000,
+    "max-tables-per-player": 1_000, "max-hints-per-minute": 10_000}
+"""Tests register, connect and create from one address far faster than people do; the
+quota tests set the limit they check."""
+
 
 class ServerProcess(ManagedServer):
     """`cardroom serve` on a SQLite file of its own (or the database at ``database_url``, which
@@ -19,7 +25,7 @@ class ServerProcess(ManagedServer):
     def __init__(self, database: Path, database_url: str | None = None,
                  **options: object) -> None:
         options = {"bot-delay": 0, "next-match-delay": 0.2, "message-rate": 500,
-                   "message-burst": 1000, **options}
+                   "message-burst": 1000, **GENEROUS_QUOTAS, **options}
         super().__init__(free_port(), database_url or f"sqlite:///{database}", None,
                          database.with_suffix(".log"),
                          [word for key, value in options.items()

@@ -117,6 +117,38 @@ def serve(
         help="Messages a second one connection may send on average.")] = 20.0,
     message_burst: Annotated[float, typer.Option(
         help="Messages one connection may send at once.")] = 60.0,
+    min_turn_seconds: Annotated[float, typer.Option(
+        envvar="CARDROOM_MIN_TURN_SECONDS",
+        help="The shortest turn timer a table may have.")] = 5.0,
+    resume_delay: Annotated[float, typer.Option(
+        envvar="CARDROOM_RESUME_DELAY",
+        help="After a restart, seconds the restored tables' bots wait for their players to "
+             "come back before playing on.")] = 1.0,
+    abandon_after: Annotated[float, typer.Option(
+        envvar="CARDROOM_ABANDON_AFTER",
+        help="Seconds without a seated human connected after which a table finishes its "
+             "hand and closes.")] = 600.0,
+    bot_budget: Annotated[float, typer.Option(
+        envvar="CARDROOM_BOT_BUDGET",
+        help="Seconds a bot decision may take before its worker is replaced and a quick "
+             "bot decides instead.")] = 10.0,
+    max_tables_per_player: Annotated[int, typer.Option(
+        envvar="CARDROOM_MAX_TABLES_PER_PLAYER",
+        help="Open tables one player may have created.")] = 3,
+    max_tables: Annotated[int, typer.Option(
+        envvar="CARDROOM_MAX_TABLES", help="Open tables in the whole room.")] = 2000,
+    max_registrations_per_minute: Annotated[int, typer.Option(
+        envvar="CARDROOM_MAX_REGISTRATIONS_PER_MINUTE",
+        help="Registrations from one client address per minute.")] = 10,
+    max_connections_per_address: Annotated[int, typer.Option(
+        envvar="CARDROOM_MAX_CONNECTIONS_PER_ADDRESS",
+        help="WebSocket connections from one client address at once.")] = 32,
+    max_bug_reports_per_hour: Annotated[int, typer.Option(
+        envvar="CARDROOM_MAX_BUG_REPORTS_PER_HOUR",
+        help="Bug reports one player may send per hour.")] = 5,
+    max_hints_per_minute: Annotated[int, typer.Option(
+        envvar="CARDROOM_MAX_HINTS_PER_MINUTE",
+        help="Hint requests one player may send per minute.")] = 20,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
     allowed_origin: Annotated[list[str] | None, typer.Option(
         envvar="CARDROOM_ALLOWED_ORIGINS",
@@ -125,6 +157,7 @@ def serve(
              "repeat, or separate with commas; * allows any.")] = None,
 ) -> None:
     """Start the card room server (SQLite file and one process unless told otherwise)."""
+    from cardroom.tables.quotas import QuotaSettings
     from cardroom.tables.room import RoomSettings
     from cardroom.web.app import ServerConfig
     from cardroom.web.security import parse_allowed_origins
@@ -134,8 +167,16 @@ def serve(
         origins = parse_allowed_origins(allowed_origin or [])
     except ValueError as error:
         raise _fail(_console(), f"--allowed-origin: {error}") from None
+    quotas = QuotaSettings(
+        tables_per_player=max_tables_per_player, tables=max_tables,
+        registrations_per_minute=max_registrations_per_minute,
+        connections_per_address=max_connections_per_address,
+        bug_reports_per_hour=max_bug_reports_per_hour, hints_per_minute=max_hints_per_minute)
     settings = RoomSettings(disconnect_grace=disconnect_grace, bot_delay=bot_delay,
-                            next_match_delay=next_match_delay)
+                            next_match_delay=next_match_delay,
+                            min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,
+                            resume_delay=resume_delay,
+                            bot_budget=bot_budget, quotas=quotas)
     config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")

@@ -56,12 +56,14 @@ def reconnect_delay(attempt: int, base: float = 0.25, cap: float = 5.0,
 
 
 class ClientError(Exception):
-    """The server refused a request: ``code`` is the protocol's error code."""
+    """The server refused a request: ``code`` is the protocol's error code (and ``quota``
+    the limit reached, with ``quota_exceeded``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, quota: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.quota = quota
 
 
 class Client:
@@ -166,7 +168,7 @@ class Client:
         await self.socket.send(json.dumps({"type": kind, "seq": seq, **fields}))
         answer = await asyncio.wait_for(future, self.timeout)
         if answer["type"] == "error":
-            raise ClientError(answer["code"], answer["message"])
+            raise ClientError(answer["code"], answer["message"], answer.get("quota"))
         return answer.get("result", {})
 
     async def wait_for(self, table_id: str, condition: Callable[[dict[str, Any]], bool],

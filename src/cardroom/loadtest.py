@@ -166,6 +166,13 @@ class ManagedProcess:
                 self.process.kill()
 
 
+LOAD_QUOTAS = ("--max-registrations-per-minute", "1000000",
+               "--max-connections-per-address", "1000000", "--max-tables", "1000000",
+               "--abandon-after", "86400")
+"""Every client of a load test comes from this machine's one address, far faster than
+people do; its tables have nobody watching between kills for longer than a person would."""
+
+
 class ManagedServer(ManagedProcess):
     """A `cardroom serve` process started (and killed, and restarted) by the load test."""
 
@@ -188,7 +195,8 @@ class ManagedServer(ManagedProcess):
         command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--database-url", self.database_url,
                    "--log-level", "warning", "--bot-delay", "0", "--message-rate", "200",
-                   "--message-burst", "400", "--next-match-delay", "1", *self.extra]
+                   "--message-burst", "400", "--next-match-delay", "1",
+                   *LOAD_QUOTAS, *self.extra]
         if self.redis_url:
             command += ["--redis-url", self.redis_url]
         return command

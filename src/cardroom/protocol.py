@@ -10,16 +10,18 @@ seat and spectator gets a ``table`` message with its full view and a version num
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 MAX_MESSAGE_BYTES = 16 * 1024
 """Largest client message accepted; larger ones get ``too_large`` and are ignored."""
 
 NAME_MAX = 24
 DESCRIPTION_MAX = 4000
+CLIENT_STATE_MAX = 4096
 
 
 class ErrorCode(StrEnum):
@@ -196,6 +198,14 @@ class ReportBug(_Message):
     table_id: str | None = Field(default=None, max_length=64)
     description: str = Field(min_length=1, max_length=DESCRIPTION_MAX)
     client_state: dict[str, Any] = Field(default_factory=dict)
+    """The page's own state, at most :data:`CLIENT_STATE_MAX` bytes as JSON."""
+
+    @field_validator("client_state")
+    @classmethod
+    def _small_state(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if len(json.dumps(value, separators=(",", ":"))) > CLIENT_STATE_MAX:
+            raise ValueError(f"at most {CLIENT_STATE_MAX} bytes of client state")
+        return value
 
 
 class Ping(_Message):

@@ -78,7 +78,8 @@ async def test_disconnected_seat_is_played_by_a_bot_until_the_player_returns(
             assert update["seat"] == 0
 
 
-async def test_turn_timer_moves_for_a_player_who_does_not_act(server) -> None:
+async def test_turn_timer_moves_for_a_player_who_does_not_act(server_factory) -> None:
+    server = server_factory(**{"min-turn-seconds": 0.5})  # the timer of a quick test
     async with Client(server.url) as client:
         await client.register("Slow")
         table = await client.create_table(seat=0, turn_seconds=0.5)

@@ -33,6 +33,7 @@ class LinkedBus:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        self.joined = True
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
         if not self.hub.lose:

@@ -30,12 +30,22 @@ class Bus(Protocol):
         """Stop delivering."""
         ...
 
+    @property
+    def joined(self) -> bool:
+        """This process is on the bus now (a bus between processes may be away a while)."""
+        ...
+
 
 class InProcessBus:
     """A bus for one server process: publishing awaits each subscriber in turn."""
 
     def __init__(self) -> None:
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
+
+    @property
+    def joined(self) -> bool:
+        """Always: the bus is this process."""
+        return True
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
         """Call the channel's handlers now, in subscription order."""

@@ -1,5 +1,4 @@
-"""The application layer: lobby, tables, seats, players, bots, timers and per-seat views."""
+"""The application layer: lobby, tables, seats, players, bots, timers and per-seat views.
 
-from cardroom.tables.room import Player, Room, RoomError, RoomSettings, Table
-
-__all__ = ["Player", "Room", "RoomError", "RoomSettings", "Table"]
+Nothing is imported here, so the bot worker processes (``cardroom.tables.workers``) start
+without loading the room, the store and SQLAlchemy."""

@@ -20,20 +20,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import multiprocessing
-import os
+import random
 import secrets
-import threading
 import time
 import zlib
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cardroom.bots import BOT_NAMES, make_bot
+from cardroom.bots import BOT_NAMES
 from cardroom.bus import Bus, InProcessBus
 from cardroom.games.base import IllegalAction
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
+from cardroom.metrics import Metrics, RoomState
 from cardroom.protocol import (
     ErrorCode,
     SeatInfo,
@@ -41,8 +39,11 @@ from cardroom.protocol import (
 )
 from cardroom.store.db import Change, Store, StoredTable
 from cardroom.store.models import BugRow, TableRow
+from cardroom.tables.errors import RoomError
 from cardroom.tables.hints import suggest
 from cardroom.tables.lobby import PAGE_LIMIT, LobbyFeed
+from cardroom.tables.quotas import Quotas, QuotaSettings
+from cardroom.tables.workers import BotWorkers, Superseded
 
 log = logging.getLogger(__name__)
 
@@ -60,17 +61,14 @@ lose a notice (Redis pub/sub delivers at most once), the sweep catches up what i
 PRESENCE_TTL = 7.0
 """A process not heard from for this long is taken for dead: its connections are gone."""
 CONFLICT_RETRIES = 8
+RESUME_SPREAD_PER_TABLE = 0.01
+RESUME_SPREAD_MAX = 3.0
+"""After a restart, the restored tables' bots start over up to this many seconds (a hundredth
+of a second a table)."""
+MATCHES_SHOWN = 20
+"""Finished matches a table message lists (their results; the last one's hands too)."""
 MAX_FOLLOWED = 8
 """Tables one connection may follow at once (a player at several tables, a spectator)."""
-
-
-class RoomError(Exception):
-    """A refused request: a protocol error code and a message for the player."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -105,6 +103,20 @@ class RoomSettings:
     takeover_delay: float = 2.0
     """With several processes: how long past its due time a bot move, timer or next match
     waits for the process that drives the table before another process makes it instead."""
+    bot_budget: float = 10.0
+    """Seconds one bot decision may take: past it the worker is replaced and a quick bot
+    decides instead."""
+    resume_delay: float = 1.0
+    """After a restart: how long the restored tables' bots wait for their players to
+    reconnect before they play on (see :meth:`Room._resume`)."""
+    min_turn_seconds: float = 5.0
+    """The shortest turn timer a table may have (a shorter one only makes bots play for
+    people who had no time to act, and keeps the bot workers busy)."""
+    abandon_after: float = 600.0
+    """A table where no seated human has been connected for this long finishes its hand
+    and closes (bots do not play on for nobody, nor come back at every restart)."""
+    quotas: QuotaSettings = field(default_factory=QuotaSettings)
+    """What one player or address may do, and how many tables there may be."""
 
 
 @dataclass
@@ -153,6 +165,12 @@ class Table:
     version: int = field(default_factory=lambda: int(time.time() * 1000))
     events: list[dict[str, Any]] = field(default_factory=list)
     finished: list[dict[str, Any]] = field(default_factory=list)
+    """The latest finished matches (at most :data:`MATCHES_SHOWN`), the last one with its
+    hands: a table message carries the current match's history, not every match's."""
+    human_seen_at: float = field(default_factory=time.monotonic)
+    """When a seated human was last seen connected (monotonic seconds)."""
+    closing: bool = False
+    """Abandoned: the table closes at the end of the hand being played."""
     listeners: dict[Listener, Player | None] = field(default_factory=dict)
     """This process's connections following the table, each with the player it proved (or
     ``None``). The seat a connection sees is looked up at every delivery, never stored: a
@@ -224,34 +242,9 @@ class Table:
             "seats": [s.info(n) for n, s in enumerate(self.seats)],
             "match_number": self.match_number, "creator": self.creator_id,
             "view": self.game.view(seat) if self.game is not None else None,
-            "events": self.events, "clock": clock, "matches": self.finished,
+            "events": self.events, "clock": clock, "matches": list(self.finished),
             "hints": self.hints, "turn_seconds": self.turn_seconds,
         }
-
-
-def warm_up() -> None:
-    """Load the bots' code in a worker process (so its first real decision is quick)."""
-    for name in BOT_NAMES:
-        make_bot(name)
-
-
-def watch_parent(parent: int, every: float = 1.0) -> None:
-    """Make this worker process end when the server that started it is gone.
-
-    A server killed outright (SIGKILL, the out-of-memory killer, a crash) cannot shut its
-    worker pool down, and the workers would wait for work forever: in a fault run with a
-    hundred kills they piled up until memory ran out. Runs in each worker at start."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(every)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
-def decide(bot: str, seed: int, view: dict[str, Any]) -> str:
-    """A bot's action for a view (runs in a worker process: module-level, so it pickles)."""
-    return make_bot(bot, seed=seed).choose(view)
 
 
 def hash_token(token: str) -> str:
@@ -267,19 +260,20 @@ class Room:
         self.store = store
         self.settings = settings or RoomSettings()
         self.bus = bus or InProcessBus()
+        self.metrics = Metrics()
+        self.metrics.watch(self._state)
         self.shared = not isinstance(self.bus, InProcessBus)
         """Other processes may share the tables (a bus between processes)."""
         self.origin = secrets.token_hex(8)
         """Names this process on the bus, so it can skip its own notices."""
         self.tables: dict[str, Table] = {}
         self._lobby = LobbyFeed(self._lobby_row)
+        self.quotas = Quotas(self.settings.quotas)
         self._following: dict[Listener, dict[str, None]] = {}
         """The tables each connection follows, oldest first."""
         self._players: dict[str, Player] = {}
-        self._executor = ProcessPoolExecutor(self.settings.bot_workers,
-                                             mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=watch_parent,
-                                             initargs=(os.getpid(),))
+        self.workers = BotWorkers(self.settings.bot_workers, self.settings.bot_budget,
+                                  on_decision=self.metrics.bot_decision.observe)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.counters: dict[str, int] = {"changes": 0, "conflicts": 0, "notices_applied": 0,
                                          "catch_ups": 0}
@@ -299,9 +293,7 @@ class Room:
         """Start the bot workers, load every open table from the store (replaying current
         matches), and resume bots. The server answers nobody before this is done, so bots
         are ready the moment the first table needs one."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._executor, warm_up)
-                               for _ in range(self.settings.bot_workers)))
+        await self.workers.start()
         for stored in await self.store.load_open_tables():
             table = await self._restore(stored)
             self.tables[table.id] = table
@@ -310,12 +302,27 @@ class Room:
             for number, seat in enumerate(table.seats):
                 if seat.player is not None and table.status == "playing":
                     self._start_grace(table, number)
-            # Alone, this process drives every table now; shared, whoever drove a table goes
-            # on doing so, and this one stands by.
-            self._after_change(table, owner=not self.shared)
+        self._spawn(self._resume(list(self.tables.values())))
         if self.shared:
             self._spawn(self._heartbeat())
             self._spawn(self._sweep())
+        self._spawn(self._close_abandoned_tables())
+
+    async def _resume(self, tables: list[Table]) -> None:
+        """Set the restored tables' bots and timers going again, spread over a moment after
+        ``resume_delay``: the players coming back after a restart are served first (a table
+        whose player reconnects goes on at once), and the bots of hundreds of tables do not
+        all ask the workers at the same instant."""
+        spread = min(RESUME_SPREAD_MAX, len(tables) * RESUME_SPREAD_PER_TABLE)
+        due = sorted((random.uniform(0, spread), n) for n in range(len(tables)))
+        started = time.monotonic() + self.settings.resume_delay
+        for at, number in due:
+            await asyncio.sleep(max(0.0, started + at - time.monotonic()))
+            table = tables[number]
+            if table.id in self.tables and table.turn_task is None:
+                # Alone, this process drives every table now; shared, whoever drove a table
+                # goes on doing so, and this one stands by.
+                self._after_change(table, owner=not self.shared)
 
     async def stop(self) -> None:
         """Cancel timers and bots (the store keeps everything that was acknowledged)."""
@@ -325,9 +332,7 @@ class Room:
             for seat in table.seats:
                 if seat.grace_task is not None:
                     seat.grace_task.cancel()
-        # Waiting (off the event loop) for the workers to finish the decision in hand lets
-        # them exit cleanly, rather than leave their queues' semaphores to the tracker.
-        await asyncio.to_thread(self._executor.shutdown, wait=True, cancel_futures=True)
+        await self.workers.stop()
 
     async def _restore(self, stored: StoredTable) -> Table:
         row = stored.row
@@ -362,8 +367,10 @@ class Room:
         events: list[dict[str, Any]] = []
         same_match = table.game is not None and table.match_number == row.match_number
         if not same_match:
-            table.finished = [_match_summary(m.number, m.winner, m.scores, m.history)
-                              for m in stored.finished]
+            table.finished = []
+            for m in stored.finished[-MATCHES_SHOWN:]:
+                _remember_match(table.finished,
+                                _match_summary(m.number, m.winner, m.scores, m.history))
             table.game, table.match_over_at = None, None
             if stored.match is not None:
                 spec = table.spec
@@ -381,7 +388,7 @@ class Room:
                 if game.is_over:
                     table.match_over_at = action.created_at
                     if same_match:
-                        table.finished.append(self._summary_of(table))
+                        _remember_match(table.finished, self._summary_of(table))
             if game.is_over and table.match_over_at is None:
                 table.match_over_at = stored.match.finished_at if stored.match else None
         table.match_number = row.match_number
@@ -462,6 +469,15 @@ class Room:
         (``lobby_update`` messages, a burst of changes in one)."""
         self._lobby.watch(listener, offset, limit)
 
+    def _state(self) -> RoomState:
+        """The room's figures now, for ``/metrics``."""
+        tables = {"waiting": 0, "playing": 0, "closing": 0}
+        for table in self.tables.values():
+            tables["closing" if table.closing else table.status] += 1
+        return RoomState(connections=self.quotas.connections, lobby_watchers=self._lobby.watchers,
+                         tables=tables, bot_queue=self.workers.pending,
+                         quota_refusals={q.value: n for q, n in self.quotas.refused.items()})
+
     def _lobby_row(self, table_id: str) -> dict[str, Any] | None:
         table = self.tables.get(table_id)
         return None if table is None else table.summary().model_dump(mode="json")
@@ -477,6 +493,11 @@ class Room:
         if spec is None:
             raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
                                                  f"{', '.join(GAMES)}.")
+        if turn_seconds is not None and turn_seconds < self.settings.min_turn_seconds:
+            raise RoomError(ErrorCode.BAD_RULES, "A turn timer must give at least "
+                                                 f"{self.settings.min_turn_seconds:g} seconds.")
+        self.quotas.tables(len(self.tables),
+                           sum(t.creator_id == player.id for t in self.tables.values()))
         try:
             rules = spec.rules(preset, options)
         except spec.rules_error as error:
@@ -613,7 +634,9 @@ class Room:
     async def _commit(self, table: Table, change: Change) -> bool:
         """Write a change made against the table's version; on success the table is at the
         next version. False: another process changed the table first (catch up, retry)."""
-        if not await self.store.commit(change):
+        with self.metrics.db_write.time():
+            written = await self.store.commit(change)
+        if not written:
             self.counters["conflicts"] += 1
             return False
         self.counters["changes"] += 1
@@ -625,6 +648,7 @@ class Room:
 
     async def act(self, player: Player, table_id: str, action: str) -> dict[str, Any]:
         """A player's action at their seat: checked, stored, then announced."""
+        started = time.perf_counter()
         table = await self._get_table(table_id)
         async with table.lock:
             fresh = not self.shared
@@ -639,6 +663,7 @@ class Room:
                         raise
                     result = None  # refused on what may be stale state: look again first
                 if result is not None:
+                    self.metrics.action_latency.observe(time.perf_counter() - started)
                     return result
                 if not await self._catch_up(table):
                     raise RoomError(ErrorCode.NO_SUCH_TABLE, "That table has closed.")
@@ -686,7 +711,8 @@ class Room:
         match_over = game.is_over
         if match_over:
             table.match_over_at = now
-            table.finished.append(self._summary_of(table))
+            _remember_match(table.finished, self._summary_of(table))
+        self.metrics.actions.inc()
         await self._publish(table, lobby=match_over or any(
             e["type"] in ("hand_scored", "match_started") for e in events),
             action={"match": table.match_number, "number": number, "seat": seat,
@@ -718,18 +744,26 @@ class Room:
             for gone in [k for k in self._hints if k[0] not in self.tables]:
                 del self._hints[gone]
             seed = zlib.crc32(f"hint:{table.id}:{version}:{seat}".encode())
-            future = asyncio.get_running_loop().run_in_executor(self._executor, suggest, seed,
-                                                                game.view(seat))
-            pending = self._hints[key] = (version, future)
+            work = asyncio.ensure_future(self.workers.run(table.id, suggest, seed,
+                                                          game.view(seat)))
+            work.add_done_callback(_quietly)
+            pending = self._hints[key] = (version, work)
         try:
             answer = await asyncio.shield(pending[1])
+        except (Superseded, TimeoutError):
+            self._forget_hint(key, pending)
+            raise RoomError(ErrorCode.INTERNAL, "No hint could be worked out in time; please "
+                                                "try again.") from None
         except Exception:
-            if self._hints.get(key) is pending:
-                del self._hints[key]
+            self._forget_hint(key, pending)
             log.exception("hint at table %s seat %s", table.id, seat)
             raise RoomError(ErrorCode.INTERNAL, "No hint could be worked out; please try "
                                                 "again.") from None
         return {"table_id": table.id, "version": version, "seat": seat, **answer}
+
+    def _forget_hint(self, key: tuple[str, int], pending: tuple[int, Any]) -> None:
+        if self._hints.get(key) is pending:
+            del self._hints[key]
 
     @staticmethod
     def _summary_of(table: Table) -> dict[str, Any]:
@@ -769,7 +803,13 @@ class Room:
             table.turn_task = None
         table.deadline = None
         game = table.game
-        if table.id not in self.tables or game is None:
+        if table.id not in self.tables:
+            return
+        if table.closing and (game is None or game.is_over or any(
+                e.get("type") == "hand_scored" for e in table.events)):
+            table.turn_task = self._spawn(self._close(table))
+            return
+        if game is None:
             return
         late = 0.0 if owner or not self.shared else self.settings.takeover_delay
         if game.is_over:
@@ -798,14 +838,19 @@ class Room:
         seat = game.to_act
         name = table.seats[seat].bot or table.bot_level
         seed = zlib.crc32(f"{table.id}:{version}".encode())
-        loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self._executor, decide, name, seed,
-                                            game.view(seat))
+        try:
+            action = await self.workers.decide(table.id, name, seed, game.view(seat))
+        except Superseded:
+            return  # the table moved on and asked again
+        decided = time.perf_counter()
         async with table.lock:
             try:
-                if await self._apply(table, seat, action, expected_version=version) is None:
+                result = await self._apply(table, seat, action, expected_version=version)
+                if result is None:
                     # Another process moved first; what it did reaches us (and our followers).
                     await self._catch_up(table)
+                elif result:
+                    self.metrics.action_latency.observe(time.perf_counter() - decided)
             except RoomError as error:
                 log.error("bot %s at table %s seat %s: %s", name, table.id, seat,
                           error.message)
@@ -843,6 +888,40 @@ class Room:
                 if not await self._catch_up(table):
                     return
 
+    async def _close_abandoned_tables(self) -> None:
+        """Every little while: a table where no seated human has been connected for
+        ``abandon_after`` seconds closes, at once if no hand is being played, else when its
+        hand is scored (see :meth:`_after_change`)."""
+        every = max(0.05, min(30.0, self.settings.abandon_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if any(s.player is not None and s.present for s in table.seats):
+                    table.human_seen_at, table.closing = now, False
+                elif not table.closing and \
+                        now - table.human_seen_at >= self.settings.abandon_after:
+                    table.closing = True
+                    if table.status == "waiting":
+                        self._after_change(table)
+
+    async def _close(self, table: Table) -> None:
+        """Close an abandoned table for good (unless a seated human came back meanwhile)."""
+        async with table.lock:
+            for _ in range(CONFLICT_RETRIES):
+                if table.id not in self.tables or not table.closing:
+                    return
+                change = Change(table.id, table.version, time.time())
+                change.close = True
+                if await self._commit(table, change):
+                    log.info("table %s closed: nobody has been connected there for %g s",
+                             table.id, self.settings.abandon_after)
+                    table.turn_task = None  # this task: forgetting the table must not end it
+                    self._forget(table)
+                    await self._publish(table, lobby=True, closed=True)
+                    return
+                await self._catch_up(table)
+
     def _start_grace(self, table: Table, seat: int) -> None:
         state = table.seats[seat]
         if state.grace_task is None:
@@ -870,14 +949,23 @@ class Room:
 
     async def _heartbeat(self) -> None:
         """Every few seconds: say which seats this process holds; forget silent processes."""
+        joined = True
         while True:
             await self.bus.publish(PRESENCE_CHANNEL, {"origin": self.origin,
                                                       "seats": self._local_presence()})
             now = time.monotonic()
-            for origin, (heard, seats) in list(self._elsewhere.items()):
-                if now - heard > PRESENCE_TTL:
-                    del self._elsewhere[origin]
-                    self._presence_moved(seats, dead=True)
+            if not self.bus.joined:
+                # The bus is down, not the other processes: nobody is taken for dead while
+                # nobody can be heard, and each gets a whole TTL once the bus is back.
+                joined = False
+            elif not joined:
+                joined = True
+                self._elsewhere = {o: (now, seats) for o, (_, seats) in self._elsewhere.items()}
+            else:
+                for origin, (heard, seats) in list(self._elsewhere.items()):
+                    if now - heard > PRESENCE_TTL:
+                        del self._elsewhere[origin]
+                        self._presence_moved(seats, dead=True)
             await asyncio.sleep(HEARTBEAT)
 
     async def _sweep(self) -> None:
@@ -949,6 +1037,8 @@ class Room:
             self._unfollow(listener, next(iter(followed)))
         table.listeners[listener] = player
         seat = table.seat_of(player)
+        if seat is not None:
+            table.human_seen_at, table.closing = time.monotonic(), False
         listener.deliver(table.update_for(seat))
         self._refresh_presence(table)
         if seat is not None and table.seats[seat].away:
@@ -1051,7 +1141,7 @@ class Room:
                 table.events = list(notice.get("events") or [])
                 if game.is_over:
                     table.match_over_at = table.updated_at
-                    table.finished.append(self._summary_of(table))
+                    _remember_match(table.finished, self._summary_of(table))
                 self.counters["notices_applied"] += 1
                 await self._deliver(notice, owner=False)
                 return
@@ -1163,3 +1253,19 @@ def _match_summary(number: int, winner: int | None, scores: list[int] | None,
     """A finished match, for the score history across matches."""
     return {"match": number, "winner": winner, "scores": scores or [0, 0],
             "hands": history or []}
+
+
+def _remember_match(finished: list[dict[str, Any]], summary: dict[str, Any]) -> None:
+    """Add a finished match to a table's list: earlier matches keep their result only, and
+    only the latest :data:`MATCHES_SHOWN` are kept, so table messages stay small however
+    long a table plays."""
+    if finished:
+        finished[-1] = {k: v for k, v in finished[-1].items() if k != "hands"}
+    finished.append(summary)
+    del finished[:-MATCHES_SHOWN]
+
+
+def _quietly(task: asyncio.Future[Any]) -> None:
+    """Retrieve a shared task's outcome, so one nobody awaited any more does not warn."""
+    if not task.cancelled():
+        task.exception()

@@ -8,10 +8,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
@@ -113,6 +114,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                              "followers": sum(len(t.listeners) for t in room.tables.values()),
                              **room.counters})
 
+    async def metrics(request: Request) -> Response:
+        """The room's figures in Prometheus's text format (docs/operations.md lists them)."""
+        room: Room = request.app.state.room
+        return Response(room.metrics.text(), media_type=CONTENT_TYPE_LATEST)
+
     async def index(_request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -122,6 +128,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/lobby", lobby),
         Route("/api/rules", rules_catalogue),
         Route("/api/health", health),
+        Route("/metrics", metrics),
         *pages.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

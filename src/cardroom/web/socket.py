@@ -26,6 +26,7 @@ from cardroom.protocol import (
     Error,
     ErrorCode,
     Hint,
+    Quota,
     Welcome,
 )
 from cardroom.tables.room import Player, Room, RoomError
@@ -36,8 +37,14 @@ log = logging.getLogger(__name__)
 _ENCODER = msgspec.json.Encoder()
 """Views go out after every action to every seat: msgspec encodes them several times faster."""
 
-OUTBOX_LIMIT = 500
-"""Messages queued for one client before it is judged too slow and disconnected."""
+OUTBOX_LIMIT = 256
+"""Messages queued for one client before it is judged too slow and disconnected (a client
+that reads keeps a few at most: views are sent whole, lobby changes in coalesced bursts)."""
+READ_PAUSE = OUTBOX_LIMIT // 2
+"""Queued messages past which the connection stops reading the client's requests until its
+answers have gone out: a burst of requests never overflows the client's own outbox."""
+CLOSE_TIMEOUT = 10.0
+"""Seconds a close frame may take to go out before the connection is dropped anyway."""
 FLOOD_CLOSE = 2000
 """Rate-limited messages in a row after which the connection is closed."""
 
@@ -70,6 +77,13 @@ class Connection:
         self.player: Player | None = None
         self.bucket = TokenBucket(rate, burst)
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closing = False
+        """The connection is being closed: nothing more is queued or handled."""
+        self.address = websocket.client.host if websocket.client else "unknown"
+        self._writer: asyncio.Task[None] | None = None
+        self._closer: asyncio.Task[None] | None = None
+        self._drained = asyncio.Event()
+        self._drained.set()
         self.reported = False
         self.limited_in_a_row = 0
         self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
@@ -83,28 +97,63 @@ class Connection:
 
     # Listener protocol
     def deliver(self, message: dict[str, Any]) -> None:
-        """Queue a message; a client that falls too far behind is disconnected."""
+        """Queue a message; a client that falls :data:`OUTBOX_LIMIT` messages behind is
+        disconnected (its queue dropped at once, so it holds no memory while it goes)."""
+        if self.closing:
+            return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
-            log.warning("closing a connection that cannot keep up")
-            self.outbox.put_nowait(None)
+            self.close("it does not read its messages")
             return
         self.outbox.put_nowait(message)
 
+    def close(self, reason: str) -> None:
+        """Close the connection with a close frame (policy violation), dropping whatever is
+        queued; said once in the log, however many messages were refused."""
+        if self.closing:
+            return
+        self.closing = True
+        log.info("closing a connection from %s: %s", self.address, reason)
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self._drained.set()
+        if self._writer is not None:
+            self._writer.cancel()  # it may wait on a client that never reads
+        self._closer = asyncio.get_running_loop().create_task(self._send_close())
+
+    async def _send_close(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.websocket.close(code=1008), CLOSE_TIMEOUT)
+
     async def serve(self) -> None:
-        """Run the connection until the client goes away."""
+        """Run the connection until the client goes away (refused at once, with
+        ``quota_exceeded``, if its address holds too many connections already)."""
         await self.websocket.accept()
-        writer = asyncio.create_task(self._write())
+        try:
+            self.room.quotas.connect(self.address)
+        except RoomError as refused:
+            await self.websocket.send_text(_ENCODER.encode(self._refusal(None, refused))
+                                           .decode())
+            await self.websocket.close(code=1008)
+            return
+        self._writer = asyncio.create_task(self._write())
         try:
             while True:
                 text = await self._receive()
                 if text is None:
                     break
-                await self._handle(text)
+                if not self.closing:
+                    await self._handle(text)
+                if self.outbox.qsize() >= READ_PAUSE:
+                    self._drained.clear()
+                    await self._drained.wait()
         finally:
+            self.room.quotas.disconnect(self.address)
             self.room.disconnect(self)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
+            for task in (self._writer, self._closer):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
 
     async def _receive(self) -> str | None:
         try:
@@ -119,15 +168,20 @@ class Connection:
         return data.decode("utf-8", errors="replace")
 
     async def _write(self) -> None:
-        while True:
-            message = await self.outbox.get()
-            if message is None:
-                await self.websocket.close(code=1008)
-                return
-            try:
-                await self.websocket.send_text(_ENCODER.encode(message).decode())
-            except (WebSocketDisconnect, RuntimeError):
-                return
+        """Send what is queued, in order, until the connection ends."""
+        try:
+            while True:
+                message = await self.outbox.get()
+                if message is None:
+                    return
+                try:
+                    await self.websocket.send_text(_ENCODER.encode(message).decode())
+                except (WebSocketDisconnect, RuntimeError):
+                    return
+                if self.outbox.qsize() < READ_PAUSE // 2:
+                    self._drained.set()
+        finally:
+            self._drained.set()  # the reader must not wait on a writer that has ended
 
     async def _handle(self, text: str) -> None:
         """Check and dispatch one message; answer with an ack or an error."""
@@ -138,7 +192,7 @@ class Connection:
         if not self.bucket.allow():
             self.limited_in_a_row += 1
             if self.limited_in_a_row >= FLOOD_CLOSE:
-                self.outbox.put_nowait(None)
+                self.close("it floods the server with messages")
             self._error(_seq_of(text), ErrorCode.RATE_LIMITED,
                         "Too many messages: slow down a little.")
             return
@@ -174,7 +228,7 @@ class Connection:
         try:
             result = await self.handlers[message.type](message)
         except RoomError as error:
-            self._error(message.seq, error.code, error.message)
+            self.deliver(self._refusal(message.seq, error))
             return
         except Exception:
             log.exception("handling %s", message.type)
@@ -183,8 +237,17 @@ class Connection:
             return
         self.deliver(Ack(seq=message.seq, result=result).model_dump(mode="json"))
 
-    def _error(self, seq: int | None, code: ErrorCode, text: str) -> None:
-        self.deliver(Error(seq=seq, code=code, message=text).model_dump(mode="json"))
+    def _error(self, seq: int | None, code: ErrorCode, text: str,
+               quota: Quota | None = None) -> None:
+        self.room.metrics.rejected.labels(code.value).inc()
+        self.deliver(Error(seq=seq, code=code, message=text, quota=quota)
+                     .model_dump(mode="json"))
+
+    def _refusal(self, seq: int | None, error: RoomError) -> dict[str, Any]:
+        """The ``error`` message answering a request the room refused."""
+        self.room.metrics.rejected.labels(error.code.value).inc()
+        return Error(seq=seq, code=error.code, message=error.message,
+                     quota=error.quota).model_dump(mode="json")
 
     def _need_player(self) -> Player:
         if self.player is None:
@@ -195,6 +258,7 @@ class Connection:
     # -- handlers ---------------------------------------------------------------------------------
 
     async def _register(self, message: Any) -> dict[str, Any]:
+        self.room.quotas.check(self.room.quotas.registrations, self.address)
         player, token = await self.room.register(message.name)
         self._welcome(player)
         return {"player_id": player.id, "name": player.name, "token": token}
@@ -251,7 +315,9 @@ class Connection:
         return await self.room.act(self._need_player(), message.table_id, message.action)
 
     async def _hint(self, message: Any) -> dict[str, Any]:
-        hint = await self.room.hint(self._need_player(), message.table_id)
+        player = self._need_player()
+        self.room.quotas.check(self.room.quotas.hints, player.id)
+        hint = await self.room.hint(player, message.table_id)
         self.deliver(Hint(**hint).model_dump(mode="json"))
         return hint
 
@@ -260,6 +326,7 @@ class Connection:
         if self.reported:
             raise RoomError(ErrorCode.ALREADY_REPORTED,
                             "Thank you: one report per visit. Refresh the page to send another.")
+        self.room.quotas.check(self.room.quotas.bug_reports, player.id)
         number = await self.room.report_bug(player, message.table_id, message.description,
                                             message.client_state)
         self.reported = True

@@ -15,7 +15,7 @@
 
 import { load, save } from "./storage.js";
 import { Room, socketUrl } from "./net.js";
-import { renderLobby, clearLobby, mergeLobby, presetTitle } from "./lobby.js";
+import { renderLobby, clearLobby, mergeLobby, presetTitle, timerText } from "./lobby.js";
 import { renderScores } from "./scores.js";
 import { renderOptions, playSound } from "./options.js";
 import { openBugDialog } from "./bug.js";
@@ -300,6 +300,7 @@ function drawToolbar(message) {
   const parts = [preset ? `${game} · ${preset}` : game, `table ${state.tableId}`];
   if (message?.match_number) parts.push(`match ${message.match_number}`);
   if (message) parts.push(message.hints ? "casual: hints allowed" : "no hints");
+  if (message) parts.push(timerText(message.turn_seconds));
   $("#table-title").textContent = parts.join(" · ");
   $("#spectating").hidden = !message || message.seat != null;
   const freeSeats = message?.seats?.filter((seat) => !seat.name && !seat.bot).length ?? 0;

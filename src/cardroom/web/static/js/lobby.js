@@ -78,6 +78,14 @@ export function mergeLobby(lobby, update) {
   return { ...lobby, tables, total: tables.length };
 }
 
+/**
+ * The turn timer in words, the same in the lobby and at the table.
+ * @param {number|null|undefined} seconds
+ */
+export function timerText(seconds) {
+  return seconds ? `${Math.round(seconds)} s a turn` : "no timer";
+}
+
 /** When the lobby message being shown arrived, to count the Age on from it. */
 let receivedAt = performance.now();
 
@@ -176,6 +184,8 @@ function tableRow(table, ctx) {
       el("strong", { class: "lobby-preset", text: presetTitle(table.game, table.preset) || "House rules" }),
       table.hints ? el("span", { class: "tag tag-hints", "data-testid": "hints-tag", text: "hints",
         title: "Casual table: players may ask the search bot for a hint on their turn" }) : null,
+      el("span", { class: "tag tag-timer", "data-testid": "timer-tag", text: timerText(table.turn_seconds),
+        title: table.turn_seconds ? "A bot plays for whoever has not acted in time" : "Take your time: no turn timer" }),
       el("span", { class: "lobby-status" },
         el("span", { class: `badge badge-${table.status}`, text: status }),
         el("span", { class: "muted small", text: ` first to ${table.target}` }))),

@@ -1,0 +1,17 @@
+"""The one exception the room refuses a request with: a protocol error code and a message."""
+
+from __future__ import annotations
+
+from cardroom.protocol import ErrorCode, Quota
+
+
+class RoomError(Exception):
+    """A refused request: a protocol error code and a message for the player; ``quota``
+    names the limit reached when the code is ``quota_exceeded``. Nothing refused changes any
+    state."""
+
+    def __init__(self, code: ErrorCode, message: str, quota: Quota | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.quota = quota

@@ -1,0 +1,131 @@
+"""The room's limits: what one player or one client address may do, and how much in all.
+
+Each limit is a ``cardroom serve`` option (:class:`QuotaSettings`). A request past a limit is
+refused with ``quota_exceeded`` naming the quota, and changes nothing. The counters forget
+keys whose window has passed, so an attacker cycling through names or addresses cannot grow
+them without bound either.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from cardroom.protocol import ErrorCode, Quota
+from cardroom.tables.errors import RoomError
+
+FORGET_EVERY = 1024
+"""Checks between two sweeps of keys whose window has passed."""
+
+
+@dataclass
+class QuotaSettings:
+    """The limits (each a ``cardroom serve`` option); tests and load tests raise them."""
+
+    tables_per_player: int = 3
+    """Open tables one player created."""
+    tables: int = 2000
+    """Open tables in the whole room."""
+    registrations_per_minute: int = 10
+    """Registrations from one client address per minute."""
+    connections_per_address: int = 32
+    """WebSocket connections from one client address at once."""
+    bug_reports_per_hour: int = 5
+    """Bug reports one player may send per hour."""
+    hints_per_minute: int = 20
+    """Hint requests one player may send per minute."""
+
+
+class QuotaExceeded(RoomError):
+    """A request past one of the room's limits: answered ``quota_exceeded``."""
+
+    def __init__(self, quota: Quota, message: str) -> None:
+        super().__init__(ErrorCode.QUOTA_EXCEEDED, message, quota)
+        self.quota: Quota = quota
+
+
+class Window:
+    """At most ``limit`` events per key in any ``seconds``-long window (a sliding log)."""
+
+    def __init__(self, quota: Quota, limit: int, seconds: float, what: str) -> None:
+        self.quota, self.limit, self.seconds, self.what = quota, limit, seconds, what
+        self._events: dict[str, deque[float]] = {}
+        self._checks = 0
+
+    def take(self, key: str) -> None:
+        """Count one event for ``key``, or raise :class:`QuotaExceeded` (counting nothing)."""
+        now = time.monotonic()
+        self._checks += 1
+        if self._checks % FORGET_EVERY == 0:
+            self._forget(now)
+        events = self._events.setdefault(key, deque())
+        while events and now - events[0] >= self.seconds:
+            events.popleft()
+        if len(events) >= self.limit:
+            wait = max(1, round(self.seconds - (now - events[0])))
+            raise QuotaExceeded(self.quota, f"At most {self.limit} {self.what}; "
+                                            f"try again in {wait} s.")
+        events.append(now)
+
+    def _forget(self, now: float) -> None:
+        for key in [k for k, e in self._events.items() if not e or now - e[-1] >= self.seconds]:
+            del self._events[key]
+
+
+class Quotas:
+    """Every limit of one server process."""
+
+    def __init__(self, settings: QuotaSettings | None = None) -> None:
+        self.settings = settings = settings or QuotaSettings()
+        self.registrations = Window(Quota.REGISTRATIONS, settings.registrations_per_minute, 60,
+                                    "registrations a minute from one address")
+        self.bug_reports = Window(Quota.BUG_REPORTS, settings.bug_reports_per_hour, 3600,
+                                  "bug reports an hour")
+        self.hints = Window(Quota.HINTS, settings.hints_per_minute, 60, "hints a minute")
+        self._connections: dict[str, int] = {}
+        self.refused: dict[Quota, int] = dict.fromkeys(Quota, 0)
+        """Refusals so far, by quota (for the metrics)."""
+
+    def check(self, window: Window, key: str) -> None:
+        """Count an event in ``window`` for ``key`` (refusals are counted too)."""
+        try:
+            window.take(key)
+        except QuotaExceeded:
+            self.refused[window.quota] += 1
+            raise
+
+    def tables(self, open_tables: int, created_by_player: int) -> None:
+        """A player may create one more table, given the room's and their own open tables."""
+        if open_tables >= self.settings.tables:
+            self._refuse(Quota.TABLES, f"The room is full ({self.settings.tables} open "
+                                       "tables): take a free seat at a table, or try later.")
+        if created_by_player >= self.settings.tables_per_player:
+            self._refuse(Quota.TABLES_PER_PLAYER,
+                         f"You have {created_by_player} open tables already (at most "
+                         f"{self.settings.tables_per_player}): play or leave one first.")
+
+    def connect(self, address: str) -> None:
+        """A new connection from ``address``; pair every accepted one with :meth:`disconnect`."""
+        held = self._connections.get(address, 0)
+        if held >= self.settings.connections_per_address:
+            self._refuse(Quota.CONNECTIONS, f"At most {self.settings.connections_per_address} "
+                                            "connections from one address at once.")
+        self._connections[address] = held + 1
+
+    @property
+    def connections(self) -> int:
+        """Open connections from every address."""
+        return sum(self._connections.values())
+
+    def disconnect(self, address: str) -> None:
+        """A connection from ``address`` closed."""
+        held = self._connections.get(address, 0) - 1
+        if held > 0:
+            self._connections[address] = held
+        else:
+            self._connections.pop(address, None)
+
+    def _refuse(self, quota: Quota, message: str) -> None:
+        self.refused[quota] += 1
+        raise QuotaExceeded(quota, message)
