@@ -11,9 +11,10 @@ import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from cardroom.games import text as rules_text
 from cardroom.games.five_hundred import ALL_PRESET_NAMES, Rules, RulesError
 from cardroom.games.five_hundred.rules import OPTION_TYPES
-from cardroom.web import rules_text
+from cardroom.games.five_hundred.text import explain
 from cardroom.web.pages import routes
 
 HOUSE_TABLE = "house1"
@@ -238,7 +239,7 @@ def _single_changes() -> Iterator[tuple[str, str, Rules]]:
 def test_every_single_house_rule_is_shown() -> None:
     """Changing any one option of a preset is listed, and marked wherever it changes a rule."""
     for name, key, rules in _single_changes():
-        explanation = rules_text.explain(rules, mark_house_rules=True)
+        explanation = explain(rules, mark_house_rules=True)
         assert explanation.closest == name
         (house,) = explanation.house_rules
         assert house.option == key
@@ -247,11 +248,11 @@ def test_every_single_house_rule_is_shown() -> None:
 
 def test_every_option_changes_the_text_under_some_preset() -> None:
     """No option is ignored: for each one, some preset reads differently when it changes."""
-    originals = {name: rules_text.explain(Rules.preset(name)).sections
+    originals = {name: explain(Rules.preset(name)).sections
                  for name in ALL_PRESET_NAMES}
     singles = list(_single_changes())
     changed = {key for name, key, rules in singles
-               if rules_text.explain(rules).sections != originals[name]}
+               if explain(rules).sections != originals[name]}
     assert changed == {key for _, key, _ in singles}
     # Options no preset can change alone (the player count goes with its deck; Wilkinson
     # misère needs misère bid at its value) are covered by the pages of other player counts
@@ -294,7 +295,7 @@ def test_new_options_are_explained() -> None:
         "ralphing": True, "misdeal_no_face": True, "joker_suit_nomination": True,
         "joker_lead_limits": True, "defender_points": "not_over_490",
         "both_at_lose_at": "contractor_loses"})
-    explanation = rules_text.explain(rules, mark_house_rules=True)
+    explanation = explain(rules, mark_house_rules=True)
     text = " ".join(
         item.text if hasattr(item, "text") else " ".join(
             " ".join(row.cells) for row in getattr(item, "rows", ()))
@@ -315,7 +316,7 @@ def test_new_options_are_explained() -> None:
 @pytest.mark.parametrize("deck", ["46", "42", "43-red-trump-4"])
 def test_deck_wording(deck: str) -> None:
     rules = Rules.from_dict({"preset": "classic", "deck": deck})
-    first = rules_text.explain(rules).sections[0].blocks[0]
+    first = explain(rules).sections[0].blocks[0]
     assert isinstance(first, rules_text.Paragraph)
     expected = {"46": "two jokers", "42": "no joker", "43-red-trump-4": "one joker"}[deck]
     assert expected in first.text

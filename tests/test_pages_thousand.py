@@ -9,8 +9,8 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from cardroom.games import thousand
+from cardroom.games.thousand import text as rules_text_thousand
 from cardroom.games.thousand.rules import OPTION_TYPES
-from cardroom.web import rules_text_thousand
 from cardroom.web.pages import routes
 from tests.test_pages import card_row, page, text_of
 

@@ -1,8 +1,10 @@
 """The card room's games by name: ``GAMES["500"]``, ``GAMES["1000"]``.
 
-The room, the web pages, the lobby's rules catalogue and the CLI pick a game here by the name
-records and views carry (``Record.game``, ``view["game"]``), so adding a game means adding one
-entry, not an ``if`` in every layer. Each entry only points at the game's own package.
+The room, the web pages, the lobby's rules catalogue, the hints and the CLI pick a game here by
+the name records and views carry (``Record.game``, ``view["game"]``), so adding a game means
+adding one entry, not an ``if`` in every layer. Each entry only points at the game's own
+package: its engine and rules, and its words (``text``: rules pages, preset titles, the lobby's
+descriptions, hint wording), so no layer above ``games/`` needs to know any game.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ from typing import Any
 
 from cardroom.games import five_hundred, thousand
 from cardroom.games.base import Game
+from cardroom.games.five_hundred import text as five_hundred_text
 from cardroom.games.options import option_catalogue
 from cardroom.games.record import Record
+from cardroom.games.text import GameText
+from cardroom.games.thousand import text as thousand_text
 
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game of the card room: its engine, rules, presets and defaults."""
+    """One game of the card room: its engine, rules, presets, defaults and words."""
 
     name: str
     """The name records, views and the protocol use (``"500"``)."""
@@ -30,6 +35,8 @@ class GameSpec:
     """The preset a new table gets when none is named."""
     dealer_keyword: str
     """The name of ``Game.new``'s first-dealer argument."""
+    text: GameText
+    """The game's words: rules pages, preset titles and descriptions, hint wording."""
 
     @property
     def game_class(self) -> Any:
@@ -81,20 +88,45 @@ class GameSpec:
             return [[seat] for seat in range(rules.players)]
         return [list(team) for team in teams]
 
+    def preset_title(self, preset: str) -> str:
+        """A preset's display name ("Online", "Card site (seed)")."""
+        return self.text.PRESET_TITLES.get(preset, preset)
+
+    def preset_details(self, preset: str) -> dict[str, Any]:
+        """What the lobby shows of a preset: its title, a line on what it plays like, its
+        seats and the sides that keep a score."""
+        rules = self.rules_class.preset(preset)
+        return {"name": preset, "title": self.preset_title(preset),
+                "blurb": self.text.PRESET_BLURBS.get(preset, ""),
+                "players": self.players(rules), "teams": self.teams(rules)}
+
     def catalogue(self) -> dict[str, Any]:
-        """The presets (every option's value) and every house option with its explanation,
-        for the lobby's New table form (``/api/rules?game=…``)."""
-        return {"game": self.name, "default_preset": self.default_preset,
+        """The presets (every option's value, and each one's title, description, seats and
+        sides in the order to offer them) and every house option with its label, its
+        explanation and, for whole numbers, a form's step: all the lobby's New table form
+        knows of a game (``/api/rules?game=…``)."""
+        options = option_catalogue(self.rules_class)
+        for option in options:
+            option["label"] = self.text.OPTION_LABELS.get(option["name"], option["name"])
+            if option["kind"] == "int":
+                option["step"] = self.text.OPTION_STEPS.get(option["name"], 1)
+        return {"game": self.name, "title": self.title, "default_preset": self.default_preset,
                 "presets": {name: self.rules_class.preset(name).to_dict()
                             for name in self.presets},
-                "options": option_catalogue(self.rules_class)}
+                "preset_details": [self.preset_details(name) for name in self.presets],
+                "options": options}
+
+    def hint(self, view: dict[str, Any], samples: int) -> str:
+        """How the game's search bot chose its hint for this view (``samples``: the deals it
+        reports having searched, 0 when it counted none)."""
+        return self.text.hint(view, samples)
 
 
 GAMES: dict[str, GameSpec] = {
     "500": GameSpec("500", "500", five_hundred, default_preset="online",
-                    dealer_keyword="dealer"),
+                    dealer_keyword="dealer", text=five_hundred_text),
     "1000": GameSpec("1000", "1000", thousand, default_preset="seed",
-                     dealer_keyword="first_dealer"),
+                     dealer_keyword="first_dealer", text=thousand_text),
 }
 """Every game, by its name."""
 
@@ -113,3 +145,12 @@ def game_spec(name: str) -> GameSpec:
 def replay(record: Record) -> Game:
     """Rebuild any game's match from its record (the record names its game)."""
     return game_spec(record.game).replay(record)
+
+
+def spec_for_rules(rules: Any) -> GameSpec:
+    """The game whose ``Rules`` these are (a table's rules name their game by their class);
+    ``KeyError`` if no game of the registry plays them."""
+    for spec in GAMES.values():
+        if isinstance(rules, spec.rules_class):
+            return spec
+    raise KeyError(f"no game plays rules of type {type(rules).__name__}")

@@ -1,8 +1,13 @@
-"""Server-rendered pages: the rules of each preset, the rules at a live table, and help.
+"""Server-rendered pages: the rules of each preset of every game, the rules at a live table,
+and help.
 
-The rules pages render :func:`cardroom.web.rules_text.explain` of a :class:`Rules` value, so
-what they say is what the engine does. ``routes`` is added to the app in ``web/app.py``; the
-pages expect ``/static`` to serve ``web/static`` (``css/pages.css``, ``js/cards.js``).
+Every game is rendered through its registry entry (:data:`cardroom.games.registry.GAMES`): its
+``text`` explains a ``Rules`` value (:class:`cardroom.games.text.Explanation`), so what a page
+says is what the engine does, and nothing here knows which games there are. The default game's
+presets keep their short addresses (``/rules/online``); every game's are at
+``/rules/{game}/{preset}`` (``/rules/1000/seed``). ``routes`` is added to the app in
+``web/app.py``; the pages expect ``/static`` to serve ``web/static`` (``css/pages.css``,
+``js/cards.js``).
 """
 
 from __future__ import annotations
@@ -12,13 +17,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from cardroom.games import thousand
-from cardroom.games.five_hundred import ALL_PRESET_NAMES, Rules
-from cardroom.web import rules_text_thousand
-from cardroom.web.rules_text import PRESET_TITLES, explain, summary
+from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec, spec_for_rules
+from cardroom.games.text import join_words
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
@@ -35,58 +38,64 @@ def render(template: str, status_code: int = 200, **context: Any) -> HTMLRespons
     return HTMLResponse(_env.get_template(template).render(**context), status_code=status_code)
 
 
-def _title(preset: str) -> str:
-    """A preset's display name."""
-    return PRESET_TITLES.get(preset, preset)
-
-
 def not_found(message: str, choices: list[tuple[str, str]] | None = None) -> HTMLResponse:
     """The 404 page, with a few links to what the visitor may have meant."""
     return render("not_found.html", 404, message=message, choices=choices or [])
 
 
+def preset_href(spec: GameSpec, preset: str) -> str:
+    """The address of a preset's rules page (the default game's keep their short one)."""
+    return f"/rules/{preset}" if spec.name == DEFAULT_GAME else f"/rules/{spec.name}/{preset}"
+
+
+def _game_presets(spec: GameSpec) -> dict[str, Any]:
+    """One game's part of the rules index: its title, introduction and presets in short."""
+    return {"name": spec.name, "title": spec.title, "intro": spec.text.INTRO,
+            "presets": [{"name": name, "title": spec.preset_title(name),
+                         "href": preset_href(spec, name),
+                         "summary": spec.text.summary(spec.rules_class.preset(name))}
+                        for name in spec.presets]}
+
+
 async def rules_index(_request: Request) -> HTMLResponse:
-    """``GET /rules``: every preset of both games in short, each linking to its full rules."""
-    presets = [{"name": name, "title": _title(name), "summary": summary(Rules.preset(name)),
-                "href": f"/rules/{name}"} for name in ALL_PRESET_NAMES]
-    thousand_presets = [
-        {"name": name, "title": rules_text_thousand.title(name), "href": f"/rules/1000/{name}",
-         "summary": rules_text_thousand.summary(thousand.Rules.preset(name))}
-        for name in thousand.PRESET_NAMES]
-    return render("rules_index.html", section="rules", presets=presets,
-                  thousand_presets=thousand_presets)
+    """``GET /rules``: every preset of every game in short, each linking to its full rules."""
+    games = [_game_presets(spec) for spec in GAMES.values()]
+    return render("rules_index.html", section="rules", games=games,
+                  title="Rules of " + join_words([spec.title for spec in GAMES.values()]))
 
 
-async def thousand_preset(request: Request) -> HTMLResponse:
-    """``GET /rules/1000/{preset}``: the full rules of one preset of 1000."""
-    name = request.path_params["preset"]
-    if name not in thousand.PRESET_NAMES:
-        return not_found(f"There is no 1000 preset called “{name}”.",
-                         [(f"/rules/1000/{p}", f"1000: {rules_text_thousand.title(p)} rules")
-                          for p in thousand.PRESET_NAMES])
-    explanation = rules_text_thousand.explain(thousand.Rules.preset(name))
+def _preset_page(spec: GameSpec, name: str) -> HTMLResponse:
+    """The full rules of one preset of a game, or the 404 page naming its presets."""
+    if name not in spec.presets:
+        return not_found(f"There is no {spec.title} preset called “{name}”.",
+                         [(preset_href(spec, p), f"{spec.title}: {spec.preset_title(p)} rules")
+                          for p in spec.presets])
+    explanation = spec.text.explain(spec.rules_class.preset(name))
     return render("rules.html", section="rules", explanation=explanation,
-                  preset_title=rules_text_thousand.title(name), table_id=None,
-                  rules_prefix="/rules/1000/", game="1000")
+                  preset_title=spec.preset_title(name), preset_href=preset_href(spec, name),
+                  game=spec.name, game_title=spec.title, table_id=None)
 
 
-async def thousand_index(_request: Request) -> RedirectResponse:
-    """``GET /rules/1000``: the 1000 part of the rules index."""
-    return RedirectResponse("/rules#game-1000")
+async def game_preset(request: Request) -> HTMLResponse:
+    """``GET /rules/{game}/{preset}``: the full rules of one preset of a game."""
+    spec = GAMES.get(request.path_params["game"])
+    if spec is None:
+        return not_found("There is no game of that name here.",
+                         [(f"/rules#game-{s.name}", f"Rules of {s.title}")
+                          for s in GAMES.values()])
+    return _preset_page(spec, request.path_params["preset"])
 
 
-async def rules_preset(request: Request) -> HTMLResponse:
-    """``GET /rules/{preset}``: the full rules of one preset."""
+async def rules_preset(request: Request) -> Response:
+    """``GET /rules/{name}``: the full rules of a preset of the default game, or a game's
+    part of the rules index (``/rules/1000``)."""
     name = request.path_params["preset"]
-    if name not in ALL_PRESET_NAMES:
-        return not_found(f"There is no preset called “{name}”.",
-                         [(f"/rules/{p}", f"{_title(p)} rules") for p in ALL_PRESET_NAMES])
-    explanation = explain(Rules.preset(name))
-    return render("rules.html", section="rules", explanation=explanation,
-                  preset_title=_title(name), table_id=None)
+    if name in GAMES:
+        return RedirectResponse(f"/rules#game-{name}")
+    return _preset_page(GAMES[DEFAULT_GAME], name)
 
 
-def _table_rules(request: Request, table_id: str) -> Rules | thousand.Rules | None:
+def _table_rules(request: Request, table_id: str) -> Any:
     """The rules in force at a table of the app's room, or ``None`` if there is no such table."""
     room = getattr(request.app.state, "room", None)
     tables = getattr(room, "tables", None) or {}
@@ -101,16 +110,13 @@ async def rules_table(request: Request) -> HTMLResponse:
     if rules is None:
         return not_found("There is no table with that id: it may have closed.",
                          [("/", "The card room"), ("/rules", "Rules of every preset")])
-    if isinstance(rules, thousand.Rules):
-        explanation = rules_text_thousand.explain(rules, mark_house_rules=True,
-                                                  title_text=f"Rules of 1000 at table {table_id}")
-        return render("rules.html", section="rules", explanation=explanation,
-                      preset_title=rules_text_thousand.title(explanation.closest),
-                      table_id=table_id, rules_prefix="/rules/1000/", game="1000")
-    explanation = explain(rules, mark_house_rules=True,
-                          title=f"Rules at table {table_id}")
+    spec = spec_for_rules(rules)
+    explanation = spec.text.explain(rules, mark_house_rules=True,
+                                    title=f"Rules of {spec.title} at table {table_id}")
     return render("rules.html", section="rules", explanation=explanation,
-                  preset_title=_title(explanation.closest), table_id=table_id)
+                  preset_title=spec.preset_title(explanation.closest),
+                  preset_href=preset_href(spec, explanation.closest),
+                  game=spec.name, game_title=spec.title, table_id=table_id)
 
 
 async def help_page(_request: Request) -> HTMLResponse:
@@ -121,8 +127,7 @@ async def help_page(_request: Request) -> HTMLResponse:
 routes: list[Route] = [
     Route("/rules", rules_index, methods=["GET"]),
     Route("/rules/table/{table_id}", rules_table, methods=["GET"]),
-    Route("/rules/1000", thousand_index, methods=["GET"]),
-    Route("/rules/1000/{preset}", thousand_preset, methods=["GET"]),
+    Route("/rules/{game}/{preset}", game_preset, methods=["GET"]),
     Route("/rules/{preset}", rules_preset, methods=["GET"]),
     Route("/help", help_page, methods=["GET"]),
 ]

@@ -11,10 +11,18 @@ import { el } from "./dom.js";
 /** @type {Map<string, Promise<{presets: Object<string, Object>, options: Array<Object>}>>} */
 const catalogues = new Map();
 
-/** A game's presets and options, fetched once per page. */
-function loadCatalogue(game) {
+/**
+ * A game's catalogue (`/api/rules?game=…`; the default game's without `game`), fetched once
+ * per page: its title, presets (every option's value, and each one's title, description,
+ * seats and sides) and every house option with its label, explanation and step, and the names
+ * of every game.
+ * @param {string} [game]
+ * @returns {Promise<object>}
+ */
+export function loadCatalogue(game = "") {
   if (!catalogues.has(game)) {
-    catalogues.set(game, fetch(`/api/rules?game=${encodeURIComponent(game)}`).then((answer) => {
+    const query = game ? `?game=${encodeURIComponent(game)}` : "";
+    catalogues.set(game, fetch(`/api/rules${query}`).then((answer) => {
       if (!answer.ok) throw new Error(`rules catalogue: HTTP ${answer.status}`);
       return answer.json();
     }));
@@ -25,22 +33,22 @@ function loadCatalogue(game) {
 /** Option names that have their own field elsewhere in the form. */
 const OWN_FIELDS = new Set(["target"]);
 
-/** "misere_joker_forced" → "Misere joker forced". */
-function label(name) {
-  const words = name.replaceAll("_", " ");
+/** An option's name for people: the game's label, else "misere_joker_forced" → "Misere joker forced". */
+function label(option) {
+  if (option.label && option.label !== option.name) return option.label;
+  const words = option.name.replaceAll("_", " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The input for one option: a checkbox, a number or a choice list. */
-function inputFor(option, game) {
+function inputFor(option) {
   const common = { id: `house-${option.name}`, "data-option": option.name,
     "aria-describedby": `house-${option.name}-help` };
   if (option.kind === "bool") return el("input", { ...common, type: "checkbox" });
   if (option.kind === "int") {
-    // Scores go by tens; counts (players, bolts, barrel deals) and 1000's bids by fives do not,
-    // and a value off the step would block the form.
-    const tens = game !== "1000" && Number.isInteger(option.default) && option.default % 10 === 0;
-    return el("input", { ...common, type: "number", step: tens ? 10 : 1, inputmode: "numeric",
+    // The game says the step (scores by tens, counts and bids by ones): a value off the step
+    // would block the form.
+    return el("input", { ...common, type: "number", step: option.step || 1, inputmode: "numeric",
       placeholder: option.nullable ? "none" : "" });
   }
   return el("select", common, ...option.choices.map((value) => el("option", { value, text: value })));
@@ -83,20 +91,21 @@ export function houseRules(presetSelect, gameSelect) {
   };
 
   const build = () => {
-    const game = gameSelect ? gameSelect.value : "500";
+    const game = gameSelect ? gameSelect.value : "";
     options = [];
     presets = {};
     inputs.clear();
     list.replaceChildren();
+    if (gameSelect && !game) return; // the games are loading: built again when one is chosen
     loadCatalogue(game).then((data) => {
-      if ((gameSelect ? gameSelect.value : "500") !== game) return; // changed meanwhile
+      if ((gameSelect ? gameSelect.value : "") !== game) return; // changed meanwhile
       presets = data.presets;
       options = data.options.filter((option) => !OWN_FIELDS.has(option.name));
       for (const option of options) {
-        const input = inputFor(option, game);
+        const input = inputFor(option);
         inputs.set(option.name, input);
         list.append(el("div", { class: `house-option house-${option.kind}` },
-          el("label", { for: input.id, text: label(option.name) }), input,
+          el("label", { for: input.id, text: label(option) }), input,
           el("p", { class: "muted small", id: `${input.id}-help`, text: option.doc })));
       }
       reset();

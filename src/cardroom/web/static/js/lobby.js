@@ -6,47 +6,53 @@
  * since the table last changed, counted on locally between lobby messages). The creator gets
  * "Add bot" on free seats and "Start with bots"; a player gets "Reconnect" on tables where
  * they sit. The page (app.js) does the requests; this module only draws and calls back.
+ * Everything it says about a game (its title, presets and their titles, descriptions, seats,
+ * sides and winning scores) comes from the server's catalogues (`/api/rules`), so a new game
+ * needs nothing here.
  *
  * @module lobby
  */
 
 import { el, seatName } from "./dom.js";
-import { houseRules } from "./house_rules.js";
+import { houseRules, loadCatalogue } from "./house_rules.js";
 
 /**
- * Presets offered for a new table of 500, with a line on what each plays like and, when it
- * is not four, the number of players (the seat picker follows it).
+ * Every game's catalogue from `/api/rules` (titles, presets with their titles, descriptions,
+ * seats and sides, house options), in the server's order, by game name: the lobby knows no
+ * game of its own. Filled once, when {@link games} settles.
+ * @type {Map<string, object>}
  */
-export const PRESETS = [
-  ["online", "Online", "45 cards, kitty of 5; No Tricks, Spread, Across the Corner and Table"],
-  ["australian", "Australian", "43 cards, kitty of 3; misère and open misère"],
-  ["american", "American", "45 cards; one round of bidding, inkles, Nello"],
-  ["classic", "Classic", "43 cards, kitty of 3; suit and no-trump bids only"],
-  ["three-handed", "Three-handed", "3 players, each for themself; 33 cards, kitty of 3", 3],
-  ["five-handed", "Five-handed", "5 players, own scores; the contractor calls partners by naming a card", 5],
-  ["six-handed", "Six-handed", "6 players in two teams of three; 63 cards with 11s, 12s and red 13s", 6],
-];
-
-/** Each game: its presets, its usual target, and the seats of its table. */
-export const GAMES = {
-  500: { title: "500", target: 500, presets: PRESETS, seats: 4 },
-  1000: {
-    title: "1000", target: 1000, seats: 3,
-    presets: [
-      ["seed", "Card site", "3 players; bids 100–300 by tens, blind bids double the deal; discard 3; barrel at 880"],
-      ["russian", "Russian", "3 players; bids by fives, over 120 only with a marriage; give a card to each opponent; must trump; bolts"],
-    ],
-  },
-};
+const catalogues = new Map();
 
 /**
- * A preset's display name in a game ("Online", "Card site"), or null for house rules.
+ * The games, loaded as soon as the page loads this module: the default game's catalogue (the
+ * one `/api/rules` gives without a game) names them all, then each one's is fetched.
+ * @type {Promise<{all: Array<object>, first: string}>}
+ */
+const games = loadCatalogue().then((first) => Promise.all(first.games.map(
+  (game) => (game === first.game ? first : loadCatalogue(game))))
+  .then((all) => {
+    for (const catalogue of all) catalogues.set(catalogue.game, catalogue);
+    return { all, first: first.game };
+  }));
+
+/**
+ * A preset's details in a game (title, blurb, players, teams), if the games have loaded.
+ * @param {string} game
+ * @param {string|null} preset
+ */
+function presetDetails(game, preset) {
+  return catalogues.get(game)?.preset_details.find((details) => details.name === preset) || null;
+}
+
+/**
+ * A preset's display name in its game (the catalogue's title), or null for house rules
+ * (and until the games have loaded).
  * @param {string} game
  * @param {string|null} preset
  */
 export function presetTitle(game, preset) {
-  const known = (GAMES[game] || GAMES[500]).presets.find(([value]) => value === preset);
-  return known ? known[1] : null;
+  return presetDetails(game, preset)?.title || null;
 }
 
 /**
@@ -89,6 +95,15 @@ export function timerText(seconds) {
 /** When the lobby message being shown arrived, to count the Age on from it. */
 let receivedAt = performance.now();
 
+/** What {@link renderLobby} drew last, to draw again once the games' titles have loaded. */
+let shown = null;
+
+games.then(() => {
+  if (shown) drawRows(shown.root, shown.lobby, shown.ctx);
+}).catch(() => {
+  // The rows keep the presets' names; the New table form says what went wrong.
+});
+
 /**
  * Draw (or redraw) the lobby. The New table form is built once, so a lobby update never
  * throws away what the user is typing.
@@ -98,15 +113,26 @@ let receivedAt = performance.now();
  */
 export function renderLobby(root, lobby, ctx) {
   receivedAt = performance.now();
-  let list = root.querySelector("[data-testid=lobby]");
-  if (!list) {
-    list = el("table", { class: "lobby-table", "data-testid": "lobby" });
+  if (!root.querySelector("[data-testid=lobby]")) {
     root.append(
       el("section", { class: "card lobby-games", "aria-labelledby": "lobby-heading" },
-        el("h2", { id: "lobby-heading", text: "Active games" }), list),
+        el("h2", { id: "lobby-heading", text: "Active games" }),
+        el("table", { class: "lobby-table", "data-testid": "lobby" })),
       newTableForm(ctx),
     );
   }
+  shown = { root, lobby, ctx };
+  drawRows(root, lobby, ctx);
+}
+
+/**
+ * The list of games: one row per table.
+ * @param {HTMLElement} root
+ * @param {{tables: Array<object>}} lobby
+ * @param {LobbyContext} ctx
+ */
+function drawRows(root, lobby, ctx) {
+  const list = root.querySelector("[data-testid=lobby]");
   const rows = lobby.tables.map((table) => tableRow(table, ctx));
   list.replaceChildren(
     el("caption", { class: "visually-hidden", text: "Active games: pick a seat to play" }),
@@ -124,6 +150,7 @@ export function renderLobby(root, lobby, ctx) {
  * @param {HTMLElement} root
  */
 export function clearLobby(root) {
+  shown = null;
   root.querySelector("[data-testid=lobby] tbody")?.replaceChildren();
 }
 
@@ -181,7 +208,8 @@ function tableRow(table, ctx) {
   return el("tr", { dataset: { tableId: table.table_id, status: table.status } },
     el("td", { class: "lobby-game", "data-label": "Game" },
       el("span", { class: `tag tag-game game-${table.game}`, text: table.game }),
-      el("strong", { class: "lobby-preset", text: presetTitle(table.game, table.preset) || "House rules" }),
+      el("strong", { class: "lobby-preset",
+        text: presetTitle(table.game, table.preset) || table.preset || "House rules" }),
       table.hints ? el("span", { class: "tag tag-hints", "data-testid": "hints-tag", text: "hints",
         title: "Casual table: players may ask the search bot for a hint on their turn" }) : null,
       el("span", { class: "tag tag-timer", "data-testid": "timer-tag", text: timerText(table.turn_seconds),
@@ -245,9 +273,13 @@ function actionButton(text, testid, action, extra = {}) {
 }
 
 
+/** Names of the sides in the seat picker, in seat order. */
+const TEAM_NAMES = ["Team One", "Team Two", "Team Three"];
+
 /**
- * The "New table" form: preset, target score, optional turn timer and the seat to take
- * (seed 004's row of "Play here" buttons, as radio buttons for Team One and Team Two).
+ * The "New table" form: game, preset, target score, optional turn timer and the seat to take
+ * (seed 004's row of "Play here" buttons, as radio buttons by side). Games, presets, their
+ * descriptions, targets, seats and sides all come from the games' catalogues (`/api/rules`).
  * It starts closed (a heading and a button) so the list of games stays in view; a click on
  * it opens it.
  * @param {LobbyContext} ctx
@@ -256,44 +288,56 @@ function newTableForm(ctx) {
   const seatChoice = (n) => el("label", { class: "seat-choice" },
     el("input", { type: "radio", name: "new-seat", id: `new-seat-${n}`, value: n, checked: n === 0 }),
     el("span", { text: `Seat ${n + 1}` }));
-  const gameSelect = el("select", { id: "new-game", name: "game" },
-    ...Object.entries(GAMES).map(([value, game]) => el("option", { value, text: game.title })));
+  const gameSelect = el("select", { id: "new-game", name: "game" });
   const presetSelect = el("select", { id: "new-preset", name: "preset" });
   const presetHelp = el("p", { class: "muted small", id: "new-preset-help" });
-  const game = () => GAMES[gameSelect.value] || GAMES[500];
-  const showHelp = () => {
-    presetHelp.textContent = game().presets.find(([value]) => value === presetSelect.value)?.[2] || "";
-  };
-  /** Seats at a table of the chosen preset (500's three- to six-handed presets differ). */
-  const seatsWanted = () => game().presets.find(([value]) => value === presetSelect.value)?.[3] || game().seats;
-  const team = (label, seats) => el("div", { class: "seat-picker-team" },
-    el("span", { class: "muted small", text: label }), ...seats.map(seatChoice));
+  const catalogue = () => catalogues.get(gameSelect.value);
+  const details = () => presetDetails(gameSelect.value, presetSelect.value);
+  /** A preset's seats, by side where every side is a partnership, else all round the table. */
   const showSeats = () => {
-    const count = seatsWanted();
-    const all = Array.from({ length: count }, (_, n) => n);
-    const sides = count === 4 || count === 6
-      ? [team("Team One", all.filter((n) => n % 2 === 0)), team("Team Two", all.filter((n) => n % 2 === 1))]
-      : [team("Clockwise", all)];
-    seatPicker.replaceChildren(el("legend", { text: "Your seat" }), ...sides);
+    const { players = 0, teams = [] } = details() || {};
+    const partnerships = teams.length > 1 && teams.every((team) => team.length > 1);
+    const sides = partnerships
+      ? teams.map((team, n) => [TEAM_NAMES[n] || `Team ${n + 1}`, team])
+      : [["Clockwise", Array.from({ length: players }, (_, n) => n)]];
+    seatPicker.replaceChildren(el("legend", { text: "Your seat" }), ...sides.map(([label, seats]) =>
+      el("div", { class: "seat-picker-team" },
+        el("span", { class: "muted small", text: label }), ...seats.map(seatChoice))));
   };
-  presetSelect.addEventListener("change", () => { showHelp(); showSeats(); });
+  /** The chosen preset's description, seats and winning score. */
+  const showPreset = () => {
+    presetHelp.textContent = details()?.blurb || "";
+    showSeats();
+    const target = catalogue()?.presets[presetSelect.value]?.target;
+    if (target != null) targetInput.value = String(target);
+  };
+  presetSelect.addEventListener("change", showPreset);
   presetSelect.setAttribute("aria-describedby", "new-preset-help");
   const targetInput = el("input", { id: "new-target", name: "target", type: "number", min: 100, max: 5000,
     step: 50, value: 500, inputmode: "numeric", required: true });
   const seatPicker = el("fieldset", { class: "seat-picker" });
-  /** The game's presets, target and seats (the house rules follow by themselves). */
+  /** The game's presets, its default chosen (the house rules follow the preset's change). */
   const showGame = () => {
-    presetSelect.replaceChildren(...game().presets.map(([value, label]) => el("option", { value, text: label })));
-    targetInput.value = String(game().target);
-    showSeats();
-    showHelp();
+    const chosen = catalogue();
+    if (!chosen) return;
+    presetSelect.replaceChildren(...chosen.preset_details.map(({ name, title }) =>
+      el("option", { value: name, text: title })));
+    presetSelect.value = chosen.default_preset;
+    presetSelect.dispatchEvent(new Event("change"));
   };
   gameSelect.addEventListener("change", showGame);
-  showGame();
   const house = houseRules(presetSelect, gameSelect);
+  games.then(({ all, first }) => {
+    gameSelect.replaceChildren(...all.map((game) => el("option", { value: game.game, text: game.title })));
+    gameSelect.value = first;
+    gameSelect.dispatchEvent(new Event("change"));
+    submit.disabled = false;
+  }).catch(() => {
+    presetHelp.textContent = "The games could not be loaded: reload the page to try again.";
+  });
 
   const submit = el("button", { type: "submit", class: "btn btn-primary", "data-testid": "create-table",
-    text: "Create table" });
+    text: "Create table", disabled: true });
   const toggle = el("button", { type: "button", class: "btn new-table-toggle", "aria-expanded": "false",
     "aria-controls": "new-table-body", text: "Start a new table" });
   const body = el("div", { id: "new-table-body", class: "new-table-body", hidden: true },
@@ -338,13 +382,13 @@ function newTableForm(ctx) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const target = Number(data.get("target")) || game().target;
+    const target = Number(data.get("target")) || catalogue().presets[presetSelect.value].target;
     const seconds = Number(data.get("turn_seconds"));
     submit.disabled = true;
     try {
       await ctx.create({
         game: gameSelect.value,
-        preset: String(data.get("preset") || game().presets[0][0]),
+        preset: String(data.get("preset") || catalogue().default_preset),
         rules: { ...house.changes(), target },
         seat: Number(data.get("new-seat") ?? 0),
         turn_seconds: seconds > 0 ? seconds : null,
