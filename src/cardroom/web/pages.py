@@ -34,8 +34,10 @@ _env = Environment(
 
 
 def render(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    """An HTML response from one of the page templates."""
-    return HTMLResponse(_env.get_template(template).render(**context), status_code=status_code)
+    """An HTML response from one of the page templates (the header names every game)."""
+    games = " & ".join(spec.title for spec in GAMES.values())
+    return HTMLResponse(_env.get_template(template).render(room_games=games, **context),
+                        status_code=status_code)
 
 
 def not_found(message: str, choices: list[tuple[str, str]] | None = None) -> HTMLResponse:
