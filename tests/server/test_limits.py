@@ -15,7 +15,7 @@ import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
 from cardroom.client import Client, ClientError
-from cardroom.tables.room import MATCHES_SHOWN, _remember_match
+from cardroom.tables.model import MATCHES_SHOWN, remember_match
 from tests.server.helpers import close_all, register_clients
 
 
@@ -233,7 +233,7 @@ async def test_a_table_with_a_connected_player_stays_open(server_factory) -> Non
 def test_table_messages_carry_the_latest_finished_matches_hands_only() -> None:
     finished: list[dict[str, Any]] = []
     for number in range(1, MATCHES_SHOWN + 6):
-        _remember_match(finished, {"match": number, "winner": 0, "scores": [500, 90],
+        remember_match(finished, {"match": number, "winner": 0, "scores": [500, 90],
                                    "hands": [{"number": 1}] * 12})
     assert len(finished) == MATCHES_SHOWN
     assert finished[-1]["match"] == MATCHES_SHOWN + 5 and finished[-1]["hands"]
@@ -283,3 +283,18 @@ async def test_metrics_report_connections_tables_actions_bots_errors_and_writes(
     assert samples['cardroom_rejected_messages_total{code="bad_message"}'] == 1
     assert samples['cardroom_quota_refusals_total{quota="tables"}'] == 0
     assert samples["cardroom_db_write_seconds_count"] >= 2
+
+
+async def test_a_client_that_drops_in_a_burst_of_requests_frees_its_connection(
+        server_factory) -> None:
+    """Requests the server must answer, then the client vanishes without reading: the
+    connection ends on the server too (it does not hold its place for ever)."""
+    server = server_factory(**{"max-connections-per-address": 3})
+    for _ in range(5):
+        gone = await websockets.connect(server.url, max_queue=1)
+        for number in range(300):
+            await gone.send(json.dumps({"type": "ping", "seq": number}))
+        gone.transport.abort()
+    await _until(lambda: _metrics(server)["cardroom_connections"] == 0, timeout=60)
+    async with Client(server.url) as fresh:
+        await fresh.request("ping")

@@ -101,7 +101,7 @@ async def test_random_seatings_send_each_connection_its_players_seat_only(room: 
     rng = random.Random(15)
     players = [Player(f"p{n}", f"Player {n}") for n in range(5)]
     for player in players:
-        room._players[player.id] = player
+        room.core.players[player.id] = player
     started = 0
     for _ in range(SEQUENCES):
         creator = rng.choice(players)
@@ -121,7 +121,7 @@ async def test_random_seatings_send_each_connection_its_players_seat_only(room: 
 async def test_a_creator_who_left_may_not_seat_bots_until_seated_again(room: Room) -> None:
     creator, other = Player("c", "Creator"), Player("o", "Other")
     for player in (creator, other):
-        room._players[player.id] = player
+        room.core.players[player.id] = player
     table = await room.create_table(creator, "online", {}, 0, None, "simple")
     await room.join(other, table.id, 2)
     await room.leave(creator, table.id)

@@ -13,7 +13,7 @@ import pytest
 
 from cardroom.bus.memory import Handler
 from cardroom.store.db import Store
-from cardroom.tables import room as room_module
+from cardroom.tables import sync as sync_module
 from cardroom.tables.room import Player, Room, RoomError, RoomSettings
 
 
@@ -63,7 +63,7 @@ class Follower:
 
 @pytest.fixture
 async def rooms(tmp_path: Path, monkeypatch) -> AsyncIterator[tuple[Hub, Room, Room]]:
-    monkeypatch.setattr(room_module, "SWEEP", 0.2)
+    monkeypatch.setattr(sync_module, "SWEEP", 0.2)
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     hub = Hub()
     settings = RoomSettings(bot_delay=0, bot_workers=1, takeover_delay=0.5,
@@ -171,7 +171,7 @@ async def test_a_table_heard_of_twice_at_once_is_held_once(rooms) -> None:
     player = (await a.register("Maker"))[0]
     table = await a.create_table(player, "online", {}, 0, None, "simple")
     held = await asyncio.gather(
-        b._get_table(table.id), b._get_table(table.id),
-        b._apply_notice({"table_id": table.id, "origin": "elsewhere",
+        b.sync.get_table(table.id), b.sync.get_table(table.id),
+        b.sync.apply_notice({"table_id": table.id, "origin": "elsewhere",
                             "version": table.version}))
     assert held[0] is held[1] is b.tables[table.id]

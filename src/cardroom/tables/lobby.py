@@ -19,6 +19,10 @@ COALESCE = 0.25
 SNAPSHOT_AGE = 1.0
 """Seconds the sorted lobby served to pages may lag behind the tables."""
 PAGE_LIMIT = 200
+MAX_OFFSET = 1_000_000
+STALE_LIMIT = 10_000
+"""Changed tables whose rows wait to be built before they are built anyway (nobody may ask
+for the lobby for hours: the set of them must not grow meanwhile)."""
 """Most tables in one lobby page (the subscription's first message or ``/api/lobby``)."""
 
 
@@ -59,6 +63,8 @@ class LobbyFeed:
     def changed(self, table_id: str) -> None:
         """A table's lobby row may have changed (or the table closed): send it soon."""
         self._stale.add(table_id)
+        if len(self._stale) > STALE_LIMIT:
+            self._rebuild_stale()
         if not self._watchers:
             return
         self._unsent.add(table_id)
@@ -90,7 +96,7 @@ class LobbyFeed:
                 self._order = sorted(self._rows, key=lambda t: -self._rows[t]["updated_at"])
                 self._order_stale = False
             self._order_at = now
-        offset = max(0, offset)
+        offset = min(max(0, offset), MAX_OFFSET)
         limit = max(0, min(limit, PAGE_LIMIT))
         rows = [self._aged(self._rows[t]) for t in self._order[offset:offset + limit]
                 if t in self._rows]

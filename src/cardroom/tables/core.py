@@ -1,0 +1,256 @@
+"""The one path every change of a table takes: applied, committed, then announced.
+
+:class:`Core` holds this process's live tables. A change (a player's or bot's action, a seat
+change, a new match, a presence change) is written with a compare-and-set on the table's row
+version (:meth:`Core.commit`): of two processes making change N, one wins and the other catches
+up (:mod:`cardroom.tables.sync`) and tries again. Actions from any source (a player, stored
+actions read back, another process's notice) go through :meth:`Core.replay` or
+:meth:`Core.apply`, which stamp the acting seat on the events and record a finished match in one
+place. After a change, :meth:`Core.announce` tells the subscribers (delivery to connections, the
+bot-and-timer driver, the lobby) and the other processes; nothing here schedules a bot or knows
+a socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import weakref
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from cardroom.bus import Bus, InProcessBus
+from cardroom.games.base import IllegalAction
+from cardroom.metrics import Metrics
+from cardroom.protocol import ErrorCode
+from cardroom.store.db import Change, Store
+from cardroom.tables.errors import RoomError
+from cardroom.tables.model import Game, Player, RoomSettings, Seat, Table
+
+log = logging.getLogger(__name__)
+
+TABLE_CHANNEL = "tables"
+"""The bus channel of table changes."""
+CONFLICT_RETRIES = 8
+"""Lost compare-and-sets in a row before a change gives up (``internal``: try again)."""
+SCORE_EVENTS = frozenset({"hand_scored", "match_started"})
+"""Events after which a table's lobby row changes."""
+
+
+class Subscriber(Protocol):
+    """A part of the room that reacts to every change of a table, in this process."""
+
+    def __call__(self, table: Table, owner: bool) -> None:
+        """``table`` changed; ``owner``: this process made the change (and drives the table)."""
+        ...
+
+
+def busy() -> RoomError:
+    """The error of a change that lost its race too many times in a row."""
+    return RoomError(ErrorCode.INTERNAL, "The table changed too often to keep up; "
+                                         "please try again.")
+
+
+def stamped(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """Events of an action, each naming the seat that acted."""
+    return [{"seat": seat, **e} if "seat" not in e else e for e in events]
+
+
+class Core:
+    """This process's live tables and the path of their changes."""
+
+    def __init__(self, store: Store, settings: RoomSettings, bus: Bus | None,
+                 metrics: Metrics) -> None:
+        self.store = store
+        self.settings = settings
+        self.bus = bus or InProcessBus()
+        self.shared = not isinstance(self.bus, InProcessBus)
+        """Other processes may share the tables (a bus between processes)."""
+        self.origin = secrets.token_hex(8)
+        """Names this process on the bus, so it can skip its own notices."""
+        self.metrics = metrics
+        self.tables: dict[str, Table] = {}
+        self.players: weakref.WeakValueDictionary[str, Player] = weakref.WeakValueDictionary()
+        """The players this process holds (at a seat, on a connection), by id: one object per
+        player, forgotten once nothing holds it."""
+        self.counters: dict[str, int] = {"changes": 0, "conflicts": 0, "notices_applied": 0,
+                                         "catch_ups": 0}
+        """How this process keeps in step with the others (reported by /api/health)."""
+        self._subscribers: list[Subscriber] = []
+        self._lobby_watchers: list[Callable[[str], None]] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- subscribers ------------------------------------------------------------------------------
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Call ``subscriber`` after every change of any table, in subscription order."""
+        self._subscribers.append(subscriber)
+
+    def on_lobby_change(self, changed: Callable[[str], None]) -> None:
+        """Call ``changed(table_id)`` whenever a table's lobby row may have changed."""
+        self._lobby_watchers.append(changed)
+
+    def notify(self, table_id: str, owner: bool, lobby: bool) -> None:
+        """Tell the subscribers that a table changed (and the lobby, if its row did)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            for subscriber in self._subscribers:
+                subscriber(table, owner)
+        if lobby:
+            for changed in self._lobby_watchers:
+                changed(table_id)
+
+    async def announce(self, table: Table, lobby: bool, closed: bool = False,
+                       action: dict[str, Any] | None = None) -> None:
+        """Tell this process's subscribers at once (so every view precedes the ack of the
+        action that caused it), then the other processes through the bus."""
+        self.notify(table.id, owner=True, lobby=lobby)
+        notice: dict[str, Any] = {"table_id": table.id, "lobby": lobby, "origin": self.origin,
+                                  "version": table.version}
+        if self.shared:
+            notice.update(events=table.events, updated_at=table.updated_at, closed=closed,
+                          action=action)
+        await self.bus.publish(TABLE_CHANNEL, notice)
+
+    # -- changes ----------------------------------------------------------------------------------
+
+    async def commit(self, table: Table, change: Change) -> bool:
+        """Write a change made against the table's version; on success the table is at the
+        next version. False: another process changed the table first (catch up, retry)."""
+        with self.metrics.db_write.time():
+            written = await self.store.commit(change)
+        if not written:
+            self.counters["conflicts"] += 1
+            return False
+        self.counters["changes"] += 1
+        table.version = change.version + 1
+        table.updated_at = change.updated_at
+        return True
+
+    @staticmethod
+    def replay(table: Table, actions: Iterable[tuple[int, int, str, float]],
+               record_finish: bool = True) -> list[dict[str, Any]]:
+        """Apply actions already stored (``(number, seat, text, created_at)``) to the table's
+        match; the events they cause. Actions the match already holds are skipped (a
+        catch-up may read what a notice brought). ``record_finish``: a match finished here
+        joins the table's finished matches."""
+        game = table.game
+        events: list[dict[str, Any]] = []
+        if game is None:
+            return events
+        for number, seat, text, created_at in actions:
+            if number != len(game.actions):
+                continue
+            events += stamped(game.apply(text, seat=seat), seat)
+            if game.is_over:
+                table.match_over_at = created_at
+                if record_finish:
+                    table.remember_finished_match()
+        return events
+
+    async def apply(self, table: Table, seat: int, action: str,
+                    expected_version: int | None = None) -> dict[str, Any] | None:
+        """Apply, persist and announce one action (the caller holds the table's lock).
+
+        ``None``: another process changed the table meanwhile; nothing was applied. ``{}``:
+        the table is no longer at ``expected_version`` (a bot's move that came too late).
+        """
+        game = table.game
+        if game is None or game.is_over:
+            raise RoomError(ErrorCode.ILLEGAL_ACTION, "No match is being played here.")
+        if expected_version is not None and table.version != expected_version:
+            return {}
+        if game.to_act != seat:
+            raise RoomError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
+        before = game.copy()
+        try:
+            events = game.apply(action, seat=seat)
+        except IllegalAction as error:
+            raise RoomError(ErrorCode.ILLEGAL_ACTION, str(error)) from None
+        number, text, now = len(game.actions) - 1, game.actions[-1].text, time.time()
+        change = Change(table.id, table.version, now,
+                        action=(table.match_number, number, seat, text))
+        if game.is_over:
+            assert game.winner is not None
+            change.finish = (table.match_number, game.winner, list(game.scores),
+                             [h.to_dict() for h in game.history])
+        try:
+            won = await self.commit(table, change)
+        except Exception:
+            table.game = before
+            log.exception("could not store an action at table %s", table.id)
+            raise RoomError(ErrorCode.INTERNAL, "The action could not be saved; "
+                                                "please try again.") from None
+        if not won:
+            table.game = before
+            return None
+        table.events = stamped(events, seat)
+        if game.is_over:
+            table.match_over_at = now
+            table.remember_finished_match()
+        self.metrics.actions.inc()
+        await self.announce(table, lobby=game.is_over or any(
+            e["type"] in SCORE_EVENTS for e in events),
+            action={"match": table.match_number, "number": number, "seat": seat,
+                    "text": text})
+        return {"version": table.version, "action": text, "match": table.match_number,
+                "number": number}
+
+    @staticmethod
+    def new_game(table: Table, seats: list[Seat]) -> Game:
+        """A new match at the table. Rules whose host deals first (1000's seed preset) have
+        the table's creator deal, wherever they sit."""
+        first_dealer = None
+        if getattr(table.rules, "first_dealer", None) == "host":
+            first_dealer = next((n for n, s in enumerate(seats) if s.player is not None
+                                 and s.player.id == table.creator_id), 0)
+        return table.spec.new(table.rules, secrets.randbits(62), first_dealer)
+
+    @staticmethod
+    def begin_match(table: Table, game: Game) -> None:
+        """The new match is the table's (its change was committed)."""
+        table.game, table.match_number, table.match_over_at = game, table.match_number + 1, None
+        table.events = [{"type": "match_started", "match": table.match_number,
+                         "dealer": game.dealer}]
+
+    def new_match_change(self, table: Table, game: Game) -> Change:
+        """The change that starts ``game`` as the table's next match."""
+        return Change(table.id, table.version, time.time(),
+                      match=(table.match_number + 1, game.seed, game.first_dealer,
+                             table.rules.to_dict()))
+
+    def forget(self, table: Table) -> None:
+        """The table closed: drop it (its lobby row goes too)."""
+        if self.tables.pop(table.id, None) is not None and table.turn_task is not None:
+            table.turn_task.cancel()
+        for changed in self._lobby_watchers:
+            changed(table.id)
+
+    def table(self, table_id: str) -> Table:
+        """A table held here, or ``no_such_table``."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise RoomError(ErrorCode.NO_SUCH_TABLE, "There is no such table (it may have "
+                                                     "closed).")
+        return table
+
+    # -- tasks ------------------------------------------------------------------------------------
+
+    def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
+        """Run a coroutine of the room's own; its failure is logged, never lost."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def cancel_tasks(self) -> None:
+        """Stop every task of the room (the server is stopping)."""
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room task failed", exc_info=task.exception())

@@ -1,0 +1,177 @@
+"""Whoever must act next at a table: a bot, a turn timer, the next match, or closing it.
+
+After every change of a table (:meth:`Driver.changed`, a subscriber of the core) the driver
+arranges the one thing due next. With several processes the one that made the last change
+drives the table; the others stand by and take over if nothing happens for
+``takeover_delay`` (the driver may have died); if both act, the compare-and-set keeps one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+import zlib
+
+from cardroom.store.db import Change
+from cardroom.tables.core import Core
+from cardroom.tables.errors import RoomError
+from cardroom.tables.model import Table
+from cardroom.tables.sync import Sync
+from cardroom.tables.workers import BotWorkers, Superseded
+
+log = logging.getLogger(__name__)
+
+RESUME_SPREAD_PER_TABLE = 0.01
+RESUME_SPREAD_MAX = 3.0
+"""After a restart, the restored tables' bots start over up to this many seconds (a hundredth
+of a second a table)."""
+
+
+class Driver:
+    """Bots, timers, the next match and abandoned tables, for every table of the process."""
+
+    def __init__(self, core: Core, sync: Sync, workers: BotWorkers) -> None:
+        self.core, self.sync, self.workers = core, sync, workers
+        core.subscribe(self.changed)
+
+    def changed(self, table: Table, owner: bool = True) -> None:
+        """Arrange whoever must act next: a bot, a timer, the next match, the table's closing,
+        or nobody (a human's free turn). ``owner``: this process made the change and drives
+        the table; otherwise it stands by, ``takeover_delay`` later."""
+        core, settings = self.core, self.core.settings
+        if table.turn_task is not None:
+            table.turn_task.cancel()
+            table.turn_task = None
+        table.deadline = None
+        game = table.game
+        if table.id not in core.tables:
+            return
+        if table.closing and (game is None or game.is_over or any(
+                e.get("type") == "hand_scored" for e in table.events)):
+            table.turn_task = core.spawn(self._close(table))
+            return
+        if game is None:
+            return
+        late = 0.0 if owner or not core.shared else settings.takeover_delay
+        if game.is_over:
+            since = table.match_over_at or table.updated_at
+            delay = since + settings.next_match_delay - time.time()
+            table.turn_task = core.spawn(self._next_match_later(table, table.version,
+                                                                max(0.0, delay) + late))
+            return
+        if game.to_act is None:
+            return
+        seat = table.seats[game.to_act]
+        if seat.bot is not None or seat.away:
+            table.turn_task = core.spawn(self._bot_turn(table, table.version,
+                                                        settings.bot_delay + late))
+        elif table.turn_seconds is not None:
+            table.deadline = table.updated_at + table.turn_seconds
+            table.turn_task = core.spawn(self._bot_turn(
+                table, table.version, max(0.0, table.deadline - time.time()) + late))
+
+    async def resume(self, tables: list[Table]) -> None:
+        """Set the restored tables' bots and timers going again, spread over a moment after
+        ``resume_delay``: the players coming back after a restart are served first (a table
+        whose player reconnects goes on at once), and the bots of hundreds of tables do not
+        all ask the workers at the same instant."""
+        core = self.core
+        spread = min(RESUME_SPREAD_MAX, len(tables) * RESUME_SPREAD_PER_TABLE)
+        due = sorted((random.uniform(0, spread), n) for n in range(len(tables)))
+        started = time.monotonic() + core.settings.resume_delay
+        for at, number in due:
+            await asyncio.sleep(max(0.0, started + at - time.monotonic()))
+            table = tables[number]
+            if table.id in core.tables and table.turn_task is None:
+                # Alone, this process drives every table now; shared, whoever drove a table
+                # goes on doing so, and this one stands by.
+                self.changed(table, owner=not core.shared)
+
+    async def _bot_turn(self, table: Table, version: int, delay: float) -> None:
+        """After ``delay``, the seat's bot moves, unless the table has moved on meanwhile."""
+        await asyncio.sleep(delay)
+        game = table.game
+        if game is None or table.version != version or game.to_act is None:
+            return
+        seat = game.to_act
+        name = table.seats[seat].bot or table.bot_level
+        seed = zlib.crc32(f"{table.id}:{version}".encode())
+        try:
+            action = await self.workers.decide(table.id, name, seed, game.view(seat))
+        except Superseded:
+            return  # the table moved on and asked again
+        decided = time.perf_counter()
+        async with table.lock:
+            try:
+                result = await self.core.apply(table, seat, action, expected_version=version)
+                if result is None:
+                    # Another process moved first; what it did reaches us (and our followers).
+                    await self.sync.catch_up(table)
+                elif result:
+                    self.core.metrics.action_latency.observe(time.perf_counter() - decided)
+            except RoomError as error:
+                log.error("bot %s at table %s seat %s: %s", name, table.id, seat,
+                          error.message)
+
+    async def _next_match_later(self, table: Table, version: int, delay: float) -> None:
+        """Seed 004: when a match ends, a new one starts with the same players (unless the
+        table moved on meanwhile)."""
+        await asyncio.sleep(delay)
+        core = self.core
+
+        async def attempt() -> bool:
+            if table.status == "playing" or not all(not s.empty for s in table.seats):
+                return True
+            game = core.new_game(table, table.seats)
+            if not await core.commit(table, core.new_match_change(table, game)):
+                return False
+            core.begin_match(table, game)
+            await core.announce(table, lobby=True)
+            return True
+
+        async with table.lock:
+            if table.version == version:
+                await self.sync.retry(table, attempt)
+
+    # -- abandoned tables -------------------------------------------------------------------------
+
+    async def close_abandoned_tables(self) -> None:
+        """Every little while: a table where no seated human has been connected for
+        ``abandon_after`` seconds closes, at once if no hand is being played, else when its
+        hand is scored (see :meth:`changed`)."""
+        core = self.core
+        abandon_after = core.settings.abandon_after
+        every = max(0.05, min(30.0, abandon_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for table in list(core.tables.values()):
+                if any(s.player is not None and s.present for s in table.seats):
+                    table.human_seen_at, table.closing = now, False
+                elif not table.closing and now - table.human_seen_at >= abandon_after:
+                    table.closing = True
+                    if table.status == "waiting":
+                        self.changed(table)
+
+    async def _close(self, table: Table) -> None:
+        """Close an abandoned table for good (unless a seated human came back meanwhile)."""
+        core = self.core
+
+        async def attempt() -> bool:
+            if not table.closing:
+                return True
+            change = Change(table.id, table.version, time.time())
+            change.close = True
+            if not await core.commit(table, change):
+                return False
+            log.info("table %s closed: nobody has been connected there for %g s",
+                     table.id, core.settings.abandon_after)
+            table.turn_task = None  # this task: forgetting the table must not end it
+            core.forget(table)
+            await core.announce(table, lobby=True, closed=True)
+            return True
+
+        async with table.lock:
+            await self.sync.retry(table, attempt)

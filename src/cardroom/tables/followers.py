@@ -1,0 +1,227 @@
+"""Connections following tables, the views they receive, and who is present at each seat.
+
+Every connection receives, after every change, the view of the seat its player holds at that
+moment (looked up at each delivery, never stored) or the spectator's view. A seat's presence
+counts only its own player's connections, in this process and (over the bus) in the others; a
+seated player's last connection closing starts the grace period, after which a bot plays for
+them until they come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from cardroom.store.db import Change
+from cardroom.tables.core import Core
+from cardroom.tables.model import Listener, Player, Table
+from cardroom.tables.sync import Sync
+
+PRESENCE_CHANNEL = "presence"
+"""The bus channel of which process holds which seats' connections."""
+HEARTBEAT = 2.0
+"""Seconds between a process's reports of which seats it holds connections for."""
+PRESENCE_TTL = 7.0
+"""A process not heard from for this long is taken for dead: its connections are gone."""
+MAX_FOLLOWED = 8
+"""Tables one connection may follow at once (a player at several tables, a spectator)."""
+
+
+class Followers:
+    """Who follows which table in this process, and every seat's presence."""
+
+    def __init__(self, core: Core, sync: Sync) -> None:
+        self.core, self.sync = core, sync
+        self._following: dict[Listener, dict[str, None]] = {}
+        """The tables each connection follows, oldest first."""
+        self._elsewhere: dict[str, tuple[float, set[tuple[str, int]]]] = {}
+        """Other processes: when last heard from, and the seats they hold connections for."""
+        core.subscribe(self._changed)
+        if core.shared:
+            core.bus.subscribe(PRESENCE_CHANNEL, self._on_presence)
+
+    # -- this process's connections ---------------------------------------------------------------
+
+    def open(self, listener: Listener, player: Player | None, table: Table) -> int | None:
+        """Follow a table: the player's own seat if they sit there, else as a spectator.
+
+        A connection follows at most :data:`MAX_FOLLOWED` tables; opening another stops
+        following the one it opened longest ago."""
+        followed = self._following.setdefault(listener, {})
+        followed.pop(table.id, None)
+        followed[table.id] = None
+        while len(followed) > MAX_FOLLOWED:
+            self._unfollow(listener, next(iter(followed)))
+        table.listeners[listener] = player
+        seat = table.seat_of(player)
+        if seat is not None:
+            table.human_seen_at, table.closing = time.monotonic(), False
+        listener.deliver(table.update_for(seat))
+        self.refresh(table)
+        if seat is not None and table.seats[seat].away:
+            # Back while a bot plays for them: everybody sees them come, and the bot stops.
+            self.announce(table, {"type": "connected", "seat": seat})
+        return seat
+
+    def disconnect(self, listener: Listener) -> None:
+        """A connection closed (or changed identity): stop following everything."""
+        for table_id in list(self._following.get(listener, ())):
+            self._unfollow(listener, table_id)
+        self._following.pop(listener, None)
+
+    def _unfollow(self, listener: Listener, table_id: str) -> None:
+        self._following.get(listener, {}).pop(table_id, None)
+        table = self.core.tables.get(table_id)
+        if table is not None and table.listeners.pop(listener, None) is not None:
+            self.refresh(table)
+
+    def _changed(self, table: Table, owner: bool) -> None:
+        """After any change: presence brought up to date (seats may have changed hands),
+        then each follower's view, built once per seat."""
+        self.refresh(table)
+        cache: dict[int | None, dict[str, Any]] = {}
+        seated = table.seats_by_player()
+        for listener, player in list(table.listeners.items()):
+            seat = seated.get(player.id) if player is not None else None
+            if seat not in cache:
+                cache[seat] = table.update_for(seat)
+            listener.deliver(cache[seat])
+
+    def refresh(self, table: Table) -> None:
+        """Bring each seat's count of this process's connections up to date after any change
+        of connections or seats, and act on a seated player's first connection here (no
+        grace period, connected again) or last one (offline, then the grace period).
+
+        Counts come from the connections' own players, so a connection whose player left a
+        seat never counts for, nor marks offline, the seat's next occupant."""
+        for number, count in enumerate(table.connections_by_seat()):
+            state = table.seats[number]
+            before, state.listeners = state.listeners, count
+            if count > 0 and state.grace_task is not None:
+                state.grace_task.cancel()
+                state.grace_task = None
+            if (before > 0) == (count > 0):
+                continue
+            self._tell_presence(table.id, number, here=count > 0)
+            if state.player is None:
+                continue
+            if count > 0 and not state.remote:
+                self.announce(table, {"type": "connected", "seat": number})
+            elif count == 0 and not state.present:
+                self.announce(table, {"type": "offline", "seat": number})
+                if table.status == "playing":
+                    self.start_grace(table, number)
+
+    # -- presence changes -------------------------------------------------------------------------
+
+    def announce(self, table: Table, event: dict[str, Any]) -> None:
+        """A change of who is present (not of the game): new version, tell everybody."""
+        self.core.spawn(self._presence_change(table, event))
+
+    async def _presence_change(self, table: Table, event: dict[str, Any]) -> None:
+        async def attempt() -> bool:
+            number = event["seat"]
+            state = table.seats[number]
+            if state.player is None:
+                return True
+            away = state.away
+            if event["type"] == "away":
+                if state.present or state.away:
+                    return True
+                away = True
+            elif event["type"] == "connected":
+                away = False
+            elif state.present:  # offline, but back (here or elsewhere) already
+                return True
+            change = Change(table.id, table.version, time.time())
+            if away != state.away:
+                change.seats[number] = (state.player.id, state.bot, away)
+            if not await self.core.commit(table, change):
+                return False
+            state.away = away
+            table.events = [event]
+            await self.core.announce(table, lobby=True)
+            return True
+
+        async with table.lock:
+            await self.sync.retry(table, attempt)
+
+    def start_grace(self, table: Table, seat: int) -> None:
+        """The seat's player is gone: a bot plays for them after the grace period."""
+        state = table.seats[seat]
+        if state.grace_task is None:
+            state.grace_task = self.core.spawn(self._grace(table, seat))
+
+    async def _grace(self, table: Table, seat: int) -> None:
+        await asyncio.sleep(self.core.settings.disconnect_grace)
+        state = table.seats[seat]
+        state.grace_task = None
+        if not state.present and state.player is not None:
+            self.announce(table, {"type": "away", "seat": seat})
+
+    # -- presence across processes ----------------------------------------------------------------
+
+    def _tell_presence(self, table_id: str, seat: int, here: bool) -> None:
+        """Other processes learn at once that this one gained or lost a seat's last connection."""
+        if self.core.shared:
+            self.core.spawn(self.core.bus.publish(PRESENCE_CHANNEL, {
+                "origin": self.core.origin, "add" if here else "remove": [[table_id, seat]]}))
+
+    def _local_presence(self) -> list[list[Any]]:
+        return [[t.id, n] for t in self.core.tables.values() for n, s in enumerate(t.seats)
+                if s.listeners > 0 and s.player is not None]
+
+    async def heartbeat(self) -> None:
+        """Every few seconds: say which seats this process holds; forget silent processes."""
+        core = self.core
+        joined = True
+        while True:
+            await core.bus.publish(PRESENCE_CHANNEL, {"origin": core.origin,
+                                                      "seats": self._local_presence()})
+            now = time.monotonic()
+            if not core.bus.joined:
+                # The bus is down, not the other processes: nobody is taken for dead while
+                # nobody can be heard, and each gets a whole TTL once the bus is back.
+                joined = False
+            elif not joined:
+                joined = True
+                self._elsewhere = {o: (now, seats) for o, (_, seats) in self._elsewhere.items()}
+            else:
+                for origin, (heard, seats) in list(self._elsewhere.items()):
+                    if now - heard > PRESENCE_TTL:
+                        del self._elsewhere[origin]
+                        self._presence_moved(seats, dead=True)
+            await asyncio.sleep(HEARTBEAT)
+
+    async def _on_presence(self, notice: dict[str, Any]) -> None:
+        origin = notice.get("origin")
+        if origin == self.core.origin or not isinstance(origin, str):
+            return
+        _, seats = self._elsewhere.get(origin, (0.0, set()))
+        moved: set[tuple[str, int]] = set()
+        if "seats" in notice:
+            fresh = {(t, n) for t, n in notice["seats"]}
+            moved, seats = seats ^ fresh, fresh
+        for t, n in notice.get("add", ()):
+            seats.add((t, n))
+            moved.add((t, n))
+        for t, n in notice.get("remove", ()):
+            seats.discard((t, n))
+            moved.add((t, n))
+        self._elsewhere[origin] = (time.monotonic(), seats)
+        self._presence_moved(moved, dead=False)
+
+    def _presence_moved(self, seats: set[tuple[str, int]], dead: bool) -> None:
+        """Recompute ``remote`` for these seats. A dead process's players count as gone: the
+        grace period starts for them (they will usually reconnect here first)."""
+        for table_id, number in seats:
+            table = self.core.tables.get(table_id)
+            if table is None or not 0 <= number < len(table.seats):
+                continue
+            state = table.seats[number]
+            state.remote = any((table_id, number) in held
+                               for _, held in self._elsewhere.values())
+            if dead and not state.present and state.player is not None \
+                    and table.status == "playing":
+                self.start_grace(table, number)

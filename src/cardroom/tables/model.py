@@ -1,0 +1,234 @@
+"""What the room is made of: players, seats, tables and the room's settings.
+
+Plain data with the few questions every part of the room asks of it (who sits where, the
+lobby row, the table message a viewer gets). The parts that change tables live beside it:
+:mod:`cardroom.tables.core` (the one path of a change), :mod:`~cardroom.tables.sync` (other
+processes), :mod:`~cardroom.tables.followers` (connections and presence),
+:mod:`~cardroom.tables.driver` (bots, timers, the next match) and :mod:`~cardroom.tables.room`
+(the verbs a connection calls).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
+from cardroom.protocol import SeatInfo, TableSummary
+from cardroom.tables.quotas import QuotaSettings
+
+Game = Any
+"""A match of any game of the registry (``cardroom.games.base.Game`` and its record)."""
+Rules = Any
+"""The rules of any game of the registry."""
+MATCHES_SHOWN = 20
+"""Finished matches a table message lists (their results; the last one's hands too)."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A registered player, as proven by their token."""
+
+    id: str
+    name: str
+
+
+class Listener(Protocol):
+    """A connection following a table or the lobby (the web layer implements it)."""
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Queue a message for sending; must not block."""
+        ...
+
+
+@dataclass
+class RoomSettings:
+    """Timings of the room (seconds). Tests shorten them; the defaults suit people."""
+
+    disconnect_grace: float = 120.0
+    """How long a disconnected player's seat waits before a bot plays it."""
+    bot_delay: float = 0.8
+    """Pause before a bot acts, so people can follow the play."""
+    next_match_delay: float = 5.0
+    """Pause between the end of a match and the next one at the same table."""
+    bot_workers: int = 2
+    """Worker processes that run bots' decisions, so a thinking bot never holds up the event
+    loop (a thread would: bots are pure Python and hold the interpreter lock)."""
+    takeover_delay: float = 2.0
+    """With several processes: how long past its due time a bot move, timer or next match
+    waits for the process that drives the table before another process makes it instead."""
+    bot_budget: float = 10.0
+    """Seconds one bot decision may take: past it the worker is replaced and a quick bot
+    decides instead."""
+    resume_delay: float = 1.0
+    """After a restart: how long the restored tables' bots wait for their players to
+    reconnect before they play on (see :meth:`cardroom.tables.driver.Driver.resume`)."""
+    min_turn_seconds: float = 5.0
+    """The shortest turn timer a table may have (a shorter one only makes bots play for
+    people who had no time to act, and keeps the bot workers busy)."""
+    abandon_after: float = 600.0
+    """A table where no seated human has been connected for this long finishes its hand
+    and closes (bots do not play on for nobody, nor come back at every restart)."""
+    quotas: QuotaSettings = field(default_factory=QuotaSettings)
+    """What one player or address may do, and how many tables there may be."""
+
+
+@dataclass
+class Seat:
+    """A seat: a human player, a bot, or empty; plus the human's connection state."""
+
+    player: Player | None = None
+    bot: str | None = None
+    listeners: int = 0
+    """This process's connections following the table from this seat."""
+    remote: bool = False
+    """Another live process holds a connection for this seat."""
+    away: bool = False
+    grace_task: asyncio.Task[None] | None = None
+
+    @property
+    def present(self) -> bool:
+        """The seated human has a connection in some process."""
+        return self.listeners > 0 or self.remote
+
+    @property
+    def empty(self) -> bool:
+        """Nobody sits here."""
+        return self.player is None and self.bot is None
+
+    def info(self, number: int) -> dict[str, Any]:
+        """What everybody may know of this seat (a protocol.SeatInfo)."""
+        return {"seat": number, "name": self.player.name if self.player else None,
+                "bot": self.bot, "connected": self.present or self.bot is not None,
+                "away": self.away}
+
+
+@dataclass
+class Table:
+    """A live table: seats, the current match, and who follows it."""
+
+    id: str
+    rules: Rules
+    bot_level: str
+    turn_seconds: float | None
+    creator_id: str | None
+    seats: list[Seat]
+    updated_at: float
+    game: Game | None = None
+    match_number: int = 0
+    version: int = field(default_factory=lambda: int(time.time() * 1000))
+    events: list[dict[str, Any]] = field(default_factory=list)
+    finished: list[dict[str, Any]] = field(default_factory=list)
+    """The latest finished matches (at most :data:`MATCHES_SHOWN`), the last one with its
+    hands: a table message carries the current match's history, not every match's."""
+    human_seen_at: float = field(default_factory=time.monotonic)
+    """When a seated human was last seen connected (monotonic seconds)."""
+    closing: bool = False
+    """Abandoned: the table closes at the end of the hand being played."""
+    listeners: dict[Listener, Player | None] = field(default_factory=dict)
+    """This process's connections following the table, each with the player it proved (or
+    ``None``). The seat a connection sees is looked up at every delivery, never stored: a
+    player who leaves a seat stops seeing it at once, and its next occupant's cards reach
+    nobody else."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    turn_task: asyncio.Task[None] | None = None
+    deadline: float | None = None
+    match_over_at: float | None = None
+    """When the current match ended (the next one starts ``next_match_delay`` later)."""
+    game_name: str = DEFAULT_GAME
+    """Which game the table plays (a name of ``cardroom.games.registry.GAMES``)."""
+    hints: bool = False
+    """A casual table: its players may ask the search bot for a hint on their turn."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game the table plays."""
+        return GAMES[self.game_name]
+
+    @property
+    def status(self) -> str:
+        """``playing`` while a match is on, else ``waiting``."""
+        return "playing" if self.game is not None and not self.game.is_over else "waiting"
+
+    def seat_of(self, player: Player | None) -> int | None:
+        """The seat ``player`` holds here, if any."""
+        if player is None:
+            return None
+        return next((n for n, s in enumerate(self.seats)
+                     if s.player is not None and s.player.id == player.id), None)
+
+    def seats_by_player(self) -> dict[str, int]:
+        """Each seated human's seat, by player id."""
+        return {s.player.id: n for n, s in enumerate(self.seats) if s.player is not None}
+
+    def connections_by_seat(self) -> list[int]:
+        """How many of this process's connections follow the table as each seat's player."""
+        seated = self.seats_by_player()
+        counts = [0] * len(self.seats)
+        for player in self.listeners.values():
+            if player is not None and player.id in seated:
+                counts[seated[player.id]] += 1
+        return counts
+
+    def summary(self) -> TableSummary:
+        """The lobby row of this table."""
+        teams = self.spec.teams(self.rules)
+        return TableSummary(
+            table_id=self.id, game=self.game_name, preset=self.rules.preset_name,
+            status=self.status,  # type: ignore[arg-type]
+            seats=[SeatInfo(**s.info(n)) for n, s in enumerate(self.seats)],
+            teams=teams,
+            age_seconds=round(max(0.0, time.time() - self.updated_at), 1),
+            scores=list(self.game.scores) if self.game else [0] * len(teams),
+            target=self.rules.target, hints=self.hints, turn_seconds=self.turn_seconds,
+            updated_at=self.updated_at)
+
+    def remember_finished_match(self) -> None:
+        """The match just ended: add its result to :attr:`finished`."""
+        game = self.game
+        assert game is not None and game.winner is not None
+        remember_match(self.finished, match_summary(
+            self.match_number, game.winner, list(game.scores),
+            [h.to_dict() for h in game.history]))
+
+    def update_for(self, seat: int | None) -> dict[str, Any]:
+        """The full ``table`` message for a viewer in ``seat`` (``None``: spectator)."""
+        clock = None
+        if self.deadline is not None and self.game is not None and self.game.to_act is not None:
+            clock = {"seat": self.game.to_act, "deadline": self.deadline}
+        # Built as a plain dict (this runs for every viewer after every action); its shape is
+        # protocol.TableUpdate, which the server tests validate every message against.
+        return {
+            "type": "table", "table_id": self.id, "game": self.game_name,
+            "version": self.version, "seat": seat, "status": self.status,
+            "seats": [s.info(n) for n, s in enumerate(self.seats)],
+            "match_number": self.match_number, "creator": self.creator_id,
+            "view": self.game.view(seat) if self.game is not None else None,
+            "events": self.events, "clock": clock, "matches": list(self.finished),
+            "hints": self.hints, "turn_seconds": self.turn_seconds,
+        }
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed: a leaked database does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def match_summary(number: int, winner: int | None, scores: list[int] | None,
+                  history: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """A finished match, for the score history across matches."""
+    return {"match": number, "winner": winner, "scores": scores or [0, 0],
+            "hands": history or []}
+
+
+def remember_match(finished: list[dict[str, Any]], summary: dict[str, Any]) -> None:
+    """Add a finished match to a table's list: earlier matches keep their result only, and
+    only the latest :data:`MATCHES_SHOWN` are kept, so table messages stay small however
+    long a table plays."""
+    if finished:
+        finished[-1] = {k: v for k, v in finished[-1].items() if k != "hands"}
+    finished.append(summary)
+    del finished[:-MATCHES_SHOWN]

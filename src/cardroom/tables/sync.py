@@ -1,0 +1,239 @@
+"""Keeping this process's tables in step with the store and with the other processes.
+
+Several server processes may share the tables (PostgreSQL and Redis). Each holds every open
+table in memory. The process that wins a change tells the others over the bus with the action,
+so they usually apply it without reading the database (:meth:`Sync.apply_notice`); one that
+missed something reads it from the action log (:meth:`Sync.catch_up`), and a periodic sweep
+compares every table's version with the database in case the bus lost a notice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from cardroom.games.registry import GAMES
+from cardroom.store.db import StoredTable
+from cardroom.tables.core import CONFLICT_RETRIES, TABLE_CHANNEL, Core
+from cardroom.tables.model import (
+    MATCHES_SHOWN,
+    Player,
+    Seat,
+    Table,
+    match_summary,
+    remember_match,
+)
+
+log = logging.getLogger(__name__)
+
+SWEEP = 5.0
+"""Seconds between two comparisons of every table's version with the database: the bus may
+lose a notice (Redis pub/sub delivers at most once), the sweep catches up what it missed."""
+
+
+class Sync:
+    """Loads tables from the store and follows the other processes' changes."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        core.bus.subscribe(TABLE_CHANNEL, self._on_table_notice)
+
+    # -- loading ----------------------------------------------------------------------------------
+
+    async def restore(self, stored: StoredTable) -> Table:
+        """A live table from its stored row, seats, finished matches and current match."""
+        row = stored.row
+        spec = GAMES[row.game]
+        rules = spec.rules_from_dict(row.rules)
+        table = Table(id=row.id, rules=rules, bot_level=row.bot,
+                      turn_seconds=row.turn_seconds, creator_id=row.creator_id,
+                      seats=[Seat() for _ in range(spec.players(rules))],
+                      updated_at=row.updated_at, match_number=row.match_number,
+                      version=row.version, game_name=spec.name, hints=bool(row.hints))
+        await self._load_into(table, stored)
+        return table
+
+    async def _load_into(self, table: Table, stored: StoredTable) -> list[dict[str, Any]]:
+        """Bring a table in memory up to the stored one; the events of the actions it missed.
+
+        ``stored`` is either the whole table or, on the same match, only the later actions
+        (see :meth:`Store.load_table`).
+        """
+        row = stored.row
+        await self._seat_players(table, stored)
+        events: list[dict[str, Any]] = []
+        same_match = table.game is not None and table.match_number == row.match_number
+        if not same_match:
+            table.finished = []
+            for m in stored.finished[-MATCHES_SHOWN:]:
+                remember_match(table.finished,
+                               match_summary(m.number, m.winner, m.scores, m.history))
+            table.game, table.match_over_at = None, None
+            if stored.match is not None:
+                spec = table.spec
+                table.game = spec.new(spec.rules_from_dict(stored.match.rules),
+                                      seed=stored.match.seed, first_dealer=stored.match.dealer)
+                events.append({"type": "match_started", "match": row.match_number,
+                               "dealer": table.game.dealer})
+        game = table.game
+        if game is not None:
+            events += self.core.replay(
+                table, ((a.number, a.seat, a.action, a.created_at) for a in stored.actions),
+                record_finish=same_match)
+            if game.is_over and table.match_over_at is None:
+                table.match_over_at = stored.match.finished_at if stored.match else None
+        table.match_number = row.match_number
+        table.version = row.version
+        table.updated_at = max(row.updated_at,
+                               stored.actions[-1].created_at if stored.actions else 0.0)
+        return events
+
+    async def _seat_players(self, table: Table, stored: StoredTable) -> None:
+        """The stored seats: who sits where, bots, and who a bot plays for."""
+        players = self.core.players
+        wanted = {s.player_id for s in stored.seats.values() if s.player_id}
+        # Held here while the seats are filled: the room's own map forgets a player nothing
+        # else holds, and a player just read from the store is held by nothing else yet.
+        held = {pid: players.get(pid) for pid in wanted}
+        missing = [pid for pid, player in held.items() if player is None]
+        for found in (await self.core.store.players(missing)).values():
+            held[found.id] = players.setdefault(found.id, Player(found.id, found.name))
+        for number, state in enumerate(table.seats):
+            seat_row = stored.seats.get(number)
+            state.player = held.get(seat_row.player_id) \
+                if seat_row and seat_row.player_id else None
+            state.bot = seat_row.bot if seat_row else None
+            state.away = bool(seat_row.away) if seat_row else False
+
+    async def catch_up(self, table: Table) -> bool:
+        """Read what other processes did to this table since our version (the caller holds
+        its lock); tell this process's subscribers. False if the table is gone."""
+        core = self.core
+        game = table.game
+        stored = await core.store.load_table(
+            table.id, table.match_number if game is not None else None,
+            len(game.actions) if game is not None else 0)
+        if stored is None or stored.row.closed:
+            core.forget(table)
+            return False
+        if stored.row.version == table.version:
+            return True
+        core.counters["catch_ups"] += 1
+        table.events = await self._load_into(table, stored)
+        core.notify(table.id, owner=False, lobby=True)
+        return True
+
+    async def retry(self, table: Table, attempt: Callable[[], Awaitable[bool]]) -> bool:
+        """Run ``attempt`` (the caller holds the table's lock) until it is done: it returns
+        False when its compare-and-set lost to another process, which is caught up with
+        before the next try. False if the table closed or the races never ended."""
+        for _ in range(CONFLICT_RETRIES):
+            if table.id not in self.core.tables:
+                return False
+            if await attempt():
+                return True
+            if not await self.catch_up(table):
+                return False
+        return False
+
+    async def get_table(self, table_id: str) -> Table:
+        """A table held here, or (shared) one another process made that we have not heard of."""
+        core = self.core
+        if table_id not in core.tables and core.shared:
+            stored = await core.store.load_table(table_id)
+            if stored is not None and not stored.row.closed:
+                await self._adopt(stored)
+        return core.table(table_id)
+
+    async def _adopt(self, stored: StoredTable) -> Table | None:
+        """Hold a table first heard of now; ``None`` if another task adopted it meanwhile
+        (theirs is kept: one object per table, or followers would hang on a copy)."""
+        table = await self.restore(stored)
+        if stored.row.id in self.core.tables:
+            return None
+        self.core.tables[stored.row.id] = table
+        return table
+
+    # -- other processes --------------------------------------------------------------------------
+
+    async def _on_table_notice(self, notice: dict[str, Any]) -> None:
+        """A notice from the bus: ours were delivered already; another process's change is
+        handled in a task of its own, so one busy table does not hold up the others' notices
+        (a table's notices still take its lock in the order they came: asyncio's locks are
+        first come, first served)."""
+        if notice.get("origin") != self.core.origin:
+            self.core.spawn(self.apply_notice(notice))
+
+    async def apply_notice(self, notice: dict[str, Any]) -> None:
+        """Another process's change is applied here (from the notice when it is the very next
+        one, else from the database), then delivered to this process's followers."""
+        core = self.core
+        table_id, lobby = notice["table_id"], bool(notice.get("lobby"))
+        table = core.tables.get(table_id)
+        if table is None:
+            if notice.get("closed"):
+                return
+            stored = await core.store.load_table(table_id)
+            if stored is None or stored.row.closed:
+                return
+            adopted = await self._adopt(stored)
+            if adopted is not None:
+                adopted.events = list(notice.get("events") or [])
+                core.notify(table_id, owner=False, lobby=lobby)
+                return
+            table = core.tables.get(table_id)  # adopted meanwhile, maybe from an older read
+            if table is None:
+                return
+        async with table.lock:
+            if notice.get("closed"):
+                core.forget(table)
+                core.notify(table_id, owner=False, lobby=lobby)
+                return
+            if notice.get("version", 0) <= table.version:
+                return  # we have it (a catch-up read it before its notice came)
+            if self._is_next_action(table, notice):
+                action = notice["action"]
+                updated_at = notice.get("updated_at") or time.time()
+                core.replay(table, [(action["number"], action["seat"], action["text"],
+                                     updated_at)])
+                table.version, table.updated_at = notice["version"], updated_at
+                table.events = list(notice.get("events") or [])
+                core.counters["notices_applied"] += 1
+                core.notify(table_id, owner=False, lobby=lobby)
+                return
+            await self.catch_up(table)
+
+    @staticmethod
+    def _is_next_action(table: Table, notice: dict[str, Any]) -> bool:
+        """The notice carries exactly the action that follows what this table holds."""
+        action, game = notice.get("action"), table.game
+        return (action is not None and game is not None
+                and notice["version"] == table.version + 1
+                and action["match"] == table.match_number
+                and action["number"] == len(game.actions))
+
+    async def sweep(self) -> None:
+        """Catch up every table whose version in the database differs from ours, and load
+        tables made elsewhere that we never heard of (every :data:`SWEEP` seconds)."""
+        core = self.core
+        while True:
+            await asyncio.sleep(SWEEP)
+            try:
+                versions = await core.store.table_versions()
+                for table_id, version in versions.items():
+                    table = core.tables.get(table_id)
+                    if table is None:
+                        await self.get_table(table_id)
+                        continue
+                    if version != table.version and not table.lock.locked():
+                        async with table.lock:
+                            await self.catch_up(table)
+                for table_id in set(core.tables) - set(versions):
+                    table = core.tables[table_id]
+                    async with table.lock:
+                        await self.catch_up(table)
+            except Exception:
+                log.exception("sweeping the tables' versions")
