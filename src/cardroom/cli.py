@@ -149,6 +149,10 @@ def serve(
     max_hints_per_minute: Annotated[int, typer.Option(
         envvar="CARDROOM_MAX_HINTS_PER_MINUTE",
         help="Hint requests one player may send per minute.")] = 20,
+    forwarded_allow_ips: Annotated[str, typer.Option(
+        envvar="CARDROOM_FORWARDED_ALLOW_IPS",
+        help="Proxies (addresses, comma-separated, or *) trusted to name the client in "
+             "X-Forwarded-For; none by default.")] = "",
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
     allowed_origin: Annotated[list[str] | None, typer.Option(
         envvar="CARDROOM_ALLOWED_ORIGINS",
@@ -180,7 +184,7 @@ def serve(
     config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
-    run_server(host, port, config, log_level)
+    run_server(host, port, config, log_level, forwarded_allow_ips)
 
 
 db_app = typer.Typer(help="The database: create or upgrade its schema.", no_args_is_help=True)

@@ -95,6 +95,16 @@ NAMES: list[tuple[str, str | None]] = [
     ("Ｂｏｔ", BAD),  # fullwidth
     ("B\u200bot", BAD),  # a zero-width space inside
     ("ВОТ 1", BAD),
+    ("ʙᴏᴛ", BAD),  # Latin small capitals
+    ("B.O.T", BAD),  # dotted letters
+    ("B o t", BAD),  # spaced letters
+    ("Zalgo" + "\u0489" * 23, BAD),  # enclosing marks that draw over the names around
+    ("a" + "\u0301" * 3, BAD),  # three accents on one letter
+    ("x\ufff9y", BAD),  # interlinear annotation: a format character that is not invisible
+    ("\u0600ab", BAD),  # Arabic number sign
+    ("x\ue000y", BAD),  # private use
+    ("x\ufffcy", BAD),  # object replacement
+    ("Ắn", None),  # two marks on one letter are a spelling
 ]
 
 
@@ -129,6 +139,7 @@ def test_display_name_is_trimmed_and_collapsed_but_keeps_its_spelling() -> None:
     ("Alice", "Ａｌｉｃｅ"),  # fullwidth
     ("Alice", "A l i c e".replace(" ", "\u200b")),  # zero-width spaces between the letters
     ("Alice", " Alice "),
+    ("Alice", "Alice\u0336"),  # struck through
     ("Bob", "Вов"),  # Cyrillic capital Ve, small o, small ve
     ("BOB", "ВОВ"),  # all Cyrillic capitals
     ("Nikos", "Νikos"),  # Greek capital Nu

@@ -188,7 +188,7 @@ def test_serve_takes_allowed_origins_from_options_and_environment(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     seen: list[ServerConfig] = []
     monkeypatch.setattr("cardroom.web.server.serve",
-                        lambda host, port, config, log_level: seen.append(config))
+                        lambda host, port, config, *_: seen.append(config))
     runner = CliRunner()
     database = ["--database-url", f"sqlite:///{tmp_path / 'room.sqlite3'}"]
     result = runner.invoke(cli_app, ["serve", *database, "--allowed-origin", "https://a.example",

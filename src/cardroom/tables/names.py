@@ -10,10 +10,15 @@ A name is refused (``bad_name``) when nobody could read it as a name or when it 
 * it holds a bidirectional control (Unicode's Bidi_Control: the embeddings and overrides
   U+202A-202E, the isolates U+2066-2069, LRM, RLM and ALM), which could reorder what is
   shown around the name;
+* it holds format characters that are not invisible (interlinear annotations, the Arabic
+  number sign …), private-use or unassigned code points, or the object replacement mark;
+* a letter carries more than two combining marks (a pile of them draws over the names
+  around it);
 * it is longer than the protocol's :data:`~cardroom.protocol.NAME_MAX`;
 * it passes for a bot: "Bot", "Bot 2", "bot_3", "Simple bot", "Search bot", "Bot (rules)"
   or a registry name of :data:`cardroom.bots.BOT_NAMES` such as "search:strong", compared
-  on the key below, so case and look-alike letters ("B0T", Cyrillic "Вot") do not help.
+  on the key below, so case, look-alike letters, small capitals and spaced or dotted
+  letters ("B0T", Cyrillic "Вot", "ʙᴏᴛ", "B.O.T") do not help.
 
 Otherwise the display name is the player's own text with its ends trimmed and every run of
 whitespace made one space: letters, accents and invisible joiners are kept as typed (a
@@ -21,7 +26,9 @@ zero-width non-joiner is part of some Persian words, a joiner part of some emoji
 
 The **name key** folds a name to what it looks like: case and compatibility forms folded
 (Unicode's compatibility caseless match: case folding with NFKD/NFKC, so fullwidth letters,
-ligatures and either spelling of an accent fold alike), invisible characters removed,
+ligatures and either spelling of an accent fold alike), Latin small capitals read as their
+letters, enclosing and overlay marks (a stroke through a letter) and invisible characters
+removed,
 whitespace collapsed, then the confusable skeleton of Unicode Technical Standard #39
 (Cyrillic 'а' and Latin 'a', Greek 'ο' and 'o', '0' and 'O', 'rn' and 'm' share one). The
 skeleton is taken of the name in upper case and then, case folded again, in lower case: many
@@ -68,6 +75,14 @@ _BLANK = {ord(c): None for c in icu.UnicodeSet(
 (Braille patterns are symbols, but U+2800 has no dots and is a well-known empty name)."""
 _BIDI_CONTROLS = frozenset(icu.UnicodeSet("[:Bidi_Control:]"))
 _CONTROL_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+_UNSHOWABLE_CATEGORIES = frozenset({"Co", "Cn"})
+"""Private-use and unassigned code points: no font agrees on what they show."""
+_MARKS = frozenset({"Mn", "Me"})
+MAX_MARKS = 2
+"""Combining marks one letter may carry (more draw over the names around it)."""
+_SMALL_CAPITAL = "LATIN LETTER SMALL CAPITAL "
+_OVERLAY = 1
+"""The canonical combining class of overlay marks (strokes through a letter)."""
 _MAX_ROUNDS = 8
 """Folding rounds before giving up on a fixed point (every single code point needs at most
 three)."""
@@ -99,10 +114,28 @@ def _caseless(text: str) -> str:
     return unicodedata.normalize("NFKC", text.casefold())
 
 
+def _plain_letter(char: str) -> str:
+    """A Latin small capital as its letter ('ʙ' as 'b'); any other character as it is."""
+    name = unicodedata.name(char, "")
+    rest = name[len(_SMALL_CAPITAL):] if name.startswith(_SMALL_CAPITAL) else ""
+    return rest.lower() if len(rest) == 1 else char
+
+
+def _without_overlays(text: str) -> str:
+    """The text without enclosing and overlay marks (a circle round a letter, a stroke
+    through it): they decorate a letter without making it another; accents stay."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(
+        c for c in decomposed
+        if unicodedata.category(c) != "Me" and unicodedata.combining(c) != _OVERLAY))
+
+
 def _fold(text: str) -> str:
-    """One round of folding: compatibility caseless form, invisibles removed, whitespace
-    collapsed, and the confusable skeleton taken of the upper case, then of the lower case."""
-    text = " ".join(_caseless(text).translate(_INVISIBLE).split())
+    """One round of folding: compatibility caseless form, small capitals as letters,
+    overlay marks and invisibles removed, whitespace collapsed, and the confusable skeleton
+    taken of the upper case, then of the lower case."""
+    text = _without_overlays("".join(map(_plain_letter, _caseless(text))))
+    text = " ".join(text.translate(_INVISIBLE).split())
     return _skeleton(_skeleton(text.upper()).casefold())
 
 
@@ -141,8 +174,21 @@ def _bot_name() -> re.Pattern[str]:
 
 
 def passes_for_a_bot(name: str) -> bool:
-    """Whether a name would read as one of the room's bots (case and look-alikes folded)."""
-    return _bot_name().fullmatch(_words(name_key(name))) is not None
+    """Whether a name would read as one of the room's bots (case and look-alikes folded,
+    spaced or dotted letters too: "B.O.T", "B o t")."""
+    words = _words(name_key(name))
+    return any(_bot_name().fullmatch(text) is not None
+               for text in (words, words.replace(" ", "")))
+
+
+def _too_many_marks(text: str) -> bool:
+    """Some letter carries more than :data:`MAX_MARKS` combining marks."""
+    run = 0
+    for char in unicodedata.normalize("NFD", text):
+        run = run + 1 if unicodedata.category(char) in _MARKS else 0
+        if run > MAX_MARKS:
+            return True
+    return False
 
 
 def check_name(name: str) -> CheckedName:
@@ -155,6 +201,12 @@ def check_name(name: str) -> CheckedName:
         raise BadName("That name is not valid text (it holds an unpaired surrogate).")
     if any(c in _BIDI_CONTROLS for c in text):
         raise BadName("Names cannot contain characters that change the direction of text.")
+    if any(unicodedata.category(c) in _UNSHOWABLE_CATEGORIES
+           or (unicodedata.category(c) == "Cf" and ord(c) not in _INVISIBLE)
+           or c == "\ufffc" for c in text):
+        raise BadName("Names cannot contain formatting, private or unassigned characters.")
+    if _too_many_marks(text):
+        raise BadName(f"A letter of a name may carry at most {MAX_MARKS} accents.")
     if not text.translate(_BLANK):
         raise BadName("Please enter a name with at least one visible character.")
     display = " ".join(text.split())

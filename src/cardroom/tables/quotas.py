@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from cardroom.protocol import ErrorCode, Quota
 from cardroom.tables.errors import RoomError
 
+ADDRESS_SHARE = 4
+"""A per-player limit also holds for each client address, this many times over: registering
+new players from one address does not multiply what it may do."""
 FORGET_EVERY = 1024
 """Checks between two sweeps of keys whose window has passed."""
 
@@ -83,6 +86,10 @@ class Quotas:
         self.bug_reports = Window(Quota.BUG_REPORTS, settings.bug_reports_per_hour, 3600,
                                   "bug reports an hour")
         self.hints = Window(Quota.HINTS, settings.hints_per_minute, 60, "hints a minute")
+        self._by_address = {
+            window.quota: Window(window.quota, window.limit * ADDRESS_SHARE, window.seconds,
+                                 f"{window.what} from one address")
+            for window in (self.bug_reports, self.hints)}
         self._connections: dict[str, int] = {}
         self.refused: dict[Quota, int] = dict.fromkeys(Quota, 0)
         """Refusals so far, by quota (for the metrics)."""
@@ -94,6 +101,11 @@ class Quotas:
         except QuotaExceeded:
             self.refused[window.quota] += 1
             raise
+
+    def check_player(self, window: Window, player_id: str, address: str) -> None:
+        """Count an event of a per-player limit, for the player and for their address."""
+        self.check(self._by_address[window.quota], address)
+        self.check(window, player_id)
 
     def tables(self, open_tables: int, created_by_player: int) -> None:
         """A player may create one more table, given the room's and their own open tables."""

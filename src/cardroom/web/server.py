@@ -27,8 +27,13 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, 20, 10)
 
 
-def serve(host: str, port: int, config: ServerConfig, log_level: str = "info") -> None:
+def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
+          forwarded_allow_ips: str = "") -> None:
     """Serve until interrupted. Frames far over the protocol's cap are refused by uvicorn.
+
+    ``forwarded_allow_ips``: the proxies (addresses, comma-separated, or ``*``) whose
+    X-Forwarded-For names the client; none by default, so no client picks its own address
+    for the per-address limits.
 
     Messages are sent uncompressed: views are a kilobyte or two, and per-message deflate cost
     a tenth of the server's CPU under load for little saving on the wire."""
@@ -37,4 +42,6 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info") -
     tune_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level,
                 ws_max_size=MAX_MESSAGE_BYTES * 64, ws_ping_interval=20, ws_ping_timeout=20,
-                ws_per_message_deflate=False, lifespan="on")
+                ws_per_message_deflate=False, lifespan="on",
+                proxy_headers=bool(forwarded_allow_ips),
+                forwarded_allow_ips=forwarded_allow_ips or None)

@@ -120,6 +120,13 @@ class Connection:
             self._writer.cancel()  # it may wait on a client that never reads
         self._closer = asyncio.get_running_loop().create_task(self._send_close())
 
+    def _gone(self) -> None:
+        """The client went away while we wrote to it: handle and queue nothing more (the
+        reader learns it is over from its next receive)."""
+        self.closing = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+
     async def _send_close(self) -> None:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.websocket.close(code=1008), CLOSE_TIMEOUT)
@@ -143,7 +150,8 @@ class Connection:
                     break
                 if not self.closing:
                     await self._handle(text)
-                if self.outbox.qsize() >= READ_PAUSE:
+                if self.outbox.qsize() >= READ_PAUSE and not self._writer.done():
+                    # The writer sets the event as the queue drains, or when it ends.
                     self._drained.clear()
                     await self._drained.wait()
         finally:
@@ -176,7 +184,8 @@ class Connection:
                     return
                 try:
                     await self.websocket.send_text(_ENCODER.encode(message).decode())
-                except (WebSocketDisconnect, RuntimeError):
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    self._gone()
                     return
                 if self.outbox.qsize() < READ_PAUSE // 2:
                     self._drained.set()
@@ -258,6 +267,7 @@ class Connection:
     # -- handlers ---------------------------------------------------------------------------------
 
     async def _register(self, message: Any) -> dict[str, Any]:
+        self.room.check_name(message.name)  # a refused name costs no registration
         self.room.quotas.check(self.room.quotas.registrations, self.address)
         player, token = await self.room.register(message.name)
         self._welcome(player)
@@ -316,7 +326,7 @@ class Connection:
 
     async def _hint(self, message: Any) -> dict[str, Any]:
         player = self._need_player()
-        self.room.quotas.check(self.room.quotas.hints, player.id)
+        self.room.quotas.check_player(self.room.quotas.hints, player.id, self.address)
         hint = await self.room.hint(player, message.table_id)
         self.deliver(Hint(**hint).model_dump(mode="json"))
         return hint
@@ -326,7 +336,7 @@ class Connection:
         if self.reported:
             raise RoomError(ErrorCode.ALREADY_REPORTED,
                             "Thank you: one report per visit. Refresh the page to send another.")
-        self.room.quotas.check(self.room.quotas.bug_reports, player.id)
+        self.room.quotas.check_player(self.room.quotas.bug_reports, player.id, self.address)
         number = await self.room.report_bug(player, message.table_id, message.description,
                                             message.client_state)
         self.reported = True
