@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from cardroom.bots.aims import Aims, game_aims
 from cardroom.bots.solver import Position, move_values, solve
 from cardroom.games.cards import CARDS
-from cardroom.games.five_hundred import Contract, Game, Record
+from cardroom.games.five_hundred import Game, Record
 from cardroom.games.five_hundred.actions import PLAY, Action
 
 
@@ -32,8 +33,11 @@ class Slip:
 class HandAnalysis:
     """One hand: the contract, what was makeable double dummy, what was taken, the slips.
 
-    ``makers`` are the seats whose tricks the contract counts (for no-tricks contracts they
-    aim at none); ``makeable`` and ``taken`` count those seats' tricks.
+    ``makers`` are the seats whose tricks the contract counts, as
+    :func:`~cardroom.bots.aims.game_aims` decides (for no-tricks contracts they aim at none);
+    ``makeable`` and ``taken`` count those seats' tricks. A Hi/Lo hand, whose bidder must take
+    exactly five tricks, has no count the solver can aim at: ``makers`` is empty and
+    ``makeable`` ``None``.
     """
 
     number: int
@@ -45,30 +49,12 @@ class HandAnalysis:
     slips: list[Slip] = field(default_factory=list)
 
 
-def _sides(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The seats whose tricks are counted, and the seats that want that count high."""
-    active = tuple(game.active)
-    contract = game.contract
-    if contract is None:  # nobody bid: count seats 0 & 2, who want many
-        makers = tuple(s for s in active if game.team_of[s] == 0)
-        return makers, makers
-    contractor = game.contractor
-    if contract.contract is Contract.TRICKS:
-        makers = tuple(s for s in active if game.team_of[s] == game.team_of[contractor])
-        return makers, makers
-    if contract.contract is Contract.ACROSS_THE_CORNER:
-        return (contractor,), (game.corner_opponent,)  # type: ignore[return-value]
-    makers = game.makers()
-    return makers, tuple(s for s in active if s not in makers)
-
-
-def _slip(game: Game, action: Action, makers: tuple[int, ...],
-          maximisers: tuple[int, ...]) -> Slip | None:
+def _slip(game: Game, action: Action, aims: Aims) -> Slip | None:
     """Solve every legal card of the seat to play; a slip if the card played was worse."""
     position = Position.from_game(game)
-    values = move_values(position, makers, maximisers=maximisers)
+    values = move_values(position, aims.counted, maximisers=aims.maximisers)
     seat = game.to_act
-    pick = max if seat in maximisers else min
+    pick = max if seat in aims.maximisers else min
     best = pick(values.values())
     nominated = int(action.nominated) if action.nominated is not None else None
     played = values[(action.card.index, nominated)]
@@ -97,8 +83,8 @@ def analyse(record: Record, max_hands: int | None = None,
                     break
                 current = _start_hand(game)
                 hands.append(current)
-            makers, maximisers = _sides(game)
-            slip = _slip(game, action, makers, maximisers)
+            aims = game_aims(game)
+            slip = None if aims is None else _slip(game, action, aims)
             if slip is not None:
                 current.slips.append(slip)
         scored = len(game.history)
@@ -114,10 +100,13 @@ def analyse(record: Record, max_hands: int | None = None,
 
 def _start_hand(game: Game) -> HandAnalysis:
     """A hand whose play begins now: the double-dummy result of its contract."""
-    makers, maximisers = _sides(game)
+    aims = game_aims(game)
     contract = game.contract
     analysis = HandAnalysis(number=game.hand_number,
                             contract=contract.text if contract is not None else None,
-                            contractor=game.contractor, makers=makers)
-    analysis.makeable = solve(Position.from_game(game), makers, maximisers=maximisers)
+                            contractor=game.contractor,
+                            makers=() if aims is None else aims.counted)
+    if aims is not None:
+        analysis.makeable = solve(Position.from_game(game), aims.counted,
+                                  maximisers=aims.maximisers)
     return analysis

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardroom.bots import Bot, make_bot
-from cardroom.games.five_hundred import Game, Rules
+from cardroom.games.five_hundred import Bid, Game, Rules
 
 MAX_ACTIONS = 20_000
 """A match longer than this is a bug (bots that never finish), not a game."""
@@ -35,6 +35,10 @@ class MatchResult:
     """(made, failed) of contracts team A won in the bidding."""
     b_contracts: tuple[int, int]
     record: str | None = None
+    a_kinds: tuple[tuple[str, int, int], ...] = ()
+    """Team A's contracts by kind (``tricks``, ``misere``, ``open-misere`` …): (kind, made,
+    failed); team B's contracts are the ones team A defended."""
+    b_kinds: tuple[tuple[str, int, int], ...] = ()
 
 
 BotChoice = str | Callable[[int], Bot]
@@ -63,15 +67,25 @@ def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_fi
     else:
         raise RuntimeError(f"match with seed {seed} did not end in {MAX_ACTIONS} actions")
     contracts = {0: [0, 0], 1: [0, 0]}
+    kinds: dict[int, dict[str, list[int]]] = {0: {}, 1: {}}
     for hand in game.history:
         if hand.contractor is not None and hand.made is not None:
-            contracts[game.team_of[hand.contractor]][0 if hand.made else 1] += 1
+            side, outcome = game.team_of[hand.contractor], 0 if hand.made else 1
+            contracts[side][outcome] += 1
+            kind = Bid.parse(hand.contract).contract.value  # type: ignore[arg-type]
+            kinds[side].setdefault(kind, [0, 0])[outcome] += 1
     points = [sum(hand.points[side] for hand in game.history) for side in (0, 1)]
     return MatchResult(
         seed=seed, a_seats=game.rules.teams[a_side], a_won=game.winner == a_side,
         hands=len(game.history), a_points=points[a_side], b_points=points[1 - a_side],
         a_contracts=tuple(contracts[a_side]), b_contracts=tuple(contracts[1 - a_side]),  # type: ignore[arg-type]
-        record=game.record.to_text() if keep_record else None)
+        record=game.record.to_text() if keep_record else None,
+        a_kinds=_tally(kinds[a_side]), b_kinds=_tally(kinds[1 - a_side]))
+
+
+def _tally(kinds: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
+    """Made and failed contracts by kind, in a fixed order (results compare equal)."""
+    return tuple((kind, made, failed) for kind, (made, failed) in sorted(kinds.items()))
 
 
 _Work = tuple[dict, int, "BotChoice", "BotChoice", bool, int | None]
@@ -164,16 +178,47 @@ class ArenaReport:
                      for r in self.results)
         return made, failed, proportion(made, made + failed)
 
+    def contracts_by_kind(self, side: str) -> dict[str, tuple[int, int, Interval]]:
+        """Contracts a side won in the bidding, by kind of contract: made, failed, share
+        made. The other side's figures are the same contracts seen from the defence."""
+        totals: dict[str, list[int]] = {}
+        for result in self.results:
+            for kind, made, failed in (result.a_kinds if side == "a" else result.b_kinds):
+                tally = totals.setdefault(kind, [0, 0])
+                tally[0] += made
+                tally[1] += failed
+        return {kind: (made, failed, proportion(made, made + failed))
+                for kind, (made, failed) in sorted(totals.items())}
+
+    def summary(self, preset: str) -> str:
+        """The report as plain text: the command's figures, then every kind of contract
+        made by each side as contractor (and so by the other side's defence)."""
+        a, b = str(self.bot_a), str(self.bot_b)
+        lines = [f"{self.matches} matches on duplicate deals, preset {preset} "
+                 f"(95% confidence intervals); A: {a}, B: {b}",
+                 f"match wins: A {self.win_rate('a')}, B {self.win_rate('b')}",
+                 f"points per hand: A {self.points_per_hand('a')}, "
+                 f"B {self.points_per_hand('b')}",
+                 f"A's edge per hand, same deals: {self.edge_per_hand()}"]
+        for side, name, other in (("a", a, b), ("b", b, a)):
+            made, failed, share = self.contracts(side)
+            lines.append(f"{side.upper()} ({name}) as contractor, {other} defending: "
+                         f"{made} made, {failed} failed, {share}")
+            for kind, (made, failed, share) in self.contracts_by_kind(side).items():
+                lines.append(f"  {kind}: {made} of {made + failed} made, {share}")
+        return "\n".join(lines)
+
 
 def run_arena(rules: Rules, bot_a: BotChoice, bot_b: BotChoice, pairs: int, seed: int,
               jobs: int = 1,
               records: Path | None = None,
               progress: Callable[[int], None] | None = None,
-              hands: int | None = None) -> ArenaReport:
+              hands: int | None = None, report: ArenaReport | None = None) -> ArenaReport:
     """Play ``pairs`` duplicate pairs of matches (of at most ``hands`` hands each, if given);
-    ``progress(done)`` after each pair. With several ``jobs``, a bot given as a function must
-    be one that pickles (a module-level function, class or ``functools.partial`` of one)."""
-    report = ArenaReport(bot_a, bot_b)
+    ``progress(done)`` after each pair, with ``report`` (when given, filled in place) holding
+    the pairs done so far. With several ``jobs``, a bot given as a function must be one that
+    pickles (a module-level function, class or ``functools.partial`` of one)."""
+    report = ArenaReport(bot_a, bot_b) if report is None else report
     work: list[_Work] = [(rules.to_dict(), seed + n, bot_a, bot_b, records is not None, hands)
                          for n in range(pairs)]
     for done, (first, second) in enumerate(_map(work, jobs), start=1):
@@ -195,3 +240,36 @@ def _map(work: list[_Work], jobs: int) -> Iterator[
         return
     with ProcessPoolExecutor(jobs) as pool:
         yield from pool.map(_play_pair, work, chunksize=max(1, len(work) // (jobs * 8)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m cardroom.arena``: the arena with its full text report, contracts made by
+    kind included, printed again every ``--every`` pairs so a long run that is stopped
+    still leaves the figures of the pairs it finished."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m cardroom.arena", description=main.__doc__)
+    parser.add_argument("--team-a", default="simple")
+    parser.add_argument("--team-b", default="random")
+    parser.add_argument("--preset", default="online")
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--every", type=int, default=10)
+    args = parser.parse_args(argv)
+    report = ArenaReport(args.team_a, args.team_b)
+
+    def progress(done: int) -> None:
+        if done % args.every == 0:
+            print(f"-- after {done} pairs\n{report.summary(args.preset)}", flush=True)
+
+    pairs = max(1, (args.matches + 1) // 2)
+    run_arena(Rules.preset(args.preset), args.team_a, args.team_b, pairs, args.seed,
+              args.jobs, progress=progress, report=report)
+    print(f"-- final\n{report.summary(args.preset)}", flush=True)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from cardroom.bots.aims import Aims, view_aims
 from cardroom.bots.bidding import (
     Averages,
     choose_bid,
@@ -30,7 +31,7 @@ from cardroom.bots.bidding import (
 )
 from cardroom.bots.rules_bot import RulesBot, Table
 from cardroom.bots.simple import Seen
-from cardroom.bots.solver import FastSearch, Position, SolverTimeout, side_of
+from cardroom.bots.solver import FastSearch, Position, SolverTimeout
 from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
@@ -129,7 +130,10 @@ class SearchBot:
         players = len(knowledge.active)
         if knowledge.tricks_left > level.max_tricks.get(players, TRICKS_PER_HAND):
             return None
-        aim = Aim(knowledge)
+        aims = view_aims(view)
+        if aims is None:
+            return None
+        aim = Aim(knowledge, aims)
         totals: dict[str, float] = {}
         solved = 0
         while solved < level.samples and time.perf_counter() < deadline:
@@ -332,85 +336,70 @@ class Knowledge:
 
 
 class Aim:
-    """Turns a solved deal into points for the bot's side: which seats' tricks the solver
-    counts, who wants them, and what the hand then scores (the bot's side minus the other)."""
+    """Turns a solved deal into points for the bot's side: the solver counts the tricks of
+    the seats :func:`~cardroom.bots.aims.view_aims` names, with the seats it names wanting
+    them high, and the hand then scores (the bot's side minus the other) by the count."""
 
-    def __init__(self, knowledge: Knowledge) -> None:
+    def __init__(self, knowledge: Knowledge, aims: Aims) -> None:
         view = knowledge.view
         seen = knowledge.seen
         self.knowledge = knowledge
+        self.aims = aims
         self.rules = view["rules"]
-        self.team = knowledge.seat % 2
         self.bid = seen.bid
         self.won = list(view["tricks_won"])
-        active = knowledge.active
-        contract = view["contract"] or {}
-        self.contractor: int | None = contract.get("contractor")
-        kind = self.bid.contract if self.bid is not None else None
-        self.kind = kind
+        self.ours = seen.contractor is None or seen.friend(seen.contractor)
+        """Whether the bot's seat is on the side whose points :meth:`points` counts first:
+        the contract's side (with no contract, the counted side is the bot's own)."""
+        self.maximising = knowledge.seat in aims.maximisers
         self.solved = Averages()
         """Counted tricks after each move over the deals solved so far: their averages are
         the solver's first guesses on the next deal."""
-        if kind is Contract.ACROSS_THE_CORNER:
-            self.counted = (knowledge.seat,)
-            self.wanting = tuple(s for s in active if s != knowledge.seat)
-        elif kind is not None and kind is not Contract.TRICKS:
-            makers = seen.makers
-            self.makers = makers
-            self.counted = tuple(s for s in active if s not in makers)
-            self.wanting = self.counted
-        else:
-            self.counted = tuple(s for s in active if s % 2 == self.team)
-            self.wanting = self.counted
 
     def score_moves(self, position: Position, deadline: float) -> dict[str, float]:
         """Points for the bot's side after each legal play, in one sampled deal."""
-        search = FastSearch(position, self.counted, deadline, self.wanting)
+        aims = self.aims
+        search = FastSearch(position, aims.counted, deadline, aims.maximisers)
         left = position.tricks_left
-        lo = 0
-        if (self.kind not in (None, Contract.TRICKS, Contract.ACROSS_THE_CORNER)
+        hi = None
+        bid = self.bid
+        if (bid is not None and bid.is_misere_type
+                and bid.contract is not Contract.ACROSS_THE_CORNER
                 and self.rules["misere_failure"] == "stop"):
-            lo = left - 1  # only whether the makers take a trick matters
+            hi = 1  # only whether the makers take a trick matters
         guesses = {move: self.solved.mean(move) for move in self.solved.counts}
         scores: dict[str, float] = {}
-        for move, counted in search.move_values(lo, guesses=guesses).items():
+        for move, counted in search.move_values(0, hi, guesses=guesses).items():
             self.solved.add(move, counted)
             card, named = move
             text = f"play {Card.from_index(card)}"
             if named is not None:
                 text += f":{Suit(named).letter}"
-            scores[text] = self.points(counted, left) + 0.01 * counted * self._sign()
+            scores[text] = (self.points(counted, left)
+                            + 0.01 * counted * (1 if self.maximising else -1))
         return scores
-
-    def _sign(self) -> int:
-        """+1 when more counted tricks are good for the bot's side."""
-        return 1 if side_of(self.wanting) >> self.knowledge.seat & 1 else -1
 
     def points(self, counted: int, left: int) -> float:
         """The hand's points, the bot's side minus the other, when the counted seats take
         ``counted`` of the ``left`` remaining tricks."""
         won = self.won
-        if self.kind is Contract.ACROSS_THE_CORNER:
-            mine = won[self.knowledge.seat] + counted
-            theirs = sum(won[s] for s in self.wanting) + left - counted
-            return 0.0 if mine == theirs else (250.0 if mine < theirs else -250.0)
-        if self.kind is None:
-            mine = sum(won[s] for s in range(4) if s % 2 == self.team) + counted
-            return 10.0 * (mine - (TRICKS_PER_HAND - mine))
-        contractor_team = (self.contractor or 0) % 2
-        sign = 1 if contractor_team == self.team else -1
+        taken = sum(won[seat] for seat in self.aims.counted) + counted
+        bid = self.bid
+        if bid is None:  # everybody passed: 10 a trick, and the bot's side is counted
+            return 10.0 * (taken - (TRICKS_PER_HAND - taken))
+        sign = 1 if self.ours else -1
+        if bid.contract is Contract.ACROSS_THE_CORNER:
+            theirs = sum(won[seat] for seat in self.aims.maximisers) + left - counted
+            return 0.0 if taken == theirs else sign * (bid.value if taken < theirs
+                                                       else -bid.value)
         defence = 10 if self.rules["defender_points"] == "always" else 0
-        value = self.bid.value  # type: ignore[union-attr]
-        if self.kind is not Contract.TRICKS:
-            taken = sum(won[s] for s in self.makers) + left - counted
+        if bid.is_misere_type:
             if self.rules["misere_failure"] == "stop":
                 taken = min(taken, 1)
-            makers = value if taken == 0 else -value
+            makers = bid.value if taken == 0 else -bid.value
             return sign * (makers - defence * taken)
-        makers_tricks = (sum(won[s] for s in range(4) if s % 2 == contractor_team)
-                         + (counted if sign > 0 else left - counted))
-        return sign * (contract_points(self.rules, self.bid, makers_tricks)  # type: ignore[arg-type]
-                       - defence * (TRICKS_PER_HAND - makers_tricks))
+        return sign * (contract_points(self.rules, bid, taken)
+                       - defence * (TRICKS_PER_HAND - taken))
 
 
 def _mask(cards: Iterable[str]) -> int:
