@@ -238,6 +238,7 @@ def bugs(
 
     from rich.table import Table as RichTable
 
+    from cardroom.store.data import BugReport
     from cardroom.store.db import Store
 
     hidden = {"Cc", "Cf", "Cs", "Zl", "Zp"}
@@ -268,7 +269,7 @@ def bugs(
         return Text("".join(json.dumps(char)[1:-1] if unicodedata.category(char) in hidden
                             else char for char in text))
 
-    async def load() -> list:
+    async def load() -> list[BugReport]:
         store = await Store.open(database_url)
         try:
             return await store.bugs()
@@ -284,12 +285,10 @@ def bugs(
     for column in ("#", "when", "player", "table", "actions", "description", "client state"):
         listing.add_column(column, overflow="fold")
     for report in reports:
-        record = report.record if isinstance(report.record, dict) else {}
-        actions = record.get("actions")
         when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(report.created_at))
         listing.add_row(Text(str(report.id)), Text(when), shown(report.player_name),
                         shown(report.table_id or "-"),
-                        Text(str(len(actions) if isinstance(actions, list) else 0)),
+                        Text(str(len(report.record.actions) if report.record else 0)),
                         shown(report.description, newlines=True),
                         shown_json(report.client_state))
     console.print(listing)

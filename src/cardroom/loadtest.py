@@ -676,7 +676,7 @@ class LoadRun:
             self.verdict = verdict
             return verdict
         verdict.checked = True
-        from cardroom.games.five_hundred import Game, Rules
+        from cardroom.games.registry import replay
         from cardroom.store.db import Store
 
         store = await Store.open(self.database_url, migrate=False)
@@ -687,19 +687,24 @@ class LoadRun:
             verdict.acked = len(self.acked)
             for bench in self.benches:
                 table_id = bench.table_id
-                records = await _match_records(store, table_id)
-                stored = {(m, a.number): (a.seat, a.action)
-                          for m, (_, actions) in records.items() for a in actions}
+                played = await store.match_records(table_id)
+                stored = {(m.match.number, n): (seat, action) for m in played
+                          for n, (seat, action) in enumerate(zip(m.record.seats,
+                                                                 m.record.actions,
+                                                                 strict=True))}
                 for acked in by_table.get(table_id, []):
                     if stored.get((acked.match, acked.number)) != (acked.seat, acked.action):
                         verdict.missing.append(f"{table_id} match {acked.match} "
                                                f"#{acked.number} {acked.action}")
                 seen = {m["match"]: m for m in (bench.latest or {}).get("matches", [])}
-                for number, (match, actions) in records.items():
-                    game = Game.new(Rules.from_dict(match.rules), seed=match.seed,
-                                    dealer=match.dealer)
-                    for action in actions:
-                        game.apply(action.action, seat=action.seat)
+                for m in played:
+                    match, number = m.match, m.match.number
+                    try:
+                        game = replay(m.record)
+                    except ValueError as error:
+                        verdict.mismatched.append(f"{table_id} match {number} (its record "
+                                                  f"does not replay: {error})")
+                        continue
                     if match.finished_at is None:
                         view = (bench.latest or {}).get("view")
                         if (bench.latest and bench.latest["match_number"] == number and view
@@ -716,25 +721,6 @@ class LoadRun:
             await store.close()
         self.verdict = verdict
         return verdict
-
-
-async def _match_records(store: Any, table_id: str) -> dict[int, tuple[Any, list[Any]]]:
-    """Every match of a table with its actions, by match number."""
-    from sqlalchemy import select
-
-    from cardroom.store.models import ActionRow, MatchRow
-
-    async with store.sessions() as session:
-        matches = (await session.execute(select(MatchRow).where(
-            MatchRow.table_id == table_id).order_by(MatchRow.number))).scalars().all()
-        actions = (await session.execute(select(ActionRow).where(
-            ActionRow.table_id == table_id).order_by(ActionRow.match_number,
-                                                     ActionRow.number))).scalars().all()
-    found: dict[int, tuple[Any, list[Any]]] = {m.number: (m, []) for m in matches}
-    for action in actions:
-        if action.match_number in found:
-            found[action.match_number][1].append(action)
-    return found
 
 
 def start_servers(count: int, database_url: str | None, redis_url: str | None,

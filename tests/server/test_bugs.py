@@ -44,8 +44,9 @@ def test_bug_listing_shows_player_text_as_plain_visible_text(tmp_path) -> None:
     hostile ones is still listed: no report can hide the others or reach the terminal."""
     import asyncio
 
+    from cardroom.games.record import Record
+    from cardroom.store.data import NewBugReport
     from cardroom.store.db import Store
-    from cardroom.store.models import BugRow
 
     url = f"sqlite:///{tmp_path / 'bugs.sqlite3'}"
 
@@ -53,13 +54,15 @@ def test_bug_listing_shows_player_text_as_plain_visible_text(tmp_path) -> None:
         store = await Store.open(url)
         try:
             for n, text in enumerate(HOSTILE):
-                await store.add_bug(BugRow(
+                await store.add_bug(NewBugReport(
                     table_id=f"t{n}{text}", player_id=f"p{n}", player_name=f"n{n}{text}",
                     description=f"d{n}{text}", record=None,
                     client_state={"screen": f"s{n}{text}"}, created_at=1_700_000_000.0))
-            await store.add_bug(BugRow(
+            await store.add_bug(NewBugReport(
                 table_id="plain-table", player_id="p", player_name="Plain Reporter",
-                description="The joker vanished", record={"actions": ["pass", "pass"]},
+                description="The joker vanished",
+                record=Record(game="500", rules={}, seed=1, dealer=0, actions=["pass", "pass"],
+                              seats=[1, 2]),
                 client_state={"screen": "bidding"}, created_at=1_700_000_100.0))
         finally:
             await store.close()

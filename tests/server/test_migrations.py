@@ -49,22 +49,22 @@ async def test_fresh_postgresql_upgrades_to_head_and_matches_the_models() -> Non
         # And the store works there: a 62-bit seed fits.
         store = await Store.open(url)
         try:
-            from cardroom.store.models import TableRow
+            from cardroom.store.data import NewTable
 
-            await store.add_table(TableRow(id="t1", game="500", rules={}, turn_seconds=None,
-                                           bot="simple", creator_id=None, created_at=0.0,
-                                           updated_at=0.0, version=7), 4)
+            await store.add_table(NewTable(id="t1", game="500", rules={}, seats=4,
+                                           bot="simple", turn_seconds=None, hints=False,
+                                           creator_id=None, created_at=0.0, version=7))
             assert await store.commit(Change("t1", 7, 1.0, match=(1, (1 << 62) - 1, 0, {})))
             assert not await store.commit(Change("t1", 7, 2.0, action=(1, 0, 1, "pass")))
             stored = await store.load_table("t1")
             assert stored is not None and stored.match is not None
-            assert (stored.row.version, stored.match.seed) == (8, (1 << 62) - 1)
-            assert stored.actions == []
+            assert (stored.version, stored.match.seed) == (8, (1 << 62) - 1)
+            assert stored.actions == ()
             # An ordinary action is one statement there: written only at the right version.
             assert await store.commit(Change("t1", 8, 3.0, action=(1, 0, 1, "pass")))
             assert not await store.commit(Change("t1", 8, 4.0, action=(1, 0, 3, "bid 7H")))
             stored = await store.load_table("t1")
-            assert stored is not None and stored.row.version == 9
+            assert stored is not None and stored.version == 9
             assert [(a.number, a.seat, a.action, a.created_at) for a in stored.actions] == [
                 (0, 1, "pass", 3.0)]
         finally:

@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
+from cardroom.store.data import NewTable
 from cardroom.store.db import Change, Store
-from cardroom.store.models import TableRow
 
 
 async def _store_with_tables(path: Path, count: int) -> Store:
@@ -18,9 +18,9 @@ async def _store_with_tables(path: Path, count: int) -> Store:
     store = await Store.open(f"sqlite:///{path}")
     for number in range(count):
         table_id = f"t{number}"
-        await store.add_table(TableRow(id=table_id, game="500", rules={}, turn_seconds=None,
-                                       bot="simple", creator_id=None, created_at=0.0,
-                                       updated_at=0.0, version=0), 4)
+        await store.add_table(NewTable(id=table_id, game="500", rules={}, seats=4, bot="simple",
+                                       turn_seconds=None, hints=False, creator_id=None,
+                                       created_at=0.0))
         assert await store.commit(Change(table_id, 0, 0.5, match=(1, 42, 0, {})))
     return store
 
@@ -44,7 +44,7 @@ async def test_changes_arriving_together_are_written_together(tmp_path: Path) ->
         for n in (0, 17, 49):
             assert await _actions(store, f"t{n}") == [(0, n % 4, "pass")]
             stored = await store.load_table(f"t{n}")
-            assert stored is not None and stored.row.version == 2
+            assert stored is not None and stored.version == 2
     finally:
         await store.close()
 
@@ -86,7 +86,7 @@ async def test_a_failing_change_fails_alone(tmp_path: Path) -> None:
         assert await _actions(store, "t0") == [(0, 1, "pass")]
         assert await _actions(store, "t1") == [(0, 0, "pass")]
         stored = await store.load_table("t1")
-        assert stored is not None and stored.row.version == 2  # its bump was rolled back
+        assert stored is not None and stored.version == 2  # its bump was rolled back
         assert await _actions(store, "t2") == [(0, 3, "bid 7H")]
     finally:
         await store.close()
@@ -170,7 +170,7 @@ async def test_a_change_whose_caller_gave_up_before_its_group_is_not_written(
         waiting.cancel()
         await asyncio.sleep(0.2)
         stored = await store.load_table("t0")
-        assert stored is not None and stored.row.version == 1 and stored.actions == []
+        assert stored is not None and stored.version == 1 and stored.actions == ()
         assert await store.commit(Change("t0", 1, 2.0, action=(1, 0, 2, "pass")))
     finally:
         await store.close()

@@ -3,7 +3,8 @@
 SQLite by default (a file in the working directory), PostgreSQL by URL. Every write that the
 table layer needs before it acknowledges anything is committed here before the call returns
 (on an SQLite file, table changes that arrive together share one short transaction:
-:class:`GroupCommit`); every other layer sees plain dataclasses, never sessions.
+:class:`GroupCommit`). Every other layer sees the plain dataclasses of
+:mod:`cardroom.store.data` and game records, never a row or a session.
 """
 
 from __future__ import annotations
@@ -29,9 +30,27 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    async_sessionmaker,
+    create_async_engine,
+)
 
+from cardroom.games.record import Record
+from cardroom.store.data import (
+    BugReport,
+    MatchRecord,
+    NewBugReport,
+    NewTable,
+    PlayerInfo,
+    StoredAction,
+    StoredMatch,
+    StoredSeat,
+    StoredTable,
+)
 from cardroom.store.models import (
     ActionRow,
     BugRow,
@@ -50,6 +69,10 @@ _BUMP = (update(_TABLES)
 _BUMP_PLAIN = _BUMP.values(version=bindparam("b_new"), updated_at=bindparam("b_at"))
 """The compare-and-set of an ordinary action (compiled once: this is the hot path)."""
 _ACTIONS = ActionRow.__table__
+_PLAYERS = PlayerRow.__table__
+_SEATS = SeatRow.__table__
+_MATCHES = MatchRow.__table__
+_BUGS = BugRow.__table__
 _BUMPED = _BUMP_PLAIN.returning(_TABLES.c.id).cte("bumped")
 _BUMP_AND_INSERT = insert(_ACTIONS).from_select(
     ["table_id", "match_number", "number", "seat", "action", "created_at"],
@@ -133,23 +156,12 @@ class Change:
     close: bool = False
 
 
-@dataclass
-class StoredTable:
-    """A table as loaded at start-up: enough to rebuild it and its current match."""
-
-    row: TableRow
-    seats: dict[int, SeatRow]
-    match: MatchRow | None
-    actions: list[ActionRow] = field(default_factory=list)
-    finished: list[MatchRow] = field(default_factory=list)
-
-
 class Store:
     """The database behind the card room."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self._engine = engine
+        self._sessions = async_sessionmaker(engine, expire_on_commit=False)
         self._single_statement = engine.dialect.name == "postgresql"
         """Ordinary actions are written by :meth:`_commit_action` (SQLite cannot put an
         UPDATE in a WITH clause)."""
@@ -183,7 +195,7 @@ class Store:
         """Release the connection pool (after writing the changes already queued)."""
         if self.group_commit is not None:
             await self.group_commit.close()
-        await self.engine.dispose()
+        await self._engine.dispose()
 
     # -- players --------------------------------------------------------------------------------
 
@@ -195,7 +207,7 @@ class Store:
         registrations of one name at once, in one process or two, exactly one succeeds.
         """
         try:
-            async with self._writing(), self.sessions.begin() as session:
+            async with self._writing(), self._sessions.begin() as session:
                 session.add(PlayerRow(id=player_id, name=name, name_key=name_key,
                                       token_hash=token_hash, created_at=time.time()))
         except IntegrityError:
@@ -206,24 +218,27 @@ class Store:
     async def _name_key_held(self, name_key: str) -> bool:
         """Whether a player has this name key (asked after a refused insert: the row that
         won is committed by then)."""
-        async with self.sessions() as session:
+        async with self._sessions() as session:
             held = await session.execute(
                 select(PlayerRow.id).where(PlayerRow.name_key == name_key).limit(1))
             return held.first() is not None
 
-    async def player_by_token_hash(self, token_hash: str) -> PlayerRow | None:
+    async def player_by_token_hash(self, token_hash: str) -> PlayerInfo | None:
         """The player whose token hashes to this, if any."""
-        async with self.sessions() as session:
-            return (await session.execute(
-                select(PlayerRow).where(PlayerRow.token_hash == token_hash))).scalar_one_or_none()
+        async with self._engine.connect() as connection:
+            found = (await connection.execute(
+                select(_PLAYERS.c.id, _PLAYERS.c.name)
+                .where(_PLAYERS.c.token_hash == token_hash))).first()
+            return None if found is None else PlayerInfo(found.id, found.name)
 
-    async def players(self, ids: Sequence[str]) -> dict[str, PlayerRow]:
-        """Players by id."""
+    async def players(self, ids: Sequence[str]) -> dict[str, PlayerInfo]:
+        """Players by id (ids nobody has are left out)."""
         if not ids:
             return {}
-        async with self.sessions() as session:
-            rows = (await session.execute(select(PlayerRow).where(PlayerRow.id.in_(ids))))
-            return {row.id: row for row in rows.scalars()}
+        async with self._engine.connect() as connection:
+            rows = await connection.execute(select(_PLAYERS.c.id, _PLAYERS.c.name)
+                                            .where(_PLAYERS.c.id.in_(ids)))
+            return {row.id: PlayerInfo(row.id, row.name) for row in rows}
 
     # -- tables ---------------------------------------------------------------------------------
 
@@ -252,7 +267,7 @@ class Store:
             parameters = {"b_id": change.table_id, "b_old": change.version}
         if self.group_commit is not None:
             return await self.group_commit.commit(change, bump, parameters)
-        async with self._writing(), self.engine.begin() as connection:
+        async with self._writing(), self._engine.begin() as connection:
             return await connection.run_sync(_write_change, change, bump, parameters)
 
     async def _commit_action(self, change: Change, parameters: dict[str, Any]) -> bool:
@@ -266,97 +281,149 @@ class Store:
 
     async def load_table(self, table_id: str, match_number: int | None = None,
                          actions_from: int = 0) -> StoredTable | None:
-        """One table as it stands now (closed ones too: see ``row.closed``).
+        """One table as it stands now (closed ones too: see ``closed``).
 
         To catch up a table already held in memory, pass the match it holds and how many of
         its actions it has: if the table is still on that match, only later actions are read
         and finished matches are not.
         """
-        async with self.sessions() as session:
-            row = await session.get(TableRow, table_id, populate_existing=True)
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(
+                select(_TABLES).where(_TABLES.c.id == table_id))).first()
             if row is None:
                 return None
-            seats = (await session.execute(
-                select(SeatRow).where(SeatRow.table_id == table_id)
-                .execution_options(populate_existing=True))).scalars().all()
-            same_match = match_number == row.match_number
-            if same_match:
-                matches = list((await session.execute(
-                    select(MatchRow).where(MatchRow.table_id == table_id,
-                                           MatchRow.number == row.match_number)
-                    .execution_options(populate_existing=True))).scalars())
-            else:
-                matches = list((await session.execute(
-                    select(MatchRow).where(MatchRow.table_id == table_id)
-                    .order_by(MatchRow.number)
-                    .execution_options(populate_existing=True))).scalars())
-            current = next((m for m in matches if m.number == row.match_number), None)
-            actions = []
-            if current is not None:
-                actions = list((await session.execute(
-                    select(ActionRow).where(ActionRow.table_id == table_id,
-                                            ActionRow.match_number == current.number,
-                                            ActionRow.number >= (actions_from if same_match
-                                                                 else 0))
-                    .order_by(ActionRow.number))).scalars())
-            finished = [] if same_match else [m for m in matches if m.finished_at is not None]
-            return StoredTable(row=row, seats={s.seat: s for s in seats}, match=current,
-                               actions=actions, finished=finished)
+            return await _read_table(connection, row, match_number, actions_from)
 
     async def table_versions(self) -> dict[str, int]:
         """The version of every open table (one cheap query: how processes notice changes
         whose notice they missed)."""
-        async with self.engine.connect() as connection:
+        async with self._engine.connect() as connection:
             rows = await connection.execute(select(_TABLES.c.id, _TABLES.c.version)
                                             .where(_TABLES.c.closed.is_(False)))
             return {table_id: version for table_id, version in rows}
 
-    async def add_table(self, row: TableRow, seats: int) -> None:
-        """Create a table with empty seats."""
-        async with self._writing(), self.sessions.begin() as session:
-            session.add(row)
-            await session.flush()
-            session.add_all(SeatRow(table_id=row.id, seat=s) for s in range(seats))
+    async def add_table(self, table: NewTable) -> None:
+        """Create a table with its empty seats, on no match yet."""
+        async with self._writing(), self._engine.begin() as connection:
+            await connection.execute(insert(TableRow).values(
+                id=table.id, game=table.game, rules=table.rules,
+                turn_seconds=table.turn_seconds, bot=table.bot, hints=table.hints,
+                creator_id=table.creator_id, created_at=table.created_at,
+                updated_at=table.created_at, match_number=0, closed=False,
+                version=table.version))
+            if table.seats:
+                await connection.execute(insert(SeatRow), [
+                    {"table_id": table.id, "seat": seat, "player_id": None, "bot": None,
+                     "away": False} for seat in range(table.seats)])
 
     async def load_open_tables(self) -> list[StoredTable]:
         """Every table not closed, with its seats, its current match and that match's actions."""
-        async with self.sessions() as session:
-            tables = (await session.execute(
-                select(TableRow).where(TableRow.closed.is_(False)))).scalars().all()
-            stored = []
-            for row in tables:
-                seats = (await session.execute(
-                    select(SeatRow).where(SeatRow.table_id == row.id))).scalars().all()
-                matches = (await session.execute(
-                    select(MatchRow).where(MatchRow.table_id == row.id)
-                    .order_by(MatchRow.number))).scalars().all()
-                current = next((m for m in matches if m.number == row.match_number), None)
-                actions = []
-                if current is not None:
-                    actions = list((await session.execute(
-                        select(ActionRow).where(ActionRow.table_id == row.id,
-                                                ActionRow.match_number == current.number)
-                        .order_by(ActionRow.number))).scalars())
-                if actions:
-                    row.updated_at = max(row.updated_at, actions[-1].created_at)
-                stored.append(StoredTable(
-                    row=row, seats={s.seat: s for s in seats}, match=current, actions=actions,
-                    finished=[m for m in matches if m.finished_at is not None]))
-            return stored
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(
+                select(_TABLES).where(_TABLES.c.closed.is_(False)))).all()
+            return [await _read_table(connection, row) for row in rows]
+
+    async def match_records(self, table_id: str) -> list[MatchRecord]:
+        """Every match of a table, oldest first, each with its whole record so far (the
+        current match's too): what replays a table's history, as the load test's end check
+        does. Empty if there is no such table."""
+        async with self._engine.connect() as connection:
+            game = (await connection.execute(
+                select(_TABLES.c.game).where(_TABLES.c.id == table_id))).scalar_one_or_none()
+            if game is None:
+                return []
+            matches = [_stored_match(m) for m in await connection.execute(
+                select(_MATCHES).where(_MATCHES.c.table_id == table_id)
+                .order_by(_MATCHES.c.number))]
+            actions: dict[int, list[Any]] = {m.number: [] for m in matches}
+            for action in await connection.execute(
+                    select(_ACTIONS.c.match_number, _ACTIONS.c.seat, _ACTIONS.c.action)
+                    .where(_ACTIONS.c.table_id == table_id)
+                    .order_by(_ACTIONS.c.match_number, _ACTIONS.c.number)):
+                if action.match_number in actions:
+                    actions[action.match_number].append(action)
+        return [MatchRecord(match=m, record=Record(
+            game=game, rules=m.rules, seed=m.seed, dealer=m.dealer,
+            actions=[a.action for a in actions[m.number]],
+            seats=[a.seat for a in actions[m.number]])) for m in matches]
 
     # -- bug reports ----------------------------------------------------------------------------
 
-    async def add_bug(self, row: BugRow) -> int:
+    async def add_bug(self, report: NewBugReport) -> int:
         """Store a bug report; returns its number."""
-        async with self._writing(), self.sessions.begin() as session:
+        async with self._writing(), self._sessions.begin() as session:
+            row = BugRow(table_id=report.table_id, player_id=report.player_id,
+                         player_name=report.player_name, description=report.description,
+                         record=None if report.record is None else report.record.to_dict(),
+                         client_state=report.client_state, created_at=report.created_at)
             session.add(row)
             await session.flush()
             return row.id
 
-    async def bugs(self) -> list[BugRow]:
+    async def bugs(self) -> list[BugReport]:
         """Every bug report, oldest first."""
-        async with self.sessions() as session:
-            return list((await session.execute(select(BugRow).order_by(BugRow.id))).scalars())
+        async with self._engine.connect() as connection:
+            rows = await connection.execute(select(_BUGS).order_by(_BUGS.c.id))
+            return [BugReport(id=row.id, player_id=row.player_id, player_name=row.player_name,
+                              description=row.description, client_state=row.client_state,
+                              created_at=row.created_at, table_id=row.table_id,
+                              record=_bug_record(row.record)) for row in rows]
+
+
+async def _read_table(connection: AsyncConnection, row: Row[Any],
+                      match_number: int | None = None, actions_from: int = 0) -> StoredTable:
+    """A table with its seats and matches, read inside the caller's transaction (see
+    :meth:`Store.load_table` for ``match_number`` and ``actions_from``)."""
+    table_id = row.id
+    seats = {seat.seat: StoredSeat(seat.player_id, seat.bot, bool(seat.away))
+             for seat in await connection.execute(
+                 select(_SEATS.c.seat, _SEATS.c.player_id, _SEATS.c.bot, _SEATS.c.away)
+                 .where(_SEATS.c.table_id == table_id))}
+    same_match = match_number == row.match_number
+    query = select(_MATCHES).where(_MATCHES.c.table_id == table_id)
+    if same_match:
+        query = query.where(_MATCHES.c.number == row.match_number)
+    matches = [_stored_match(m)
+               for m in await connection.execute(query.order_by(_MATCHES.c.number))]
+    current = next((m for m in matches if m.number == row.match_number), None)
+    actions: tuple[StoredAction, ...] = ()
+    if current is not None:
+        actions = tuple(StoredAction(a.number, a.seat, a.action, a.created_at)
+                        for a in await connection.execute(
+                            select(_ACTIONS.c.number, _ACTIONS.c.seat, _ACTIONS.c.action,
+                                   _ACTIONS.c.created_at)
+                            .where(_ACTIONS.c.table_id == table_id,
+                                   _ACTIONS.c.match_number == current.number,
+                                   _ACTIONS.c.number >= (actions_from if same_match else 0))
+                            .order_by(_ACTIONS.c.number)))
+    return StoredTable(
+        id=table_id, game=row.game, rules=row.rules, bot=row.bot,
+        turn_seconds=row.turn_seconds, hints=bool(row.hints), creator_id=row.creator_id,
+        created_at=row.created_at,
+        updated_at=max(row.updated_at, actions[-1].created_at) if actions else row.updated_at,
+        match_number=row.match_number, closed=bool(row.closed), version=row.version,
+        seats=tuple(seats.get(number, StoredSeat())
+                    for number in range(max(seats, default=-1) + 1)),
+        match=current, actions=actions,
+        finished=() if same_match else tuple(m for m in matches if m.finished_at is not None))
+
+
+def _stored_match(row: Row[Any]) -> StoredMatch:
+    """A row of ``matches`` as a :class:`StoredMatch`."""
+    return StoredMatch(number=row.number, seed=row.seed, dealer=row.dealer, rules=row.rules,
+                       started_at=row.started_at, winner=row.winner, scores=row.scores,
+                       history=row.history, finished_at=row.finished_at)
+
+
+def _bug_record(data: Any) -> Record | None:
+    """A bug report's stored record; ``None`` if it kept none, or something that is no
+    record (reports are written with :meth:`Record.to_dict`, but the column takes any JSON)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return Record.from_dict(data)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _write_change(connection: Connection, change: Change, bump: Any,

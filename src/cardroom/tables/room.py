@@ -26,8 +26,8 @@ from cardroom.bus import Bus
 from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.metrics import Metrics, RoomState
 from cardroom.protocol import ErrorCode
+from cardroom.store.data import NewBugReport, NewTable
 from cardroom.store.db import NameTaken, Store
-from cardroom.store.models import BugRow, TableRow
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
 from cardroom.tables.errors import RoomError
@@ -162,11 +162,11 @@ class Room:
 
     async def authenticate(self, token: str) -> Player:
         """The player a token proves, or ``bad_token``."""
-        row = await self.core.store.player_by_token_hash(hash_token(token))
-        if row is None:
+        found = await self.core.store.player_by_token_hash(hash_token(token))
+        if found is None:
             raise RoomError(ErrorCode.BAD_TOKEN, "That token belongs to nobody: register "
                                                  "again with your name.")
-        return self.core.players.setdefault(row.id, Player(row.id, row.name))
+        return self.core.players.setdefault(found.id, Player(found.id, found.name))
 
     def tables_of(self, player: Player) -> list[str]:
         """Tables where ``player`` sits (for reconnecting)."""
@@ -237,10 +237,10 @@ class Room:
                       turn_seconds=turn_seconds, creator_id=player.id,
                       seats=[Seat() for _ in range(seats)], updated_at=now,
                       game_name=spec.name, hints=hints)
-        await self.core.store.add_table(TableRow(
-            id=table.id, game=spec.name, rules=rules.to_dict(), turn_seconds=turn_seconds,
-            bot=bot, hints=hints, creator_id=player.id, created_at=now, updated_at=now,
-            version=table.version), seats)
+        await self.core.store.add_table(NewTable(
+            id=table.id, game=spec.name, rules=rules.to_dict(), seats=seats, bot=bot,
+            turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
+            version=table.version))
         self.tables[table.id] = table
         await self.seating.join(player, table, seat)
         return table
@@ -342,11 +342,11 @@ class Room:
         record = None
         table = self.tables.get(table_id) if table_id is not None else None
         if table is not None and table.game is not None and table.seat_of(player) is not None:
-            record = table.game.record.to_dict()  # only the reporter's own table's
-        return await self.core.store.add_bug(BugRow(
-            table_id=table_id, player_id=player.id, player_name=player.name,
-            description=description, record=record, client_state=client_state,
-            created_at=time.time()))
+            record = table.game.record  # only the reporter's own table's
+        return await self.core.store.add_bug(NewBugReport(
+            player_id=player.id, player_name=player.name, description=description,
+            client_state=client_state, created_at=time.time(), table_id=table_id,
+            record=record))
 
 
 def _quietly(task: asyncio.Future[Any]) -> None:

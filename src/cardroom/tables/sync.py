@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardroom.games.registry import GAMES
-from cardroom.store.db import StoredTable
+from cardroom.store.data import StoredSeat, StoredTable
 from cardroom.tables.core import CONFLICT_RETRIES, TABLE_CHANNEL, Core
 from cardroom.tables.model import (
     MATCHES_SHOWN,
@@ -44,15 +44,14 @@ class Sync:
     # -- loading ----------------------------------------------------------------------------------
 
     async def restore(self, stored: StoredTable) -> Table:
-        """A live table from its stored row, seats, finished matches and current match."""
-        row = stored.row
-        spec = GAMES[row.game]
-        rules = spec.rules_from_dict(row.rules)
-        table = Table(id=row.id, rules=rules, bot_level=row.bot,
-                      turn_seconds=row.turn_seconds, creator_id=row.creator_id,
+        """A live table from the stored one: its seats, finished matches and current match."""
+        spec = GAMES[stored.game]
+        rules = spec.rules_from_dict(stored.rules)
+        table = Table(id=stored.id, rules=rules, bot_level=stored.bot,
+                      turn_seconds=stored.turn_seconds, creator_id=stored.creator_id,
                       seats=[Seat() for _ in range(spec.players(rules))],
-                      updated_at=row.updated_at, match_number=row.match_number,
-                      version=row.version, game_name=spec.name, hints=bool(row.hints))
+                      updated_at=stored.updated_at, match_number=stored.match_number,
+                      version=stored.version, game_name=spec.name, hints=stored.hints)
         await self._load_into(table, stored)
         return table
 
@@ -62,10 +61,9 @@ class Sync:
         ``stored`` is either the whole table or, on the same match, only the later actions
         (see :meth:`Store.load_table`).
         """
-        row = stored.row
         await self._seat_players(table, stored)
         events: list[dict[str, Any]] = []
-        same_match = table.game is not None and table.match_number == row.match_number
+        same_match = table.game is not None and table.match_number == stored.match_number
         if not same_match:
             table.finished = []
             for m in stored.finished[-MATCHES_SHOWN:]:
@@ -76,7 +74,7 @@ class Sync:
                 spec = table.spec
                 table.game = spec.new(spec.rules_from_dict(stored.match.rules),
                                       seed=stored.match.seed, first_dealer=stored.match.dealer)
-                events.append({"type": "match_started", "match": row.match_number,
+                events.append({"type": "match_started", "match": stored.match_number,
                                "dealer": table.game.dealer})
         game = table.game
         if game is not None:
@@ -85,16 +83,15 @@ class Sync:
                 record_finish=same_match)
             if game.is_over and table.match_over_at is None:
                 table.match_over_at = stored.match.finished_at if stored.match else None
-        table.match_number = row.match_number
-        table.version = row.version
-        table.updated_at = max(row.updated_at,
-                               stored.actions[-1].created_at if stored.actions else 0.0)
+        table.match_number = stored.match_number
+        table.version = stored.version
+        table.updated_at = stored.updated_at
         return events
 
     async def _seat_players(self, table: Table, stored: StoredTable) -> None:
         """The stored seats: who sits where, bots, and who a bot plays for."""
         players = self.core.players
-        wanted = {s.player_id for s in stored.seats.values() if s.player_id}
+        wanted = {s.player_id for s in stored.seats if s.player_id}
         # Held here while the seats are filled: the room's own map forgets a player nothing
         # else holds, and a player just read from the store is held by nothing else yet.
         held = {pid: players.get(pid) for pid in wanted}
@@ -102,11 +99,9 @@ class Sync:
         for found in (await self.core.store.players(missing)).values():
             held[found.id] = players.setdefault(found.id, Player(found.id, found.name))
         for number, state in enumerate(table.seats):
-            seat_row = stored.seats.get(number)
-            state.player = held.get(seat_row.player_id) \
-                if seat_row and seat_row.player_id else None
-            state.bot = seat_row.bot if seat_row else None
-            state.away = bool(seat_row.away) if seat_row else False
+            seat = stored.seats[number] if number < len(stored.seats) else StoredSeat()
+            state.player = held.get(seat.player_id) if seat.player_id else None
+            state.bot, state.away = seat.bot, seat.away
 
     async def catch_up(self, table: Table) -> bool:
         """Read what other processes did to this table since our version (the caller holds
@@ -116,10 +111,10 @@ class Sync:
         stored = await core.store.load_table(
             table.id, table.match_number if game is not None else None,
             len(game.actions) if game is not None else 0)
-        if stored is None or stored.row.closed:
+        if stored is None or stored.closed:
             core.forget(table)
             return False
-        if stored.row.version == table.version:
+        if stored.version == table.version:
             return True
         core.counters["catch_ups"] += 1
         table.events = await self._load_into(table, stored)
@@ -144,7 +139,7 @@ class Sync:
         core = self.core
         if table_id not in core.tables and core.shared:
             stored = await core.store.load_table(table_id)
-            if stored is not None and not stored.row.closed:
+            if stored is not None and not stored.closed:
                 await self._adopt(stored)
         return core.table(table_id)
 
@@ -152,9 +147,9 @@ class Sync:
         """Hold a table first heard of now; ``None`` if another task adopted it meanwhile
         (theirs is kept: one object per table, or followers would hang on a copy)."""
         table = await self.restore(stored)
-        if stored.row.id in self.core.tables:
+        if stored.id in self.core.tables:
             return None
-        self.core.tables[stored.row.id] = table
+        self.core.tables[stored.id] = table
         return table
 
     # -- other processes --------------------------------------------------------------------------
@@ -177,7 +172,7 @@ class Sync:
             if notice.get("closed"):
                 return
             stored = await core.store.load_table(table_id)
-            if stored is None or stored.row.closed:
+            if stored is None or stored.closed:
                 return
             adopted = await self._adopt(stored)
             if adopted is not None:

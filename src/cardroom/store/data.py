@@ -1,0 +1,146 @@
+"""What the store takes and gives: plain, frozen dataclasses and game records.
+
+These are the store's whole vocabulary towards the layers above it. Its SQLAlchemy models
+(:mod:`cardroom.store.models`) and sessions stay inside ``store/``, so the schema can change
+without the room, the CLI or the load test noticing, and nothing above can write a row
+behind the compare-and-set of :meth:`cardroom.store.db.Store.commit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.games.record import Record
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A registered player as the room knows them (the token's hash stays in the store)."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    """A table about to be created (:meth:`Store.add_table`), with ``seats`` empty seats."""
+
+    id: str
+    game: str
+    """The registry's name of the game (``"500"``)."""
+    rules: dict[str, Any]
+    """The table's rules as their dict (``Rules.to_dict``)."""
+    seats: int
+    bot: str
+    """The bot level that fills seats."""
+    turn_seconds: float | None
+    hints: bool
+    creator_id: str | None
+    created_at: float
+    version: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    """Who holds a seat: a player, a bot, or nobody; ``away``: a bot plays for the player."""
+
+    player_id: str | None = None
+    bot: str | None = None
+    away: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """One match of a table: what its record needs besides the actions, and how it ended
+    (``finished_at`` is ``None`` while it is being played)."""
+
+    number: int
+    seed: int
+    dealer: int
+    """The match's first dealer."""
+    rules: dict[str, Any]
+    started_at: float
+    winner: int | None = None
+    scores: list[int] | None = None
+    history: list[dict[str, Any]] | None = None
+    finished_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    """One accepted action of a match, numbered from 0 within the match."""
+
+    number: int
+    seat: int
+    action: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table as read from the store: enough to rebuild it and its current match.
+
+    When read to catch up a table already held (:meth:`Store.load_table` with the match it
+    holds), ``actions`` are only the later ones and ``finished`` is empty.
+    """
+
+    id: str
+    game: str
+    rules: dict[str, Any]
+    bot: str
+    turn_seconds: float | None
+    hints: bool
+    creator_id: str | None
+    created_at: float
+    updated_at: float
+    """When the table last changed (its last action's time if that is later)."""
+    match_number: int
+    closed: bool
+    version: int
+    seats: tuple[StoredSeat, ...]
+    """One per seat, in seat order."""
+    match: StoredMatch | None = None
+    """The current match (``None`` before the first)."""
+    actions: tuple[StoredAction, ...] = ()
+    """The current match's actions, in order."""
+    finished: tuple[StoredMatch, ...] = ()
+    """The table's finished matches, oldest first."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match of a table with its whole record so far (:meth:`Store.match_records`):
+    replaying ``record`` rebuilds the match, ``match`` says how it ended."""
+
+    match: StoredMatch
+    record: Record
+
+
+@dataclass(frozen=True, slots=True)
+class NewBugReport:
+    """A player's bug report about to be stored (:meth:`Store.add_bug`)."""
+
+    player_id: str
+    player_name: str
+    description: str
+    client_state: dict[str, Any]
+    created_at: float
+    table_id: str | None = None
+    record: Record | None = None
+    """The reporter's table's match so far, if they sat at one."""
+
+
+@dataclass(frozen=True, slots=True)
+class BugReport:
+    """A stored bug report (:meth:`Store.bugs`), numbered in the order reports came."""
+
+    id: int
+    player_id: str
+    player_name: str
+    description: str
+    client_state: dict[str, Any]
+    created_at: float
+    table_id: str | None = None
+    record: Record | None = None
+    """The match it was about; ``None`` if there was none (or what was kept is no record)."""
