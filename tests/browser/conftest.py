@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
@@ -167,3 +168,34 @@ class Player:
     def close(self) -> None:
         """Close this player's browser context."""
         self.context.close()
+
+
+def table_message(view: dict[str, Any], seat: int, names: list[str],
+                  game: str = "500") -> dict[str, Any]:
+    """A ``table`` message around an engine's ``view`` (docs/protocol.md), the viewer in
+    ``seat`` and everybody seated by name."""
+    seats = [{"seat": n, "name": name, "bot": None, "connected": True, "away": False}
+             for n, name in enumerate(names)]
+    return {"type": "table", "table_id": "t1", "game": game, "version": 1, "seat": seat,
+            "status": "playing", "seats": seats, "match_number": 1, "creator": None,
+            "view": view, "events": [], "clock": None, "matches": []}
+
+
+def show_table(page: Page, message: dict[str, Any]) -> None:
+    """Draw ``message`` alone on the app's own page (its styles apply), with the view the
+    registration (static/js/table_games.js) gives its game, as app.js would build it; the
+    actions it sends collect in ``window.sent``."""
+    page.evaluate("""async (message) => {
+        const { TABLE_MODULES } = await import('/static/js/table_games.js');
+        const [path, exported] = TABLE_MODULES[message.game];
+        const module = await import(new URL(path, location.origin + '/static/js/'));
+        const root = document.createElement('div');
+        root.style.height = '100vh';
+        document.body.replaceChildren(root);
+        window.sent = [];
+        const ctx = { send: async (action) => { window.sent.push(action); return {}; },
+                      me: { player_id: 'p', name: 'Me' }, options: {},
+                      rulesLink: '/rules/table/t1', onLeave() {} };
+        window.view = new module[exported](root, ctx);
+        window.view.update(message);
+    }""", message)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from tests.browser.conftest import DESKTOP, PHONE, Player, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, Player, screenshot, show_table, table_message
 from tests.browser.test_table import base_url, play_until, start_solo_game, trick_cards
 
 from cardroom.games.five_hundred import Game
@@ -101,23 +101,7 @@ def test_joker_led_in_no_trumps_asks_for_a_suit(browser, room, choice) -> None:
     try:
         page = player.page
         page.goto(base_url(room))  # the app's own page: its table styles apply
-        seats = [{"seat": n, "name": name, "bot": None, "connected": True, "away": False}
-                 for n, name in enumerate(["Joker", "Ann", "Ben", "Cat"])]
-        message = {"type": "table", "table_id": "t1", "version": 1, "seat": 0,
-                   "status": "playing", "seats": seats, "match_number": 1, "creator": None,
-                   "view": joker_lead_view(), "events": [], "clock": None, "matches": []}
-        page.evaluate("""async (message) => {
-            const { TableView } = await import('/static/js/table.js');
-            const root = document.createElement('div');
-            root.style.height = '100vh';
-            document.body.replaceChildren(root);
-            window.sent = [];
-            const ctx = { send: async (action) => { window.sent.push(action); return {}; },
-                          me: { player_id: 'p', name: 'Joker' }, options: {},
-                          rulesLink: '/rules/online', onLeave() {} };
-            window.view = new TableView(root, ctx);
-            window.view.update(message);
-        }""", message)
+        show_table(page, table_message(joker_lead_view(), 0, ["Joker", "Ann", "Ben", "Cat"]))
         page.click("[data-testid=hand] [data-card='JK']")
         picker = page.locator("[data-testid=joker-picker]")
         expect(picker).to_be_visible()

@@ -20,6 +20,7 @@ import { renderScores } from "./scores.js";
 import { renderOptions, playSound } from "./options.js";
 import { openBugDialog } from "./bug.js";
 import { el } from "./dom.js";
+import { TABLE_MODULES } from "./table_games.js";
 
 const stored = load();
 
@@ -184,7 +185,6 @@ const lobbyContext = {
 /** Each game's table module by game name, loaded once on first use (a failed load is tried
  * again next time): table.js draws 500, thousand.js (which builds on it) draws 1000. */
 const tableModules = new Map();
-const TABLE_MODULES = { 500: ["./five_hundred.js", "FiveHundredTableView"], 1000: ["./thousand.js", "ThousandTableView"] };
 
 /** The game a table plays, from its latest message or its lobby row (500 if unknown yet). */
 function gameOf(tableId) {

@@ -1,166 +1,89 @@
 /**
- * The table for 500: the shared {@link TableView} (seats around the felt for three to six
- * players, the hand, the bid grid, the kitty exchange, the trick, the clock) with the steps
- * only some 500 rules have.
+ * The table for 500: the shared {@link TableView} with 500's widgets. The panels themselves
+ * (the bid grid, the kitty exchange, the joker's pickers, the partner call) are in
+ * five_hundred_panels.js; here they are put together, and 500 says what it does differently:
  *
- * - Five players: after the kitty the contractor calls a partner (two on a bid of eight or
- *   more) by naming a card it does not hold: a grid of the cards, the legal ones enabled.
- *   The called cards stay on the contract line; partners get a badge once known.
- * - Naming the joker's suit before the first lead of a no-trumps contract (`joker H`, or
- *   `pass` to keep it the only trump).
- * - Calling slam instead of discarding (`slam`), and calling a misdeal with no face card
- *   (`misdeal`), offered only when the server lists them as legal.
+ * - the phases' wording (the kitty, a partner's discards, the partner call, the joker's suit,
+ *   slam, a ralphed seat that may only pass);
+ * - bids as "7♥" on the nameplates; partners called by a card get a badge once known (five
+ *   players), and a folded partner's seat sits out;
+ * - the contract line: the bid, the trumps, tricks won by the contract's side against those
+ *   needed, the called cards, slam and the joker's named suit;
+ * - a click on a card: a kitty swap, a card given to partner, the joker led in no trumps
+ *   (which asks for a suit), or a card played;
+ * - the verdict: "Alice and Bob made it through: 7♥, +200".
  *
  * Like the rest of the client it decides no legality: every button is a legal action's text.
  *
  * @module five_hundred
  */
 
-import { TableView, esc } from "./table.js";
-import { SUITS, cardName } from "./cards.js";
+import { SUITS } from "./cards.js";
+import { GameWidgets } from "./game_widgets.js";
+import { esc, signed, suitHTML } from "./markup.js";
+import { TableView } from "./table.js";
+import {
+  BidGrid, JokerLead, JokerNominate, KittyExchange, PartnerCall, TRICK_BID, bidHTML, cardHTML,
+} from "./five_hundred_panels.js";
 
-/** Ranks in the order the call grid shows them, highest first (11–13: six-handed deck). */
-const CALL_RANKS = ["A", "K", "Q", "J", "13", "12", "11", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
-/** Suits in the call grid, top to bottom. */
-const CALL_SUITS = ["S", "C", "D", "H"];
+/** Team colour classes a partner's badge may carry. */
+const TEAM_CLASSES = [0, 1, 2, 3, 4, 5].map((team) => `team-${team}`);
 
-/** A card as short HTML: "A♠" with the suit in its colour. */
-function cardHTML(card) {
-  if (card.startsWith("JK")) return card === "JK2" ? "Black joker" : "Joker";
-  const suit = SUITS[card.slice(-1)];
-  return `${esc(card.slice(0, -1))}<span class="ct-suit ct-${suit.colour}">${suit.symbol}</span>`;
-}
+export class FiveHundredWidgets extends GameWidgets {
+  name = "500";
 
-/** The panels 500 adds to the felt's overlay. */
-function panels() {
-  const suit = (s) => `<button type="button" class="ct-joker-suit ct-${SUITS[s].colour}" data-testid="nominate-suit" data-suit="${s}" title="${SUITS[s].name}">${SUITS[s].symbol}</button>`;
-  return `
-    <div class="ct-panel ct-call" data-testid="call-panel" role="dialog" aria-label="Call a partner" hidden>
-      <div class="ct-panel-title"></div>
-      <div class="ct-call-grid" data-testid="call-grid"></div>
-      <div class="ct-panel-actions">
-        <button type="button" class="ct-button ct-primary" data-testid="call-submit" disabled>Call</button>
-      </div>
-    </div>
-    <div class="ct-panel ct-nominate" data-testid="joker-nominate" role="dialog" aria-label="Name the joker's suit" hidden>
-      <div class="ct-panel-title">Name a suit for the joker?</div>
-      <div class="muted small ct-nominate-help">It becomes that suit's highest card and is no longer a trump.</div>
-      <div class="ct-joker-suits">${CALL_SUITS.map(suit).join("")}</div>
-      <div class="ct-panel-actions">
-        <button type="button" class="ct-button" data-testid="nominate-pass">Keep it the only trump</button>
-      </div>
-    </div>`;
-}
-
-export class FiveHundredTableView extends TableView {
-  constructor(root, ctx) {
-    super(root, ctx);
-    /** The card selected in the call grid. */
-    this.callChoice = null;
-    this.callKey = "";
-    const q = (selector) => this.root.querySelector(selector);
-    q(".ct-overlay").insertAdjacentHTML("beforeend", panels());
-    this.el.discard.insertAdjacentHTML("beforebegin",
-      `<button type="button" class="ct-button" data-testid="slam" hidden title="Partner passes you a card and folds; you must take all ten tricks">Call slam</button>`);
-    this.el.pass.insertAdjacentHTML("beforebegin",
-      `<button type="button" class="ct-button" data-testid="misdeal" hidden title="You hold no face card: ask for a new deal">Misdeal</button>`);
-    Object.assign(this.el, {
-      call: q("[data-testid=call-panel]"), callTitle: q(".ct-call .ct-panel-title"),
-      callGrid: q("[data-testid=call-grid]"), callSubmit: q("[data-testid=call-submit]"),
-      nominate: q("[data-testid=joker-nominate]"), slam: q("[data-testid=slam]"),
-      misdeal: q("[data-testid=misdeal]"),
-    });
-    this.bindFiveHundred();
+  /** @param {TableView} table */
+  constructor(table) {
+    super(table);
+    this.kitty = new KittyExchange(table);
+    this.bids = new BidGrid(table);
+    this.joker = new JokerLead(table);
+    this.call = new PartnerCall(table);
+    this.nominate = new JokerNominate(table);
   }
 
-  /** Listeners of the panels and buttons this module adds. */
-  bindFiveHundred() {
-    const { el } = this;
-    el.callGrid.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-card]");
-      if (!button || button.disabled) return;
-      this.callChoice = this.callChoice === button.dataset.card ? null : button.dataset.card;
-      this.renderCall();
-    });
-    el.callSubmit.addEventListener("click", () => {
-      if (this.callChoice) this.act(`call ${this.callChoice}`);
-    });
-    el.nominate.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-suit]");
-      if (button && !button.disabled) this.act(`joker ${button.dataset.suit}`);
-    });
-    el.nominate.querySelector("[data-testid=nominate-pass]").addEventListener("click", () => this.act("pass"));
-    el.slam.addEventListener("click", () => this.act("slam"));
-    el.misdeal.addEventListener("click", () => this.act("misdeal"));
+  sync() {
+    this.kitty.sync();
+    this.joker.sync();
   }
 
-  update(message) {
-    super.update(message);
-    this.renderCall();
-    this.renderNominate();
-    this.renderExtras();
+  render() {
+    this.bids.render();
+    this.kitty.render();
+    this.call.render();
+    this.nominate.render();
+    this.renderPartners();
   }
 
-  /** My legal actions now. */
-  legal() {
-    return new Set((this.view && this.view.legal_actions) || []);
+  reset() {
+    this.kitty.reset();
+    this.bids.reset();
+    this.joker.close();
   }
 
-  /** Cards the contractor names this hand: two on a bid of eight or more. */
-  callsWanted() {
-    const bid = this.view && this.view.contract ? this.view.contract.bid : "";
-    const match = /^(\d+)/.exec(bid || "");
-    return match && Number(match[1]) >= 8 ? 2 : 1;
+  destroy() {
+    this.bids.destroy();
   }
 
-  phaseStatus(view, mine, who) {
-    if (view.phase === "call") {
-      const wanted = this.callsWanted();
-      const left = wanted - view.called.length;
-      if (mine) {
-        return left === 2 ? "Call two partners: name two cards you do not hold"
-          : `Call ${wanted === 2 ? "your second" : "a"} partner: name a card you do not hold`;
-      }
-      return `${who} is calling ${wanted === 2 ? "partners" : "a partner"}`;
-    }
-    if (view.phase === "joker") {
-      return mine ? "Name a suit for the joker, or keep it the only trump" : `${who} is deciding about the joker`;
-    }
-    if (view.phase === "give" && view.contract && view.contract.slam) {
-      return mine ? "Slam! Pass one card to your partner" : `${who} is passing a card for the slam`;
-    }
-    if (view.phase === "bidding" && mine && view.barred === this.mySeat) {
-      return "You were set by three tricks or more: you may only pass this hand";
-    }
-    return super.phaseStatus(view, mine, who);
+  // -- seats -----------------------------------------------------------------------------------
+
+  /** A partner folded by the contract (Nello, slam, Hi/Lo …) sits out. */
+  isSittingOut(seat) {
+    const view = this.table.view;
+    return Boolean(view && view.contract && view.contract.playing && !view.contract.playing.includes(seat));
   }
 
-  /** The contract line, plus the called cards, the partners once known, slam and the joker. */
-  renderContract() {
-    super.renderContract();
-    const view = this.view;
-    if (!view || !view.contract) return;
-    const extra = [];
-    if (view.called && view.called.length) {
-      const partners = (view.partners || []).map((seat) => esc(this.whoIs(seat))).join(", ");
-      extra.push(`<span class="ct-called" data-testid="called">Called ${view.called.map(cardHTML).join(" ")}`
-        + `${partners ? ` · partner${view.partners.length === 1 ? "" : "s"}: ${partners}` : ""}</span>`);
-    }
-    if (view.contract.slam) extra.push(`<span class="ct-side-badge" data-testid="slam-called">Slam</span>`);
-    const jokerSuit = view.contract.joker_suit;
-    if (jokerSuit) {
-      extra.push(`<span data-testid="joker-suit-named">Joker: highest <span class="ct-suit ct-${SUITS[jokerSuit].colour}">${SUITS[jokerSuit].symbol}</span></span>`);
-    }
-    if (extra.length) this.el.contract.insertAdjacentHTML("beforeend", extra.join(""));
+  seatBidHTML(entry) {
+    return bidHTML(entry.bid, this.table.view.ladder);
   }
 
-  /** Nameplates, plus a badge on partners known to play for the contract (five players). */
-  renderSeats() {
-    super.renderSeats();
-    const view = this.view;
+  /** A badge on the partners known to play for the contract (five players). */
+  renderPartners() {
+    const table = this.table;
+    const view = table.view;
     const partners = new Set((view && view.players === 5 && view.partners) || []);
-    for (let seat = 0; seat < this.seatCount(); seat++) {
-      const plate = this.seatElement(seat).querySelector(".ct-plate");
+    for (let seat = 0; seat < table.seatCount(); seat++) {
+      const plate = table.seatElement(seat).querySelector(".ct-plate");
       let badge = plate.querySelector(".ct-side-badge");
       if (partners.has(seat)) {
         if (!badge) {
@@ -170,70 +93,146 @@ export class FiveHundredTableView extends TableView {
           badge.textContent = "partner";
           plate.append(badge);
         }
-        badge.classList.remove(...[0, 1, 2, 3, 4, 5].map((t) => `team-${t}`));
-        badge.classList.add(`team-${this.teamOf(view.contract.contractor)}`);
+        badge.classList.remove(...TEAM_CLASSES);
+        badge.classList.add(`team-${table.teamOf(view.contract.contractor)}`);
       } else if (badge) {
         badge.remove();
       }
     }
   }
 
-  /** The partner call: every card of the deck, those I may name enabled. */
-  renderCall() {
-    const { el } = this;
-    const view = this.view;
-    const show = Boolean(view) && this.isMyTurn() && view.phase === "call";
-    el.call.hidden = !show;
-    if (!show) {
-      this.callChoice = null;
-      return;
-    }
-    const legal = this.legal();
-    const callable = [...legal].filter((a) => a.startsWith("call ")).map((a) => a.slice(5));
-    const cards = new Set([...callable, ...(view.hand || []), ...(view.called || [])]);
-    const ranks = CALL_RANKS.filter((rank) => CALL_SUITS.some((s) => cards.has(`${rank}${s}`)));
-    const key = `${view.hand_number}:${ranks.join(",")}:${[...legal].sort().join(",")}`;
-    if (key !== this.callKey) {
-      this.callKey = key;
-      const button = (card, label) => `<button type="button" class="ct-call-card ${card.startsWith("JK") ? "ct-call-joker" : `ct-${SUITS[card.slice(-1)].colour}`}" data-testid="call-card" data-card="${esc(card)}" aria-label="${esc(cardName(card))}" aria-pressed="false" ${legal.has(`call ${card}`) ? "" : "disabled"}>${label}</button>`;
-      const rows = CALL_SUITS.map((s) => `<span class="ct-suit ct-${SUITS[s].colour}">${SUITS[s].symbol}</span>`
-        + ranks.map((rank) => (cards.has(`${rank}${s}`) ? button(`${rank}${s}`, esc(rank)) : "<span></span>")).join("")).join("");
-      const jokers = ["JK", "JK2"].filter((c) => cards.has(c));
-      const jokerRow = jokers.length ? `<span></span>${jokers.map((c) => button(c, c === "JK2" ? "Black joker" : "Joker")).join("")}` : "";
-      el.callGrid.style.setProperty("--ranks", String(ranks.length));
-      el.callGrid.innerHTML = rows + jokerRow;
-    }
-    if (this.callChoice && !legal.has(`call ${this.callChoice}`)) this.callChoice = null;
-    for (const button of el.callGrid.querySelectorAll("[data-card]")) {
-      const selected = button.dataset.card === this.callChoice;
-      button.classList.toggle("selected", selected);
-      button.setAttribute("aria-pressed", String(selected));
-    }
-    const wanted = this.callsWanted();
-    el.callTitle.textContent = wanted === 2
-      ? `Call a partner by a card you do not hold (${view.called.length + 1} of 2)`
-      : "Call a partner by a card you do not hold";
-    el.callSubmit.disabled = !this.callChoice;
-    el.callSubmit.innerHTML = this.callChoice ? `Call ${cardHTML(this.callChoice)}` : "Call";
-  }
+  // -- the bar ---------------------------------------------------------------------------------
 
-  /** Naming the joker's suit before the first lead of a no-trumps contract. */
-  renderNominate() {
-    const { el } = this;
-    const view = this.view;
-    const show = Boolean(view) && this.isMyTurn() && view.phase === "joker";
-    el.nominate.hidden = !show;
-    if (!show) return;
-    const legal = this.legal();
-    for (const button of el.nominate.querySelectorAll("[data-suit]")) {
-      button.disabled = !legal.has(`joker ${button.dataset.suit}`);
+  phaseStatus(view, mine, who) {
+    switch (view.phase) {
+      case "call": {
+        const wanted = this.call.wanted();
+        if (!mine) return `${who} is calling ${wanted === 2 ? "partners" : "a partner"}`;
+        return wanted - view.called.length === 2 ? "Call two partners: name two cards you do not hold"
+          : `Call ${wanted === 2 ? "your second" : "a"} partner: name a card you do not hold`;
+      }
+      case "joker":
+        return mine ? "Name a suit for the joker, or keep it the only trump" : `${who} is deciding about the joker`;
+      case "give":
+        if (view.contract && view.contract.slam) {
+          return mine ? "Slam! Pass one card to your partner" : `${who} is passing a card for the slam`;
+        }
+        return mine ? "Give one card to your partner" : `${who} is giving a card to their partner`;
+      case "discard":
+        return mine ? `Exchange with the kitty: put back ${view.discard_count} cards`
+          : `${who} is exchanging with the kitty`;
+      case "partner_discard":
+        return mine ? `Choose from your partner's discards: put back ${view.discard_count} cards`
+          : `${who} is exchanging with the kitty (their partner's discards)`;
+      case "bidding":
+        if (mine && view.barred === this.table.mySeat) {
+          return "You were set by three tricks or more: you may only pass this hand";
+        }
+        return super.phaseStatus(view, mine, who);
+      default:
+        return super.phaseStatus(view, mine, who);
     }
   }
 
-  /** Slam and misdeal buttons, shown only while the server lists them as legal. */
-  renderExtras() {
-    const legal = this.legal();
-    this.el.slam.hidden = !legal.has("slam");
-    this.el.misdeal.hidden = !legal.has("misdeal");
+  /** The scores, the contract and the tricks, then the called cards, slam and the joker. */
+  contractHTML(view) {
+    return this.contractLine(view) + (view.contract ? this.contractExtras(view) : "");
+  }
+
+  /** Contract, contractor, trumps, tricks won per side against needed. */
+  contractLine(view) {
+    const table = this.table;
+    const scores = this.scoresHTML(view);
+    const contract = view.contract;
+    if (!contract) {
+      const high = view.high_bid;
+      return `${scores}<span>Hand ${view.hand_number}${high ? ` · high bid ${bidHTML(high.bid, view.ladder)} ${esc(table.nameOf(high.seat))}` : ""}</span>`;
+    }
+    if (!contract.bid) {
+      return `${scores}<span>No trumps (nobody bid)</span>`;
+    }
+    const side = table.teamOf(contract.contractor);
+    // The makers: the contractor's known side (five players: with the partners revealed so
+    // far), against everybody else.
+    const makers = view.contract_side && view.contract_side.length ? view.contract_side : table.teams()[side];
+    const tricksOf = (seats) => seats.reduce((sum, seat) => sum + (view.tricks_won[seat] || 0), 0);
+    const others = view.tricks_won.map((_, seat) => seat).filter((seat) => !makers.includes(seat));
+    const otherClass = table.teams().length === 2 ? `team-${1 - side}` : "";
+    const match = TRICK_BID.exec(contract.bid);
+    const needed = match ? Number(match[1]) : 0;
+    const trump = contract.trump ? suitHTML(contract.trump, ` title="Trumps: ${SUITS[contract.trump].name}"`) : "";
+    return `${scores}`
+      + `<span class="ct-contract-bid team-${side}">${bidHTML(contract.bid, view.ladder)} <span class="ct-by">${esc(table.nameOf(contract.contractor))}</span>${trump ? ` trumps ${trump}` : ""}</span>`
+      + `<span class="ct-count" title="Tricks: the contract's side · the others"><span class="team-${side}">${tricksOf(makers)}${match ? `/${needed}` : ""}</span>`
+      + `<span class="ct-sep">·</span><span class="${otherClass}">${tricksOf(others)}</span></span>`;
+  }
+
+  /** The called cards and the partners known so far, slam, the joker's named suit. */
+  contractExtras(view) {
+    const extra = [];
+    if (view.called && view.called.length) {
+      const partners = (view.partners || []).map((seat) => esc(this.table.whoIs(seat))).join(", ");
+      extra.push(`<span class="ct-called" data-testid="called">Called ${view.called.map(cardHTML).join(" ")}`
+        + `${partners ? ` · partner${view.partners.length === 1 ? "" : "s"}: ${partners}` : ""}</span>`);
+    }
+    if (view.contract.slam) extra.push(`<span class="ct-side-badge" data-testid="slam-called">Slam</span>`);
+    const jokerSuit = view.contract.joker_suit;
+    if (jokerSuit) extra.push(`<span data-testid="joker-suit-named">Joker: highest ${suitHTML(jokerSuit)}</span>`);
+    return extra.join("");
+  }
+
+  // -- my hand ---------------------------------------------------------------------------------
+
+  handCards(cards) {
+    return this.kitty.handCards(cards);
+  }
+
+  /** Every card while I exchange with the kitty; else a card I may play or give. */
+  isPlayable(card) {
+    if (this.kitty.exchange) return true;
+    return super.isPlayable(card) || this.table.legal().includes(`give ${card}`);
+  }
+
+  selectedCard() {
+    return this.kitty.selected();
+  }
+
+  /** A kitty swap, a card given to partner, the joker led in no trumps, or a card played. */
+  onCardClick(card, area) {
+    const table = this.table;
+    if (this.kitty.exchange) {
+      this.kitty.swap(card, area);
+    } else if (table.legal().includes(`give ${card}`) || table.view.phase === "give") {
+      table.act(`give ${card}`);
+    } else if (this.joker.canLead(card)) {
+      this.joker.open(card);
+    } else {
+      table.act(`play ${card}`);
+    }
+  }
+
+  // -- the end of a hand -----------------------------------------------------------------------
+
+  /** "Alice and Bob made it through: 7♥, +200" / "went back: −200" / the summary. */
+  verdictHTML(scored) {
+    const table = this.table;
+    const ladder = (table.view && table.view.ladder) || [];
+    if (!scored.contract || scored.contractor === null || scored.contractor === undefined) {
+      return esc(scored.summary || "Nobody bid.");
+    }
+    const side = table.teamOf(scored.contractor);
+    const points = scored.points[side];
+    if (scored.made === null || scored.made === undefined) {
+      return `${bidHTML(scored.contract, ladder)}: ${esc(scored.summary)}`;
+    }
+    const verdict = scored.made ? "made it through" : "went back";
+    return `${esc(table.sideName(side))} ${verdict}: ${bidHTML(scored.contract, ladder)}, ${signed(points)}`;
+  }
+}
+
+/** The 500 table: the shared table built with 500's widgets (table_games.js names it). */
+export class FiveHundredTableView extends TableView {
+  constructor(root, ctx) {
+    super(root, ctx, FiveHundredWidgets);
   }
 }

@@ -5,9 +5,9 @@
  * button whose `data-action` is the action), the cards to put back in a kitty exchange, plus
  * a line saying what and why. The mark goes when I act or the table moves on.
  *
- * It works for any table drawn by {@link TableView} or a subclass, since it only looks for the
- * shared components: `[data-card]` in the hand, kitty and picked areas, `[data-bid]`,
- * `[data-action]`, `[data-testid=pass]` and `[data-testid=look]`.
+ * It works for any table drawn by {@link TableView}, whatever game's widgets drew its panels,
+ * since it only looks for the shared selectors: `[data-card]` in the hand, kitty and picked
+ * areas, `[data-bid]`, `[data-action]`, `[data-testid=pass]` and `[data-testid=look]`.
  *
  * @module hint
  */

@@ -1,8 +1,8 @@
 /**
  * The table for 1000: the shared {@link TableView} (seats, hand, trick animation, clock,
- * notices, reconnection) with what 1000 does differently.
+ * notices, reconnection) built with 1000's widgets, which add what 1000 does differently.
  *
- * - Three seats (four when the dealer sits out), each player for themself.
+ * - Three seats (four when the dealer sits out), each player for themself; seven cards each.
  * - Bidding in points: a stepper through the legal bids only (from `view.legal_actions`),
  *   "Look at cards" while one's cards are still face down, blind bids until then.
  * - The bank in the middle (backs while hidden, faces once shown), the three discards or the
@@ -15,8 +15,10 @@
  * @module thousand
  */
 
-import { TableView, esc, signed, score } from "./table.js";
 import { backSVG, cardName, cardSVG, SUITS } from "./cards.js";
+import { GameWidgets } from "./game_widgets.js";
+import { esc, signed, score, suitHTML } from "./markup.js";
+import { TableView } from "./table.js";
 
 /** "bid 120", "bid 120 blind", "bet 160". */
 const POINTS_ACTION = /^(bid|bet) (\d+)( blind)?$/;
@@ -56,23 +58,23 @@ function panels() {
     </div>`;
 }
 
-export class ThousandTableView extends TableView {
-  constructor(root, ctx) {
-    super(root, ctx);
-    this.el.table.classList.add("ct-thousand");
-    // 500's bidding grid and kitty swap have no use here: 1000's own panels replace them
-    // (and take over their test ids: pass, bid-submit, discard-submit).
-    this.root.querySelector(".ct-bidding").remove();
-    this.root.querySelector(".ct-exchange").remove();
-    const overlay = this.root.querySelector(".ct-overlay");
-    overlay.insertAdjacentHTML("beforeend", panels());
-    const q = (selector) => this.root.querySelector(selector);
+export class ThousandWidgets extends GameWidgets {
+  name = "1000";
+  handSize = 7;
+
+  /** @param {TableView} table */
+  constructor(table) {
+    super(table);
+    table.el.table.classList.add("ct-thousand");
+    table.el.overlay.insertAdjacentHTML("beforeend", panels());
+    const q = (selector) => table.root.querySelector(selector);
     const bank = document.createElement("div");
     bank.className = "ct-k-bank";
     bank.dataset.testid = "bank";
     bank.setAttribute("aria-label", "The bank");
-    q(".ct-center").prepend(bank);
-    Object.assign(this.el, {
+    table.el.center.prepend(bank);
+    /** The parts of 1000's panels that change. */
+    this.el = {
       bank,
       kBidding: q("[data-testid=k-bidding]"), kTitle: q(".ct-k-bidding .ct-panel-title"),
       kRange: q("[data-testid=bid-range]"), kValue: q("[data-testid=bid-value]"),
@@ -85,20 +87,21 @@ export class ThousandTableView extends TableView {
       kMarriage: q("[data-testid=marriage-picker]"),
       kMarriageTitle: q(".ct-k-marriage .ct-panel-title"),
       kDeclare: q("[data-testid=marriage-declare]"), kPlain: q("[data-testid=marriage-plain]"),
-    });
+    };
     /** Index of the chosen value among the legal bids or bets shown on the stepper. */
     this.stepIndex = 0;
     this.stepKey = "";
     /** Cards picked to discard or give, in order, and for which deal and phase. */
     this.picked = [];
     this.pickKey = "";
-    /** The marriage card being led: {card, points, suit}. */
+    /** The marriage card being led: {card, points}. */
     this.marriageChoice = null;
     this.bindThousand();
   }
 
+  /** Listeners of 1000's panels. */
   bindThousand() {
-    const { el } = this;
+    const { el, table } = this;
     el.kDown.addEventListener("click", () => this.step(-1));
     el.kUp.addEventListener("click", () => this.step(1));
     el.kQuick.addEventListener("click", (event) => {
@@ -108,11 +111,11 @@ export class ThousandTableView extends TableView {
       this.stepIndex = Math.max(0, values.findIndex((v) => v.action === button.dataset.action));
       this.renderBidding();
     });
-    el.kLook.addEventListener("click", () => this.act("look"));
-    el.pass.addEventListener("click", () => this.act("pass"));
+    el.kLook.addEventListener("click", () => table.act("look"));
+    el.pass.addEventListener("click", () => table.act("pass"));
     el.bidSubmit.addEventListener("click", () => {
       const chosen = this.stepValues()[this.stepIndex];
-      if (chosen) this.act(chosen.action);
+      if (chosen) table.act(chosen.action);
     });
     el.kPickClear.addEventListener("click", () => {
       this.picked = [];
@@ -120,8 +123,8 @@ export class ThousandTableView extends TableView {
       this.renderPick();
     });
     el.discard.addEventListener("click", () => {
-      const verb = this.view.phase === "give" ? "give" : "discard";
-      this.act(`${verb} ${this.picked.join(" ")}`);
+      const verb = table.view.phase === "give" ? "give" : "discard";
+      table.act(`${verb} ${this.picked.join(" ")}`);
     });
     el.kPicked.addEventListener("click", (event) => {
       const button = event.target.closest("[data-card]");
@@ -131,51 +134,51 @@ export class ThousandTableView extends TableView {
     el.kPlain.addEventListener("click", () => this.playMarriage(false));
   }
 
-  // -- hooks of the shared table ---------------------------------------------------------------
+  // -- the life of the widgets -----------------------------------------------------------------
 
-  update(message) {
-    super.update(message);
-    const view = this.view;
+  /** A new deal or phase forgets the picks; a marriage no longer legal closes its picker. */
+  sync() {
+    const { view, message } = this.table;
     const key = view ? `${message.match_number}:${view.hand_number}:${view.phase}` : "";
     if (key !== this.pickKey || !this.isPicking()) {
       this.pickKey = key;
       this.picked = [];
     }
-    if (this.marriageChoice && !(this.legal().includes(`play ${this.marriageChoice.card} marriage`))) {
+    if (this.marriageChoice && !(this.table.legal().includes(`play ${this.marriageChoice.card} marriage`))) {
       this.closeMarriage();
     }
-    this.renderHand();
+  }
+
+  /** The bidding panel, the picks, the bank, the marriages in my hand; news of a marriage. */
+  render(events) {
+    const table = this.table;
+    this.renderBidding();
+    this.markMarriages();
     this.renderPick();
     this.renderBank();
-    for (const event of message.events || []) {
+    for (const event of events) {
       if (event.type === "marriage") {
         const suit = SUITS[event.suit];
-        this.whenTrickIdle(() => this.showNotice(`${this.whoIsCapital(event.seat)} declared the ${suit.name} marriage ${suit.symbol}: +${event.points}. ${suit.name[0].toUpperCase()}${suit.name.slice(1)} are trumps.`, "info"));
+        table.whenTrickIdle(() => table.showNotice(`${this.whoIsCapital(event.seat)} declared the ${suit.name} marriage ${suit.symbol}: +${event.points}. ${suit.name[0].toUpperCase()}${suit.name.slice(1)} are trumps.`, "info"));
       }
     }
   }
 
   /** "You" or the name, to start a sentence. */
   whoIsCapital(seat) {
-    return seat === this.mySeat ? "You" : this.nameOf(seat);
+    return seat === this.table.mySeat ? "You" : this.table.nameOf(seat);
   }
 
-  /** 1000 has no kitty swap: discards and gifts are picked in the hand. */
-  isMyExchange() {
-    return false;
-  }
+  // -- seats -----------------------------------------------------------------------------------
 
-  startingHandSize() {
-    return 7;
-  }
-
+  /** The dealer of a four-player table sits out the deal. */
   isSittingOut(seat) {
-    return Boolean(this.view) && this.view.sitting_out === seat;
+    return Boolean(this.table.view) && this.table.view.sitting_out === seat;
   }
 
   /** Each player is their own side. */
   teams() {
-    return Array.from({ length: this.seatCount() }, (_, seat) => [seat]);
+    return Array.from({ length: this.table.seatCount() }, (_, seat) => [seat]);
   }
 
   seatBidHTML(entry) {
@@ -184,7 +187,7 @@ export class ThousandTableView extends TableView {
   }
 
   seatTricksText(seat) {
-    const view = this.view;
+    const view = this.table.view;
     if (!view || view.phase !== "play" || !view.active.includes(seat)) {
       return view && this.isSittingOut(seat) ? "sitting out" : "";
     }
@@ -193,13 +196,16 @@ export class ThousandTableView extends TableView {
     return `${tricks} trick${tricks === 1 ? "" : "s"} · ${view.card_points[seat]} pts${marriages}`;
   }
 
+  /** My legal actions now. */
+  /** My legal actions now. */
   legal() {
-    return (this.view && this.view.legal_actions) || [];
+    return this.table.legal();
   }
 
   // -- status and contract ---------------------------------------------------------------------
 
   phaseStatus(view, mine, who) {
+    const table = this.table;
     switch (view.phase) {
       case "bidding":
         if (!mine) return `Waiting for ${who} to bid`;
@@ -209,13 +215,13 @@ export class ThousandTableView extends TableView {
       case "give": {
         if (!mine) return `${who} took the bank and is giving a card to each opponent`;
         const [first, second] = this.giftReceivers();
-        return `Give a card to ${this.nameOf(first)}, then one to ${this.nameOf(second)}`;
+        return `Give a card to ${table.nameOf(first)}, then one to ${table.nameOf(second)}`;
       }
       case "bet":
         return mine ? "Name your final bet" : `${who} is naming the final bet`;
       case "over":
         return view.winner === null || view.winner === undefined ? "The game is over"
-          : `${this.nameOf(view.winner)} won with ${score(view.scores[view.winner])}. A new game starts shortly.`;
+          : `${table.nameOf(view.winner)} won with ${score(view.scores[view.winner])}. A new game starts shortly.`;
       default:
         return super.phaseStatus(view, mine, who);
     }
@@ -223,32 +229,34 @@ export class ThousandTableView extends TableView {
 
   /** The two opponents who receive the contractor's gifts, in order. */
   giftReceivers() {
-    const view = this.view;
+    const view = this.table.view;
     const order = view.active;
-    const at = order.indexOf(view.contract ? view.contract.contractor : this.mySeat);
+    const at = order.indexOf(view.contract ? view.contract.contractor : this.table.mySeat);
     return [order[(at + 1) % order.length], order[(at + 2) % order.length]];
   }
 
+  /** Everybody's score (the barrel marked), the bid or bet, the trumps, the points taken. */
   contractHTML(view) {
+    const table = this.table;
     const scores = `<span class="ct-scores ct-k-scores" title="Scores">${view.scores.map((s, seat) =>
-      `<span class="ct-k-score${view.barrel[seat] && view.barrel[seat].on ? " on-barrel" : ""}" data-seat="${seat}" title="${esc(this.nameOf(seat))}${view.barrel[seat] && view.barrel[seat].on ? ": on the barrel" : ""}">${esc(this.shortName(seat))} <b>${score(s)}</b></span>`).join("")}</span>`;
+      `<span class="ct-k-score${view.barrel[seat] && view.barrel[seat].on ? " on-barrel" : ""}" data-seat="${seat}" title="${esc(table.nameOf(seat))}${view.barrel[seat] && view.barrel[seat].on ? ": on the barrel" : ""}">${esc(this.shortName(seat))} <b>${score(s)}</b></span>`).join("")}</span>`;
     const trump = view.trump
-      ? `<span class="ct-k-trump" data-testid="trump" title="Trumps: ${SUITS[view.trump].name}">trumps <span class="ct-suit ct-${SUITS[view.trump].colour}">${SUITS[view.trump].symbol}</span></span>`
+      ? `<span class="ct-k-trump" data-testid="trump" title="Trumps: ${SUITS[view.trump].name}">trumps ${suitHTML(view.trump)}</span>`
       : `<span class="ct-k-trump" data-testid="trump">no trumps</span>`;
     const contract = view.contract;
     if (!contract) {
       const high = view.high_bid;
-      return `${scores}<span>Deal ${view.hand_number}${high ? ` · high bid <b>${high.bid}</b>${high.blind ? " blind" : ""} ${esc(this.nameOf(high.seat))}` : ""}</span>`;
+      return `${scores}<span>Deal ${view.hand_number}${high ? ` · high bid <b>${high.bid}</b>${high.blind ? " blind" : ""} ${esc(table.nameOf(high.seat))}` : ""}</span>`;
     }
     const taken = view.card_points[contract.contractor] + view.marriage_points[contract.contractor];
     return `${scores}`
-      + `<span class="ct-contract-bid" data-testid="k-contract">${contract.bet === contract.bid ? "Bid" : "Bet"} <b>${contract.bet}</b>${contract.blind ? ' <span class="ct-blind" title="Blind: all points doubled">blind ×2</span>' : ""} <span class="ct-by">${esc(this.nameOf(contract.contractor))}</span></span>`
+      + `<span class="ct-contract-bid" data-testid="k-contract">${contract.bet === contract.bid ? "Bid" : "Bet"} <b>${contract.bet}</b>${contract.blind ? ' <span class="ct-blind" title="Blind: all points doubled">blind ×2</span>' : ""} <span class="ct-by">${esc(table.nameOf(contract.contractor))}</span></span>`
       + (view.phase === "play" ? `${trump}<span class="ct-count" title="Points taken by the contractor (cards and marriages)">${taken}/${contract.bet}</span>` : "");
   }
 
   /** A seat's name, shortened for the score line. */
   shortName(seat) {
-    const name = this.nameOf(seat);
+    const name = this.table.nameOf(seat);
     return name.length > 10 ? `${name.slice(0, 9)}…` : name;
   }
 
@@ -256,44 +264,37 @@ export class ThousandTableView extends TableView {
 
   /** Whether I am picking cards to discard or give now. */
   isPicking() {
-    const view = this.view;
-    return this.isMyTurn() && (view.phase === "discard" || view.phase === "give");
+    const table = this.table;
+    return table.isMyTurn() && (table.view.phase === "discard" || table.view.phase === "give");
   }
 
   /** How many cards to pick: 3 to discard, 2 to give. */
   pickCount() {
-    return this.view.phase === "give" ? 2 : 3;
+    return this.table.view.phase === "give" ? 2 : 3;
   }
 
+  /** Every card while I pick; else a card I may play (declaring its marriage or not). */
   isPlayable(card) {
-    if (this.isPicking()) return true;
-    return this.legal().some((action) => action === `play ${card}` || action === `play ${card} marriage`);
+    return this.isPicking() || super.isPlayable(card);
   }
 
-  /** My hand: face down until I look (blind bidding), my picks lifted out of it. */
+  /** Cards in my hand, less those picked (they show in the pick panel). */
+  handCards(cards) {
+    if (!this.isPicking() || !this.picked.length) return cards;
+    const picked = new Set(this.picked);
+    return cards.filter((card) => !picked.has(card));
+  }
+
+  /** My hand again (the shared table draws it), with the marriages marked. */
   renderHand() {
-    const view = this.view;
-    const hand = this.el.hand;
-    if (view && this.mySeat !== null && !view.hand && view.hand_sizes[this.mySeat]) {
-      const count = view.hand_sizes[this.mySeat];
-      const key = `down:${count}:${this.options.cardBack}`;
-      if (hand.dataset.key !== key) {
-        hand.dataset.key = key;
-        hand.innerHTML = Array.from({ length: count }, () => `<span class="ct-card ct-facedown" aria-hidden="true">${backSVG(this.options.cardBack)}</span>`).join("");
-        hand.setAttribute("aria-label", "Your hand, face down: you have not looked at it");
-        hand.style.setProperty("--count", String(count));
-      }
-      hand.hidden = false;
-      return;
-    }
-    if (hand.dataset.key) {
-      delete hand.dataset.key;
-      hand.replaceChildren();
-      hand.setAttribute("aria-label", "Your hand");
-    }
-    super.renderHand();
+    this.table.renderHand();
+    this.markMarriages();
+  }
+
+  /** A king or queen that may lead its marriage is marked, and says so. */
+  markMarriages() {
     const marriages = new Set(this.legal().filter((a) => a.endsWith(" marriage")).map((a) => a.split(" ")[1]));
-    for (const button of hand.querySelectorAll("[data-card]")) {
+    for (const button of this.table.el.hand.querySelectorAll("[data-card]")) {
       const card = button.dataset.card;
       button.classList.toggle("marriage", marriages.has(card));
       if (marriages.has(card)) button.title = `${cardName(card)}: lead it to declare its marriage`;
@@ -301,27 +302,18 @@ export class ThousandTableView extends TableView {
     }
   }
 
-  /** Cards in my hand, less those picked (they show in the pick panel). */
-  handCards() {
-    const cards = super.handCards();
-    if (!this.isPicking() || !this.picked.length) return cards;
-    const picked = new Set(this.picked);
-    return cards.filter((card) => !picked.has(card));
-  }
-
-  onCardClick(card, area) {
+  /** A pick while I discard or give, the marriage question, or a card played. */
+  onCardClick(card) {
     if (this.isPicking()) {
       this.togglePick(card);
-      return;
-    }
-    if (!this.view) return;
-    if (this.legal().includes(`play ${card} marriage`)) {
+    } else if (this.legal().includes(`play ${card} marriage`)) {
       this.openMarriage(card);
-      return;
+    } else {
+      this.table.act(`play ${card}`);
     }
-    this.act(`play ${card}`);
   }
 
+  /** Pick a card, or put a picked one back. */
   togglePick(card) {
     if (this.picked.includes(card)) this.picked = this.picked.filter((c) => c !== card);
     else if (this.picked.length < this.pickCount()) this.picked = [...this.picked, card];
@@ -332,21 +324,21 @@ export class ThousandTableView extends TableView {
 
   /** The panel of picked cards with its Discard / Give button. */
   renderPick() {
-    const { el } = this;
-    const show = Boolean(this.view) && this.isPicking();
+    const { el, table } = this;
+    const show = Boolean(table.view) && this.isPicking();
     el.kPick.hidden = !show;
     if (!show) return;
     const count = this.pickCount();
-    const give = this.view.phase === "give";
+    const give = table.view.phase === "give";
     if (give) {
       const receivers = this.giftReceivers();
-      el.kPickTitle.textContent = `Pick a card for ${this.nameOf(receivers[0])}, then one for ${this.nameOf(receivers[1])}`;
+      el.kPickTitle.textContent = `Pick a card for ${table.nameOf(receivers[0])}, then one for ${table.nameOf(receivers[1])}`;
     } else {
       el.kPickTitle.textContent = `Pick ${count} cards to discard face down`;
     }
     el.kPicked.innerHTML = Array.from({ length: count }, (_, index) => {
       const card = this.picked[index];
-      const label = give ? `<span class="ct-k-to">to ${esc(this.nameOf(this.giftReceivers()[index]))}</span>` : "";
+      const label = give ? `<span class="ct-k-to">to ${esc(table.nameOf(this.giftReceivers()[index]))}</span>` : "";
       return card
         ? `<button type="button" class="ct-card ct-k-slot" data-card="${esc(card)}" aria-label="${esc(cardName(card))}: put it back">${cardSVG(card)}${label}</button>`
         : `<span class="ct-k-slot ct-k-empty">${label}</span>`;
@@ -359,18 +351,18 @@ export class ThousandTableView extends TableView {
 
   /** The bank in the middle: backs until shown, faces while it matters, gone in the play. */
   renderBank() {
-    const view = this.view;
+    const { view, options } = this.table;
     const bank = this.el.bank;
     let html = "";
     let label = "";
     if (view && view.phase === "bidding" && view.bank_size) {
       label = "Bank";
-      html = Array.from({ length: view.bank_size }, () => `<span class="ct-mini ct-back">${backSVG(this.options.cardBack)}</span>`).join("");
+      html = Array.from({ length: view.bank_size }, () => `<span class="ct-mini ct-back">${backSVG(options.cardBack)}</span>`).join("");
     } else if (view && view.bank && ["discard", "give", "bet"].includes(view.phase)) {
-      label = view.contract ? `Bank taken by ${this.whoIs(view.contract.contractor)}` : "Bank";
+      label = view.contract ? `Bank taken by ${this.table.whoIs(view.contract.contractor)}` : "Bank";
       html = view.bank.map((card) => `<span class="ct-mini" data-card="${esc(card)}" title="${esc(cardName(card))}">${cardSVG(card)}</span>`).join("");
     } else if (view && view.contract && ["discard", "give", "bet"].includes(view.phase)) {
-      label = `${this.nameOf(view.contract.contractor)} took the bank unseen`;
+      label = `${this.table.nameOf(view.contract.contractor)} took the bank unseen`;
     }
     const key = `${label}|${html.length}|${view && view.bank ? view.bank.join(",") : ""}`;
     if (bank.dataset.key === key) return;
@@ -391,6 +383,7 @@ export class ThousandTableView extends TableView {
     return values.sort((a, b) => a.value - b.value);
   }
 
+  /** Move the stepper by one legal value. */
   step(delta) {
     const values = this.stepValues();
     if (!values.length) return;
@@ -400,10 +393,10 @@ export class ThousandTableView extends TableView {
 
   /** The bidding or final bet panel, on my turn. */
   renderBidding() {
-    const { el } = this;
-    const view = this.view;
+    const { el, table } = this;
+    const view = table.view;
     const phase = view && view.phase;
-    const show = this.isMyTurn() && (phase === "bidding" || phase === "bet");
+    const show = table.isMyTurn() && (phase === "bidding" || phase === "bet");
     el.kBidding.hidden = !show;
     if (!show) {
       this.stepKey = "";
@@ -443,32 +436,36 @@ export class ThousandTableView extends TableView {
 
   // -- marriages -------------------------------------------------------------------------------
 
+  /** Leading a marriage's king or queen asks whether to declare it. */
   openMarriage(card) {
-    const suit = SUITS[card.slice(-1)];
     const points = { S: 40, C: 60, D: 80, H: 100 }[card.slice(-1)];
     this.marriageChoice = { card, points };
     const { el } = this;
-    el.kMarriageTitle.innerHTML = `Lead ${esc(cardName(card))}: declare the <span class="ct-suit ct-${suit.colour}">${suit.symbol}</span> marriage?`;
+    el.kMarriageTitle.innerHTML = `Lead ${esc(cardName(card))}: declare the ${suitHTML(card.slice(-1))} marriage?`;
     el.kDeclare.innerHTML = `Declare marriage (+${points})`;
     el.kMarriage.hidden = false;
     el.kDeclare.focus();
   }
 
+  /** Close the marriage question without playing. */
   closeMarriage() {
     this.marriageChoice = null;
     this.el.kMarriage.hidden = true;
   }
 
+  /** Lead the card, declaring its marriage or not. */
   playMarriage(declare) {
     const choice = this.marriageChoice;
     if (!choice) return;
     this.closeMarriage();
-    this.act(`play ${choice.card}${declare ? " marriage" : ""}`);
+    this.table.act(`play ${choice.card}${declare ? " marriage" : ""}`);
   }
 
   // -- the end of a deal -----------------------------------------------------------------------
 
-  showResult(scored, over) {
+  /** Who made or went down on what, everybody's points and penalties, the scores, the winner. */
+  resultHTML(scored, over) {
+    const table = this.table;
     const parts = [];
     if (scored) {
       const contractor = scored.contractor;
@@ -479,24 +476,25 @@ export class ThousandTableView extends TableView {
         parts.push(`<div class="ct-result-title">${esc(this.whoIsCapital(contractor))} ${verdict} ${scored.bet}${scored.blind ? " blind" : ""}: took ${scored.taken}, ${signed(scored.points[contractor])}</div>`);
       }
       parts.push(`<div class="ct-result-points">${scored.points.map((points, seat) =>
-        this.view.active.includes(seat) || points
-          ? `<span>${esc(this.nameOf(seat))} <b>${signed(points)}</b></span>` : "").join("")}</div>`);
+        table.view.active.includes(seat) || points
+          ? `<span>${esc(table.nameOf(seat))} <b>${signed(points)}</b></span>` : "").join("")}</div>`);
       for (const penalty of scored.penalties || []) {
         const why = penalty.kind === "barrel" ? "off the barrel" : "three bolts";
-        parts.push(`<div class="ct-result-summary">${esc(this.nameOf(penalty.seat))}: ${why}, ${signed(penalty.points)}</div>`);
+        parts.push(`<div class="ct-result-summary">${esc(table.nameOf(penalty.seat))}: ${why}, ${signed(penalty.points)}</div>`);
       }
       parts.push(`<div class="ct-result-score">Score: ${scored.scores.map((s, seat) =>
-        `<span>${esc(this.nameOf(seat))} <b>${score(s)}</b></span>`).join(" · ")}</div>`);
+        `<span>${esc(table.nameOf(seat))} <b>${score(s)}</b></span>`).join(" · ")}</div>`);
     }
     if (over && over.winner !== null && over.winner !== undefined) {
       parts.push(`<div class="ct-result-match">${esc(this.whoIsCapital(over.winner))} won the game with ${score(over.scores[over.winner])}! A new game starts in a moment.</div>`);
     }
-    const result = this.el.result;
-    result.innerHTML = parts.join("");
-    result.classList.toggle("made", Boolean(scored && scored.made));
-    result.classList.toggle("failed", Boolean(scored && scored.made === false));
-    result.hidden = false;
-    clearTimeout(this.resultTimer);
-    this.resultTimer = setTimeout(() => { result.hidden = true; }, over ? 14000 : 7000);
+    return parts.join("");
+  }
+}
+
+/** The 1000 table: the shared table built with 1000's widgets (table_games.js names it). */
+export class ThousandTableView extends TableView {
+  constructor(root, ctx) {
+    super(root, ctx, ThousandWidgets);
   }
 }
