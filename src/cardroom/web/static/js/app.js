@@ -183,7 +183,7 @@ const lobbyContext = {
 // -- table -----------------------------------------------------------------------------------
 
 /** Each game's table module by game name, loaded once on first use (a failed load is tried
- * again next time): table.js draws 500, thousand.js (which builds on it) draws 1000. */
+ * again next time): each game's module (table_games.js names them) draws its table. */
 const tableModules = new Map();
 
 /** The game a table plays, from its latest message or its lobby row (500 if unknown yet). */
@@ -237,6 +237,8 @@ async function mountTableView(tableId) {
     return;
   }
   if (state.tableId !== tableId) return; // the player moved on while it loaded
+  // The table's first message may have come while the module loaded and named another game.
+  if (gameOf(tableId) !== game) return mountTableView(tableId);
   root.replaceChildren();
   state.tableView = new module[className](root, tableContext(tableId));
   state.tableGame = game;
