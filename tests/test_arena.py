@@ -63,3 +63,23 @@ def test_matches_cut_to_single_deals_are_compared_pair_by_pair() -> None:
     assert abs(edge.value - sum(edges) / len(edges)) < 1e-9
     assert edge.low < edge.value < edge.high
     assert edge.value > 0  # the simple bot out-scores random play on the same deals
+
+
+def test_contracts_are_tallied_by_kind_for_both_sides_and_shown_by_the_command() -> None:
+    from typer.testing import CliRunner
+
+    from cardroom.cli import app
+
+    report = run_arena(Rules.preset("online"), "simple", "random", pairs=4, seed=3)
+    for side in ("a", "b"):
+        made, failed, _ = report.contracts(side)
+        kinds = report.contracts_by_kind(side)
+        assert sum(m for m, _, _ in kinds.values()) == made
+        assert sum(f for _, f, _ in kinds.values()) == failed
+    result = CliRunner().invoke(app, ["arena", "--team-a", "simple", "--team-b", "random",
+                                      "--matches", "8", "--seed", "3"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    kinds = set(report.contracts_by_kind("a")) | set(report.contracts_by_kind("b"))
+    assert kinds
+    for kind in kinds:
+        assert f"{kind} made as contractor" in result.output

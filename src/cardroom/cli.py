@@ -344,7 +344,19 @@ def arena(
     table.add_row("contracts made / failed", f"{made_a} / {failed_a}",
                   f"{made_b} / {failed_b}")
     table.add_row("share of contracts made", str(share_a), str(share_b))
+    kinds_a, kinds_b = report.contracts_by_kind("a"), report.contracts_by_kind("b")
+    for kind in sorted(set(kinds_a) | set(kinds_b)):
+        table.add_row(f"  {kind} made as contractor",
+                      *(_made_of(kinds.get(kind)) for kinds in (kinds_a, kinds_b)))
     console.print(table)
+
+
+def _made_of(tally: tuple[int, int, object] | None) -> str:
+    """A side's contracts of one kind: how many of how many were made, and the share."""
+    if tally is None:
+        return "-"
+    made, failed, share = tally
+    return f"{made} of {made + failed}, {share}"
 
 
 @app.command()
