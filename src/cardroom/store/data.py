@@ -117,7 +117,7 @@ class MatchRecord:
     record: Record
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NewBugReport:
     """A player's bug report about to be stored (:meth:`Store.add_bug`)."""
 
@@ -128,19 +128,12 @@ class NewBugReport:
     created_at: float
     table_id: str | None = None
     record: Record | None = None
-    """The reporter's table's match so far, if they sat at one."""
+    """The match it was about: the reporter's table's match so far, if they sat at one
+    (read back, ``None`` also when what was kept is no record)."""
 
 
-@dataclass(frozen=True, slots=True)
-class BugReport:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BugReport(NewBugReport):
     """A stored bug report (:meth:`Store.bugs`), numbered in the order reports came."""
 
     id: int
-    player_id: str
-    player_name: str
-    description: str
-    client_state: dict[str, Any]
-    created_at: float
-    table_id: str | None = None
-    record: Record | None = None
-    """The match it was about; ``None`` if there was none (or what was kept is no record)."""
