@@ -1,4 +1,4 @@
-"""Engine speed: complete random hands and random actions per second on one core, per preset.
+"""Engine speed: complete random hands and random actions per CPU second on one core, per preset.
 
 A "hand" is everything from the deal to the score: bidding, kitty exchange, ten tricks (fewer
 when a no-tricks contract stops early) and scoring. Deals that everybody passed and that were
@@ -8,13 +8,30 @@ dealt again are not counted as hands (their actions are counted). Two policies d
 - ``passive``: passes 80% of the time in the bidding, so more hands are all-pass or low
   contracts and matches run for many hands, like real play.
 
+Times are the process's CPU time (``time.process_time``), so other jobs on a shared machine
+slow the figures less than they would wall-clock ones.
+
 Run: ``python bench/engine.py [--seconds 3]``. Prints a table; copy it to bench/RESULTS.md.
+
+Side by side with another checkout's engine (the code before a change)::
+
+    python bench/engine.py --vs ../start/src --presets online,classic --policies uniform
+
+runs each measurement in a fresh process pinned to one core (``--core``), this checkout's
+engine and the other (its ``src`` put first on ``PYTHONPATH``) in turn, A B then B A, for
+``--rounds`` rounds, and prints both rates and the median of the paired ratios. The other
+checkout needs no copy of this script: the child processes run this file.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import platform
 import random
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -41,20 +58,26 @@ def passive(rng: random.Random, game: Game) -> object:
     return rng.choice(actions)
 
 
+POLICIES: dict[str, Policy] = {"uniform": uniform, "passive": passive}
+
+
 def measure(preset: str, policy: Policy, seconds: float) -> tuple[float, float]:
-    """Hands per second and actions per second over ``seconds`` of random matches."""
+    """Hands per CPU second and actions per CPU second over ``seconds`` of random matches.
+
+    The clock is read between matches only, and hands are counted once a match is over, so
+    the loop spends its time in the engine and in the policy's random choices.
+    """
     rng = random.Random(1)
     hands = actions = seed = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         game = Game.new(preset, seed=seed)
         seed += 1
         while not game.is_over:
-            before = len(game.history)
             game.apply(policy(rng, game))
-            actions += 1
-            hands += sum(1 for result in game.history[before:] if any(result.tricks))
-    elapsed = time.perf_counter() - started
+        actions += len(game.actions)
+        hands += sum(1 for result in game.history if any(result.tricks))
+    elapsed = time.process_time() - started
     return hands / elapsed, actions / elapsed
 
 
@@ -63,30 +86,114 @@ def baseline_loop(seconds: float) -> float:
     rng = random.Random(1)
     items = list(range(10))
     calls = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         for _ in range(1000):
             rng.choice(items)
         calls += 1000
-    return calls / (time.perf_counter() - started)
+    return calls / (time.process_time() - started)
 
 
-def main(seconds: float = typer.Option(3.0, help="Seconds per measurement.")) -> None:
-    """Measure every preset under both policies and print the table."""
+def _names(text: str, known: tuple[str, ...] | list[str], what: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise typer.BadParameter(f"unknown {what}: {', '.join(unknown)} "
+                                 f"(known: {', '.join(known)})")
+    return names
+
+
+def _child(preset: str, policy: str, seconds: float, core: int | None) -> None:
+    """One measurement, printed as a JSON line (the ``--vs`` mode's worker)."""
+    if core is not None:
+        os.sched_setaffinity(0, {core})
+    import cardroom.games.five_hundred as engine
+
+    hands, actions = measure(preset, POLICIES[policy], seconds)
+    print(json.dumps({"hands": hands, "actions": actions, "engine": engine.__file__}))
+
+
+def _run_child(src: str | None, preset: str, policy: str, seconds: float,
+               core: int | None) -> dict[str, float | str]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
+    command = [sys.executable, __file__, "--child", "--presets", preset, "--policies", policy,
+               "--seconds", str(seconds)]
+    if core is not None:
+        command += ["--core", str(core)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def side_by_side(console: Console, other: str, presets: list[str], policies: list[str],
+                 seconds: float, rounds: int, core: int | None) -> None:
+    """This checkout's engine (A) against the one under ``other`` (B), in alternating runs."""
+    rates: dict[tuple[str, str], dict[str, list[float]]] = {}
+    engines: dict[str, str] = {}
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("measuring", total=rounds * len(presets) * len(policies) * 2)
+        for number in range(rounds):
+            for preset in presets:
+                for policy in policies:
+                    runs = rates.setdefault((preset, policy), {"A": [], "B": []})
+                    order = ("A", "B") if number % 2 == 0 else ("B", "A")
+                    for side in order:
+                        src = None if side == "A" else other
+                        result = _run_child(src, preset, policy, seconds, core)
+                        runs[side].append(float(result["hands"]))
+                        engines[side] = str(result["engine"])
+                        progress.advance(task)
+    table = Table(title=f"Complete hands per CPU second, side by side, {rounds} rounds of "
+                        f"{seconds:g} s, core {core} ({platform.python_implementation()} "
+                        f"{platform.python_version()}, {platform.machine()})")
+    for column in ("preset", "policy", "A hands/s (median)", "B hands/s (median)",
+                   "A/B (median of pairs)", "A/B min–max"):
+        table.add_column(column, justify="right")
+    for (preset, policy), runs in rates.items():
+        ratios = [a / b for a, b in zip(runs["A"], runs["B"], strict=True)]
+        table.add_row(preset, policy, f"{statistics.median(runs['A']):,.0f}",
+                      f"{statistics.median(runs['B']):,.0f}",
+                      f"{statistics.median(ratios):.2f}",
+                      f"{min(ratios):.2f}–{max(ratios):.2f}")
+    console.print(table)
+    console.print(f"A: {engines.get('A')}\nB: {engines.get('B')}")
+
+
+def main(
+    seconds: float = typer.Option(3.0, help="CPU seconds per measurement."),
+    presets: str = typer.Option(",".join(PRESET_NAMES), help="Comma-separated presets."),
+    policies: str = typer.Option(",".join(POLICIES), help="Comma-separated policies."),
+    vs: str | None = typer.Option(None, help="Another checkout's src folder: measure its "
+                                             "engine side by side with this one."),
+    rounds: int = typer.Option(5, help="With --vs: runs of each engine per preset and policy."),
+    core: int | None = typer.Option(None, help="With --vs: the CPU core every run is pinned "
+                                               "to."),
+    child: bool = typer.Option(False, hidden=True, help="Run one measurement, print JSON."),
+) -> None:
+    """Measure the presets under the policies and print the table."""
+    preset_names = _names(presets, PRESET_NAMES, "preset")
+    policy_names = _names(policies, list(POLICIES), "policy")
+    if child:
+        _child(preset_names[0], policy_names[0], seconds, core)
+        return
     console = Console()
-    policies = {"uniform": uniform, "passive": passive}
+    if vs is not None:
+        side_by_side(console, vs, preset_names, policy_names, seconds, rounds, core)
+        return
     rows = []
     with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("measuring", total=len(PRESET_NAMES) * len(policies) + 1)
+        task = progress.add_task("measuring", total=len(preset_names) * len(policy_names) + 1)
         base = baseline_loop(seconds)
         progress.advance(task)
-        for preset in PRESET_NAMES:
-            for name, policy in policies.items():
-                hands, actions = measure(preset, policy, seconds)
+        for preset in preset_names:
+            for name in policy_names:
+                hands, actions = measure(preset, POLICIES[name], seconds)
                 rows.append((preset, name, hands, actions))
                 progress.advance(task)
-    table = Table(title=f"Engine speed, one core ({platform.python_implementation()} "
-                        f"{platform.python_version()}, {platform.machine()})")
+    table = Table(title=f"Engine speed per CPU second, one core "
+                        f"({platform.python_implementation()} {platform.python_version()}, "
+                        f"{platform.machine()})")
     for column in ("preset", "policy", "hands/s", "actions/s", "actions per random.choice"):
         table.add_column(column, justify="right")
     for preset, name, hands, actions in rows:
