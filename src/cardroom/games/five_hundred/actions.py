@@ -159,9 +159,10 @@ class DiscardChoices(Sequence[Action]):
         self.count = count
         self.extra = tuple(extra)
         self._cards = [CARDS[i] for i in iter_indexes(held)]
+        self._discards = comb(len(self._cards), count)
 
     def __len__(self) -> int:
-        return comb(len(self._cards), self.count) + len(self.extra)
+        return self._discards + len(self.extra)
 
     @overload
     def __getitem__(self, position: int) -> Action: ...
@@ -171,12 +172,12 @@ class DiscardChoices(Sequence[Action]):
     def __getitem__(self, position: int | slice) -> Action | list[Action]:
         if isinstance(position, slice):
             return [self[i] for i in range(*position.indices(len(self)))]
-        total = len(self)
+        discards = self._discards
+        total = discards + len(self.extra)
         if position < 0:
             position += total
         if not 0 <= position < total:
             raise IndexError("discard choice out of range")
-        discards = total - len(self.extra)
         if position >= discards:
             return self.extra[position - discards]
         chosen: list[Card] = []

@@ -92,7 +92,8 @@ class Bid:
     ``tricks`` is 0 (Hi/Lo's five is in its scoring) and ``trump`` is ``None``.
     """
 
-    __slots__ = ("contract", "name", "text", "tricks", "trump", "value")
+    __slots__ = ("contract", "is_misere_type", "is_trick_bid", "name", "text", "tricks",
+                 "trump", "value")
 
     contract: Contract
     tricks: int
@@ -100,11 +101,17 @@ class Bid:
     value: int
     text: str
     name: str
+    is_misere_type: bool
+    """True for contracts whose makers must take no tricks."""
+    is_trick_bid: bool
+    """True for six-to-ten trick bids (suits, no trumps and J5 no trumps)."""
 
     def __init__(self, contract: Contract, tricks: int = 0, trump: Suit | None = None) -> None:
         self.contract = contract
         self.tricks = tricks
         self.trump = trump
+        self.is_misere_type = contract in MISERE_TYPES
+        self.is_trick_bid = contract is Contract.TRICKS or contract is Contract.J5
         if contract is Contract.TRICKS:
             strain_rank = 4 if trump is None else int(trump)
             self.value = 40 + 100 * (tricks - 6) + 20 * strain_rank
@@ -118,16 +125,6 @@ class Bid:
             self.value = SPECIAL_VALUES[contract]
             self.text = contract.value
             self.name = SPECIAL_NAMES[contract]
-
-    @property
-    def is_misere_type(self) -> bool:
-        """True for contracts whose makers must take no tricks."""
-        return self.contract in MISERE_TYPES
-
-    @property
-    def is_trick_bid(self) -> bool:
-        """True for six-to-ten trick bids (suits, no trumps and J5 no trumps)."""
-        return self.contract is Contract.TRICKS or self.contract is Contract.J5
 
     @staticmethod
     def parse(text: str | Bid) -> Bid:

@@ -304,12 +304,12 @@ class Rules(PresetRules):
         """True when every player has exactly one partner for the whole match."""
         return all(len(team) == 2 for team in self.teams)
 
-    @property
+    @cached_property
     def deck_spec(self) -> DeckSpec:
         """The deck in use."""
         return DECKS[self.deck]
 
-    @property
+    @cached_property
     def kitty_size(self) -> int:
         """Cards in the kitty."""
         return DECKS[self.deck].kitty

@@ -1,0 +1,89 @@
+"""Dealing a hand of 500: a seeded shuffle, then bundles of 3-4-3 from the dealer's left with
+cards to the kitty between the rounds.
+
+Replays rely on a seed giving the same deal for ever, so the shuffle is written out here
+(:func:`shuffle`) rather than left to ``random.shuffle``: it draws the same numbers from the
+generator in the same order, and the layout of each deal (which position of the shuffled
+deck goes to which seat) is worked out once per table shape and dealer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import cache
+from operator import itemgetter
+
+from cardroom.games.cards import iter_indexes
+from cardroom.games.five_hundred.rules import Rules
+
+BUNDLES = (3, 4, 3)
+"""Cards to each player in the three rounds of the deal."""
+KITTY_BUNDLES = {2: (1, 1, 0), 3: (1, 1, 1), 5: (3, 2, 0), 6: (2, 2, 2)}
+"""Kitty cards dealt after each round of bundles (3, 4, 3 to each player), by kitty size."""
+
+
+@cache
+def deck_order(deck: int) -> tuple[int, ...]:
+    """The card indexes of a deck mask, lowest first: the unshuffled deck."""
+    return tuple(iter_indexes(deck))
+
+
+BITS = tuple(1 << index for index in range(66))
+"""The mask of each card index."""
+
+
+@cache
+def layout(players: int, kitty_size: int, dealer: int) -> tuple[int, ...]:
+    """The seat each position of the shuffled deck is dealt to (``players``: the kitty)."""
+    owners: list[int] = []
+    for bundle, to_kitty in zip(BUNDLES, KITTY_BUNDLES[kitty_size], strict=True):
+        for offset in range(1, players + 1):
+            owners.extend([(dealer + offset) % players] * bundle)
+        owners.extend([players] * to_kitty)
+    return tuple(owners)
+
+
+@cache
+def pickers(players: int, kitty_size: int,
+            dealer: int) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
+    """For each seat and then the kitty, what picks its cards out of the shuffled deck."""
+    owners = layout(players, kitty_size, dealer)
+    # Every seat and the kitty get two cards at least, so each picker gives a tuple.
+    return tuple(itemgetter(*[p for p, o in enumerate(owners) if o == owner])
+                 for owner in range(players + 1))
+
+
+@cache
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(position, positions up to it, bits to draw) of each swap of a shuffle of ``size``."""
+    return tuple((last, last + 1, (last + 1).bit_length()) for last in range(size - 1, 0, -1))
+
+
+def shuffle(deck: list[int], rng: random.Random) -> None:
+    """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does (Fisher-Yates, each
+    position's swap drawn with ``getrandbits`` and rejection), with no method call per card."""
+    getrandbits = rng.getrandbits
+    for last, size, bits in _swaps(len(deck)):
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+        deck[last], deck[pick] = deck[pick], deck[last]
+
+
+def deal_cards(rules: Rules, rng: random.Random, dealer: int) -> tuple[list[int], int]:
+    """Shuffle the deck and deal it in bundles of 3-4-3 from the dealer's left, kitty between.
+
+    Returns the hands as masks (by seat) and the kitty mask. Any fixed pattern would do; this
+    one is the traditional deal, and replays rely on it staying the same.
+    """
+    deck = list(deck_order(rules.deck_spec.mask))
+    shuffle(deck, rng)
+    masks = []
+    for pick in pickers(rules.players, rules.kitty_size, dealer):
+        mask = 0
+        for index in pick(deck):
+            mask |= BITS[index]
+        masks.append(mask)
+    kitty = masks.pop()
+    return masks, kitty

@@ -1,0 +1,182 @@
+"""What one seat of a 500 table may see: :func:`view`, JSON-ready, with its legal actions.
+
+Hidden: the other hands (but hands played open), the kitty (but to the seat taking it),
+others' discards, the holders of called cards until they play them, the seed and the deal of
+later hands. The server sends each seat this and nothing else, and the leak tests check it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from cardroom.games.cards import CARDS, Card, iter_indexes
+from cardroom.games.five_hundred.exchange import may_call_slam
+from cardroom.games.five_hundred.state import (
+    BIDDING,
+    DISCARD_PHASE,
+    NO_TRUMPS,
+    PARTNER_DISCARD,
+    State,
+)
+from cardroom.games.five_hundred.tricks import JOKER_SUIT, Strain
+from cardroom.games.match import check_seat
+
+GAME_NAME = "500"
+CARD_TEXT = tuple(card.text for card in CARDS)
+EXCHANGE_PHASES = (DISCARD_PHASE, PARTNER_DISCARD)
+
+
+@cache
+def display_order(strain: Strain) -> tuple[int, ...]:
+    """Every card index in display order under ``strain``: grouped by effective suit (trumps
+    first, then the joker's own suit, then hearts, diamonds, clubs, spades), highest first."""
+    trump = strain.trump
+    keys = strain.keys
+
+    def order(index: int) -> tuple[int, int]:
+        suit = strain.suit_of[index]
+        group = 5 if suit == trump else (4 if suit == JOKER_SUIT else suit)
+        return (-group, -keys[suit if suit != JOKER_SUIT else 0][index])
+
+    return tuple(sorted(range(len(CARDS)), key=order))
+
+
+def display_strain(game: State) -> Strain:
+    """The strain hands are sorted by: the contract's, once the bidding is over."""
+    return game.strain if game._phase != BIDDING else NO_TRUMPS
+
+
+def sort_hand(game: State, mask: int) -> list[Card]:
+    """Cards for display: grouped by effective suit (trumps first), highest first."""
+    return [CARDS[i] for i in display_order(display_strain(game)) if mask >> i & 1]
+
+
+def _hand_texts(order: Sequence[int], mask: int) -> list[str]:
+    return [CARD_TEXT[i] for i in order if mask >> i & 1]
+
+
+def visible_hand(game: State, viewer: int | None, seat: int) -> list[Card] | None:
+    """The cards of ``seat`` that ``viewer`` may see: own hand, or a hand played open."""
+    if viewer == seat or seat in game.open_seats:
+        return sort_hand(game, game.hands[seat])
+    return None
+
+
+def known_side(game: State, viewer: int | None) -> list[int]:
+    """The seats ``viewer`` knows to be playing for the contract: the contractor's team;
+    with five players the contractor, the partners revealed so far and the viewer itself if
+    it holds a called card."""
+    if game.contractor is None:
+        return []
+    if game.players != 5:
+        return list(game.contract_side)
+    known = {game.contractor, *game.revealed}
+    if viewer is not None and viewer in game.partners:
+        known.add(viewer)
+    return sorted(known)
+
+
+def _texts(mask: int) -> list[str]:
+    return [CARD_TEXT[i] for i in iter_indexes(mask)]
+
+
+def _contract(game: State) -> dict[str, Any] | None:
+    contract = game.contract
+    if contract is None and game._phase == BIDDING:
+        return None
+    trump = game.strain.trump
+    return {
+        "bid": contract.text if contract else None,
+        "name": contract.name if contract else "no trumps (nobody bid)",
+        "contractor": game.contractor,
+        "trump": trump.letter if trump is not None else None,
+        "value": contract.value if contract else None,
+        "playing": list(game.active),
+        "opponent": game.corner_opponent,
+        "slam": game.slam,
+        "joker_suit": game.joker_suit.letter if game.joker_suit is not None else None,
+    }
+
+
+def _own(game: State, seat: int | None) -> dict[str, Any]:
+    """The parts of a view only ``seat`` sees: its exchange, discards, the cards handed over
+    to its side, and its legal actions."""
+    if seat is None:
+        return {"exchange": None, "discards": [], "handed_over": [], "legal_actions": [],
+                "discard_count": None}
+    to_act = seat == game._to_act
+    contractor = game.contractor
+    own: dict[str, Any] = {
+        "exchange": _texts(game.exchange) if to_act and game.exchange else None,
+        "discards": _texts(game.discards[seat]),
+        "handed_over": (_texts(game.handed_over) if contractor is not None
+                        and game.team_of[seat] == game.team_of[contractor] else []),
+        "legal_actions": [],
+        "discard_count": None,
+    }
+    if to_act:
+        if game._phase in EXCHANGE_PHASES:
+            own["discard_count"] = game.exchange_count
+            if may_call_slam(game):
+                own["legal_actions"] = ["slam"]
+        else:
+            own["legal_actions"] = [action.text for action in game.legal_actions()]
+    return own
+
+
+def view(game: State, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions."""
+    n = game.players
+    seat = None if seat is None else check_seat(seat, n)
+    order = display_order(display_strain(game))
+    hands = game.hands
+    open_seats = game.open_seats
+    known = known_side(game, seat)
+    own = _own(game, seat)
+    trick = game.trick
+    return {
+        "game": GAME_NAME,
+        "rules": game.rules.to_dict(),
+        "preset": game.rules.preset_name,
+        "seat": seat,
+        "players": n,
+        "teams": [list(team) for team in game.teams],
+        "side_of": list(game.team_of),
+        "phase": game._phase,
+        "hand_number": game.hand_number,
+        "dealer": game.dealer,
+        "to_act": game._to_act,
+        "hand": _hand_texts(order, hands[seat]) if seat is not None else None,
+        "hand_sizes": [hand.bit_count() for hand in hands],
+        "open_hands": {str(s): _hand_texts(order, hands[s])
+                       for s in range(n) if s != seat and s in open_seats},
+        "bidding": [{"seat": s, "bid": b.text if b is not None else "pass"}
+                    for s, b in game.bids],
+        "high_bid": (None if game.high_bid is None else
+                     {"seat": game.high_bidder, "bid": game.high_bid.text}),
+        "ladder": game.rules.ladder_view,
+        "passed": [s for s in range(n) if game.passed >> s & 1],
+        "barred": game.barred,
+        "contract": _contract(game),
+        "contract_side": known,
+        "called": [CARD_TEXT[i] for i in game.called],
+        "partners": [s for s in known if s != game.contractor] if n == 5 else [],
+        "kitty_size": game.kitty.bit_count(),
+        "exchange": own["exchange"],
+        "discards": own["discards"],
+        "trick": [{"seat": s, "card": CARD_TEXT[i]}
+                  for s, i in zip(game.trick_seats, trick, strict=True)],
+        "led": (None if not trick else
+                (game.nominated.letter if game.nominated is not None else "SCDHJ"[game.led])),
+        "tricks": [{**t, "cards": list(t["cards"]), "seats": list(t["seats"])}
+                   for t in game.completed],
+        "handed_over": own["handed_over"],
+        "tricks_won": list(game.tricks_won),
+        "scores": list(game.scores),
+        "history": [result.to_dict() for result in game.history],
+        "winner": game.winner,
+        "legal_actions": own["legal_actions"],
+        "discard_count": own["discard_count"],
+    }
