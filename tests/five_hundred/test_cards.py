@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -17,6 +18,7 @@ from cardroom.games.cards import (
     Suit,
     cards_of,
     format_cards,
+    indexes_of,
     iter_indexes,
     mask_of,
     parse_cards,
@@ -158,6 +160,14 @@ def test_mask_of_accepts_cards_and_ignores_duplicates():
 def test_iter_indexes_lowest_first():
     assert list(iter_indexes(0b101001)) == [0, 3, 5]
     assert list(iter_indexes(0)) == []
+
+
+def test_indexes_of_reads_a_mask_like_iter_indexes():
+    rng = random.Random(4)
+    masks = [0, 1, 1 << 65, (1 << CARD_COUNT) - 1,
+             *(rng.getrandbits(CARD_COUNT) for _ in range(500))]
+    for mask in masks:
+        assert indexes_of(mask) == list(iter_indexes(mask))
 
 
 def test_parse_cards_and_format_cards():

@@ -35,7 +35,7 @@ from cardroom.games.cards import (
     JOKER_INDEX,
     Card,
     Suit,
-    iter_indexes,
+    indexes_of,
     parse_cards,
 )
 from cardroom.games.five_hundred.bids import J5_BIDS, SPECIAL_BIDS, TRICK_BIDS, Bid
@@ -144,6 +144,17 @@ CALL_ACTIONS: tuple[Action, ...] = tuple(Action(CALL, cards=[card]) for card in 
 JOKER_SUIT_ACTIONS: dict[Suit, Action] = {suit: Action(JOKER, nominated=suit) for suit in Suit}
 
 
+def _discard(cards: Sequence[Card]) -> Action:
+    """``Action(DISCARD, cards=cards)`` of cards already in index order, made without sorting
+    them or formatting each again (a kitty exchange may list thousands)."""
+    action = Action.__new__(Action)
+    action.kind, action.bid, action.nominated = DISCARD, None, None
+    action.cards = tuple(cards)
+    action.mask = sum(card.mask for card in cards)
+    action.text = "discard " + " ".join([card.text for card in cards])
+    return action
+
+
 class DiscardChoices(Sequence[Action]):
     """Every way to put ``count`` of the held cards back: a lazy, indexable sequence.
 
@@ -158,7 +169,7 @@ class DiscardChoices(Sequence[Action]):
         self.held = held
         self.count = count
         self.extra = tuple(extra)
-        self._cards = [CARDS[i] for i in iter_indexes(held)]
+        self._cards = [CARDS[i] for i in indexes_of(held)]
         self._discards = comb(len(self._cards), count)
 
     def __len__(self) -> int:
@@ -180,21 +191,23 @@ class DiscardChoices(Sequence[Action]):
             raise IndexError("discard choice out of range")
         if position >= discards:
             return self.extra[position - discards]
+        cards = self._cards
+        held = len(cards)
         chosen: list[Card] = []
         start, left = 0, self.count
         while left:
-            for index in range(start, len(self._cards)):
-                block = comb(len(self._cards) - index - 1, left - 1)
+            for index in range(start, held):
+                block = comb(held - index - 1, left - 1)
                 if position < block:
-                    chosen.append(self._cards[index])
+                    chosen.append(cards[index])
                     start, left = index + 1, left - 1
                     break
                 position -= block
-        return Action(DISCARD, cards=chosen)
+        return _discard(chosen)
 
     def __iter__(self) -> Iterator[Action]:
         for chosen in combinations(self._cards, self.count):
-            yield Action(DISCARD, cards=chosen)
+            yield _discard(chosen)
         yield from self.extra
 
     def __contains__(self, action: object) -> bool:

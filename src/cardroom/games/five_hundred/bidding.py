@@ -21,7 +21,7 @@ from cardroom.games.five_hundred.actions import (
     PASS_ACTION,
     Action,
 )
-from cardroom.games.five_hundred.bids import Bid, Contract
+from cardroom.games.five_hundred.bids import SPECIAL_BIDS, Bid, Contract
 from cardroom.games.five_hundred.exchange import after_exchange, take_kitty
 from cardroom.games.five_hundred.play import start_play
 from cardroom.games.five_hundred.scoring import record_hand
@@ -34,6 +34,8 @@ FACE_MASK = JOKERS_MASK | mask_of(Card.of(rank, suit) for suit in Suit
 SOLO_CONTRACTS = frozenset({Contract.MISERE, Contract.OPEN_MISERE, Contract.NELLO,
                             Contract.BLIND_MISERE, Contract.HI_LO})
 """Contracts the bidder plays alone while its partners fold."""
+SOLO_BIDS = frozenset(SPECIAL_BIDS[contract] for contract in SOLO_CONTRACTS)
+"""The bids of :data:`SOLO_CONTRACTS` (a bid is hashed quicker than its contract)."""
 # The contracts by name, as module constants: looking a member up on the enum class is slow.
 TRICKS, J5, MISERE, OPEN_MISERE, NELLO = (Contract.TRICKS, Contract.J5, Contract.MISERE,
                                           Contract.OPEN_MISERE, Contract.NELLO)
@@ -53,11 +55,12 @@ def legal(game: State) -> list[Action]:
     """Pass (unless the dealer must bid), every bid above the high bid that the situation
     allows, and a misdeal where one may be called."""
     seat: int = game._to_act  # type: ignore[assignment]
-    actions = [] if must_bid(game) else [PASS_ACTION]
+    rules = game.rules
+    actions = [] if rules.all_pass == "dealer_must_bid" and must_bid(game) else [PASS_ACTION]
     if game.barred != seat:
         start = game.high_rank + 1
         ladder = game.ladder_actions
-        gated = [rank for rank in game.rules.gated_bids if rank >= start]
+        gated = [rank for rank in rules.gated_bids if rank >= start]
         if gated:
             bidders = misere_bidders(game)
             for rank in gated:
@@ -65,7 +68,7 @@ def legal(game: State) -> list[Action]:
                     actions.extend(ladder[start:rank])
                     start = rank + 1
         actions.extend(ladder[start:])
-    if may_misdeal(game, seat):
+    if rules.misdeal_no_face and may_misdeal(game, seat):
         actions.append(MISDEAL_ACTION)
     return actions
 
@@ -242,7 +245,7 @@ def start_contract(game: State, bid: Bid, contractor: int) -> list[dict[str, Any
     game.joker_forced = misere_type and rules.misere_joker_forced
     events: list[dict[str, Any]] = [
         {"type": "contract", "seat": contractor, "bid": bid.text, "value": bid.value}]
-    if kind in SOLO_CONTRACTS:
+    if bid in SOLO_BIDS:
         game.active = tuple(s for s in range(game.players) if s not in mates)
     elif kind is ACROSS_THE_CORNER:
         game.corner_opponent = next(s for s, b in reversed(game.bids) if b is not None

@@ -35,7 +35,7 @@ from cardroom.games.five_hundred.state import (
     DISCARD_PHASE,
     GIVE_PHASE,
     JOKER_PHASE,
-    PAIR_NULLOS,
+    PAIR_NULLO_BIDS,
     PARTNER_DISCARD,
     State,
 )
@@ -102,7 +102,7 @@ def put_back(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     game.hands[seat] &= ~action.mask
     events: list[dict[str, Any]] = [
         {"type": "discard", "seat": seat, "count": len(action.cards)}]
-    if game._phase == DISCARD_PHASE and game.contract.contract in PAIR_NULLOS:  # type: ignore[union-attr]
+    if game._phase == DISCARD_PHASE and game.contract in PAIR_NULLO_BIDS:
         partner = game.partner_of(seat)
         game.hands[partner] |= action.mask
         game.exchange = game.handed_over = action.mask

@@ -21,7 +21,7 @@ from cardroom.games.five_hundred.actions import (
 )
 from cardroom.games.five_hundred.bids import Contract
 from cardroom.games.five_hundred.scoring import end_hand
-from cardroom.games.five_hundred.state import PLAYING, TRICKS_PER_HAND, State
+from cardroom.games.five_hundred.state import PLAYING, TRICKS_PER_HAND, State, next_seats
 from cardroom.games.five_hundred.tricks import JOKER_SUIT
 
 JOKERS = JOKERS_MASK
@@ -59,7 +59,7 @@ def start_play(game: State) -> list[dict[str, Any]]:
     """The kitty and calls are done: the first lead is the contractor's or the dealer's
     left's (under ``first_lead``)."""
     game._phase = PLAYING
-    game.next_in_play = tuple(game.next_of(seat, game.active) for seat in range(game.players))
+    game.next_in_play = next_seats(game.active, game.players)
     contract = game.contract
     no_trumps = contract is None or (contract.is_trick_bid and contract.trump is None)
     game.joker_any_time = (no_trumps and game.joker_suit is None
@@ -228,7 +228,7 @@ def finish_trick(game: State) -> list[dict[str, Any]]:
     trick = game.trick
     winner = seats[game.strain.winner(trick, game.led)]
     game.tricks_won[winner] += 1
-    cards = list(map(CARD_TEXT.__getitem__, trick))
+    cards = [CARD_TEXT[i] for i in trick]
     event = {"type": "trick", "leader": seats[0], "seats": seats, "cards": cards,
              "winner": winner}
     done = {"leader": seats[0], "seats": list(seats), "cards": list(cards), "winner": winner}

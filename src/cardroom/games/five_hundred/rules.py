@@ -323,7 +323,7 @@ class Rules(PresetRules):
     def ladder_view(self) -> list[dict[str, Any]]:
         """The bid ladder as views show it: each bid's text, name and value, lowest first
         (a bidding grid crosses out what lies below the current bid, shows values on hover)."""
-        return [dict(entry) for entry in self._ladder_entries]
+        return list(map(dict.copy, self._ladder_entries))
 
     @cached_property
     def _ladder_entries(self) -> tuple[dict[str, Any], ...]:

@@ -75,7 +75,9 @@ def record_hand(game: State, made: bool | None, points: list[int],
     for side, gained in enumerate(points):
         game.scores[side] += gained
     contract = game.contract
-    result = HandResult(
+    # Filled in one go: a frozen dataclass's __init__ sets each field through object.__setattr__.
+    result = HandResult.__new__(HandResult)
+    result.__dict__.update(
         number=game.hand_number, dealer=game.dealer,
         contract=contract.text if contract is not None else None,
         contractor=game.contractor, made=made, tricks=tuple(game.tricks_won),

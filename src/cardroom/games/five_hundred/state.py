@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Self
 
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred.actions import BID_ACTIONS, Action
-from cardroom.games.five_hundred.bids import Bid, Contract
+from cardroom.games.five_hundred.bids import SPECIAL_BIDS, Bid, Contract
 from cardroom.games.five_hundred.deal import deal_cards
 from cardroom.games.five_hundred.rules import Rules
 from cardroom.games.five_hundred.scoring import HandResult
@@ -36,6 +36,8 @@ PLAYING = "play"
 PAIR_NULLOS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO,
                          Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE})
 """No-tricks contracts both partners play; the bidder's kitty discards go to partner."""
+PAIR_NULLO_BIDS = frozenset(SPECIAL_BIDS[contract] for contract in PAIR_NULLOS)
+"""The bids of :data:`PAIR_NULLOS` (a bid is hashed quicker than its contract)."""
 NO_TRUMPS = strain_for(None)
 
 
@@ -43,6 +45,14 @@ NO_TRUMPS = strain_for(None)
 def ladder_actions(ladder: tuple[Bid, ...]) -> tuple[Action, ...]:
     """The action of each bid of a bid ladder, lowest first."""
     return tuple(BID_ACTIONS[bid] for bid in ladder)
+
+
+@cache
+def next_seats(active: tuple[int, ...], players: int) -> tuple[int, ...]:
+    """For each seat, the first seat of ``active`` clockwise after it."""
+    return tuple(next(candidate for offset in range(1, players + 1)
+                      if (candidate := (seat + offset) % players) in active)
+                 for seat in range(players))
 
 
 @cache
@@ -167,6 +177,17 @@ class State(Match):
         self._phase = BIDDING
         self._to_act = (self.dealer + 1) % n
 
+    def copy(self) -> Self:
+        """An independent copy (for search, and for undoing a change that fails to commit):
+        mutating it leaves this game alone. The attributes are copied in one go; the lists
+        and dicts of :attr:`COPIED` get copies of their own."""
+        twin = object.__new__(type(self))
+        attributes = self.__dict__.copy()
+        for name in self.COPIED:
+            attributes[name] = attributes[name].copy()
+        twin.__dict__ = attributes
+        return twin
+
     # -- seats and sides -------------------------------------------------------------------------
 
     def teammates(self, seat: int) -> tuple[int, ...]:
@@ -196,7 +217,7 @@ class State(Match):
         if contract is None or not contract.is_misere_type:
             return ()
         contractor: int = self.contractor  # type: ignore[assignment]
-        if contract.contract in PAIR_NULLOS:
+        if contract in PAIR_NULLO_BIDS:
             return (contractor, self.partner_of(contractor))
         if contract.contract is Contract.ACROSS_THE_CORNER:
             return ()
@@ -204,7 +225,7 @@ class State(Match):
 
     def side_tricks(self, seats: tuple[int, ...] | list[int]) -> int:
         """Tricks taken this hand by ``seats`` together."""
-        return sum(self.tricks_won[s] for s in seats)
+        return sum(map(self.tricks_won.__getitem__, seats))
 
     @property
     def open_hand(self) -> int | None:

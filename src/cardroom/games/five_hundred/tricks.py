@@ -95,9 +95,14 @@ class Strain:
             self.keys.append(keys)
 
     def winner(self, cards: Sequence[int], led: int) -> int:
-        """Position in ``cards`` (card indexes in play order) of the card that wins: the first
-        with the highest key."""
-        return cards.index(max(cards, key=self.keys[led].__getitem__))
+        """Position in ``cards`` (card indexes in play order) of the card that wins."""
+        keys = self.keys[led]
+        best, best_key = 0, keys[cards[0]]
+        for position in range(1, len(cards)):
+            key = keys[cards[position]]
+            if key > best_key:
+                best, best_key = position, key
+        return best
 
     def led_suit(self, card_index: int, nominated: Suit | None) -> int:
         """Effective suit led by a card: a joker led in no trumps leads the suit it names."""

@@ -7,12 +7,12 @@ later hands. The server sends each seat this and nothing else, and the leak test
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from cardroom.games.cards import CARDS, Card, iter_indexes
+from cardroom.games.cards import CARDS, Card, indexes_of
 from cardroom.games.five_hundred.exchange import may_call_slam
+from cardroom.games.five_hundred.scoring import HandResult
 from cardroom.games.five_hundred.state import (
     BIDDING,
     DISCARD_PHASE,
@@ -29,18 +29,18 @@ EXCHANGE_PHASES = (DISCARD_PHASE, PARTNER_DISCARD)
 
 
 @cache
-def display_order(strain: Strain) -> tuple[int, ...]:
-    """Every card index in display order under ``strain``: grouped by effective suit (trumps
+def display_keys(strain: Strain) -> tuple[tuple[int, int], ...]:
+    """A sort key for every card index under ``strain``: grouped by effective suit (trumps
     first, then the joker's own suit, then hearts, diamonds, clubs, spades), highest first."""
     trump = strain.trump
     keys = strain.keys
 
-    def order(index: int) -> tuple[int, int]:
+    def key(index: int) -> tuple[int, int]:
         suit = strain.suit_of[index]
         group = 5 if suit == trump else (4 if suit == JOKER_SUIT else suit)
         return (-group, -keys[suit if suit != JOKER_SUIT else 0][index])
 
-    return tuple(sorted(range(len(CARDS)), key=order))
+    return tuple(key(index) for index in range(len(CARDS)))
 
 
 def display_strain(game: State) -> Strain:
@@ -48,13 +48,18 @@ def display_strain(game: State) -> Strain:
     return game.strain if game._phase != BIDDING else NO_TRUMPS
 
 
+def display_indexes(game: State, mask: int) -> list[int]:
+    """The card indexes of ``mask`` in display order (see :func:`display_keys`)."""
+    return sorted(indexes_of(mask), key=display_keys(display_strain(game)).__getitem__)
+
+
 def sort_hand(game: State, mask: int) -> list[Card]:
     """Cards for display: grouped by effective suit (trumps first), highest first."""
-    return [CARDS[i] for i in display_order(display_strain(game)) if mask >> i & 1]
+    return [CARDS[i] for i in display_indexes(game, mask)]
 
 
-def _hand_texts(order: Sequence[int], mask: int) -> list[str]:
-    return [CARD_TEXT[i] for i in order if mask >> i & 1]
+def _hand_texts(game: State, mask: int) -> list[str]:
+    return [CARD_TEXT[i] for i in display_indexes(game, mask)]
 
 
 def visible_hand(game: State, viewer: int | None, seat: int) -> list[Card] | None:
@@ -79,7 +84,7 @@ def known_side(game: State, viewer: int | None) -> list[int]:
 
 
 def _texts(mask: int) -> list[str]:
-    return [CARD_TEXT[i] for i in iter_indexes(mask)]
+    return [CARD_TEXT[i] for i in indexes_of(mask)]
 
 
 def _contract(game: State) -> dict[str, Any] | None:
@@ -130,7 +135,6 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions."""
     n = game.players
     seat = None if seat is None else check_seat(seat, n)
-    order = display_order(display_strain(game))
     hands = game.hands
     open_seats = game.open_seats
     known = known_side(game, seat)
@@ -142,15 +146,15 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
         "preset": game.rules.preset_name,
         "seat": seat,
         "players": n,
-        "teams": [list(team) for team in game.teams],
+        "teams": list(map(list, game.teams)),
         "side_of": list(game.team_of),
         "phase": game._phase,
         "hand_number": game.hand_number,
         "dealer": game.dealer,
         "to_act": game._to_act,
-        "hand": _hand_texts(order, hands[seat]) if seat is not None else None,
-        "hand_sizes": [hand.bit_count() for hand in hands],
-        "open_hands": {str(s): _hand_texts(order, hands[s])
+        "hand": _hand_texts(game, hands[seat]) if seat is not None else None,
+        "hand_sizes": list(map(int.bit_count, hands)),
+        "open_hands": {str(s): _hand_texts(game, hands[s])
                        for s in range(n) if s != seat and s in open_seats},
         "bidding": [{"seat": s, "bid": b.text if b is not None else "pass"}
                     for s, b in game.bids],
@@ -175,7 +179,7 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
         "handed_over": own["handed_over"],
         "tricks_won": list(game.tricks_won),
         "scores": list(game.scores),
-        "history": [result.to_dict() for result in game.history],
+        "history": list(map(HandResult.to_dict, game.history)),
         "winner": game.winner,
         "legal_actions": own["legal_actions"],
         "discard_count": own["discard_count"],
