@@ -8,6 +8,7 @@ import pytest
 from cardroom.games.cards import Card, Suit, cards_of, parse_cards
 from cardroom.games.five_hundred import Bid, Game, IllegalAction, Rules, RulesError, trick_winner
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES, DECKS, PRESET_NAMES
+from cardroom.games.five_hundred.scoring import match_winner
 from cardroom.games.five_hundred.tricks import strain_for
 from conftest import finish_hand, first_legal, new_game, rules_of, run, texts
 
@@ -489,15 +490,15 @@ def test_when_several_sides_fall_below_the_losing_score() -> None:
     game = Game.new("three-handed", seed=1)
     game.contractor, game.contract_side = 0, (0,)
     game.scores = [-600, -550, 100]
-    assert game._match_winner(False) == 2
+    assert match_winner(game, False) == 2
     four = Game.new(rules_of("classic", both_at_lose_at="contractor_loses"), seed=1)
     four.contractor, four.contract_side = 0, (0, 2)
     four.scores = [-500, -700]
-    assert four._match_winner(False) == 1
+    assert match_winner(four, False) == 1
     higher = Game.new("classic", seed=1)
     higher.contractor, higher.contract_side = 0, (0, 2)
     higher.scores = [-500, -700]
-    assert higher._match_winner(False) == 0
+    assert match_winner(higher, False) == 0
 
 
 def test_first_lead_by_the_dealers_left() -> None:

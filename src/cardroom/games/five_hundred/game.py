@@ -32,7 +32,7 @@ from cardroom.games.five_hundred import bidding, exchange, play
 from cardroom.games.five_hundred import view as views
 from cardroom.games.five_hundred.actions import Action
 from cardroom.games.five_hundred.rules import Rules
-from cardroom.games.five_hundred.scoring import HandResult, match_winner
+from cardroom.games.five_hundred.scoring import HandResult
 from cardroom.games.five_hundred.state import (
     BIDDING,
     CALL_PHASE,
@@ -147,10 +147,6 @@ class Game(State):
             self.actions.pop()
             self.action_seats.pop()
             raise
-
-    def _match_winner(self, made: bool | None) -> int | None:
-        """The side that has won the match after this hand, if any (RULES.md 1.4)."""
-        return match_winner(self, made)
 
     # -- what a seat sees ------------------------------------------------------------------------
 

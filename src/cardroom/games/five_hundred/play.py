@@ -189,19 +189,31 @@ def refusal(game: State, seat: int, card: Card) -> str:
 def play_card(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     """Play the card (``IllegalAction`` if ``seat`` may not); the trick is won once every
     seat in play has played to it."""
-    card = action.cards[0] if action.kind == PLAY else None
     trick = game.trick
-    # Following suit, or leading a plain card, is always allowed: check the rest in full.
-    if (card is None or action.nominated is not None or not game.hands[seat] & card.mask
-            or (game.strain.suit_of[card.index] != game.led if trick else card.mask & JOKERS)):
-        check(game, seat, action)
+    if action.kind == PLAY:
         card = action.cards[0]
-    index = card.index
-    game.hands[seat] ^= card.mask
+        index, mask = card.index, card.mask
+    else:
+        index = mask = -1
+    hand = game.hands[seat]
+    # Following suit, playing anything to a suit one does not hold (unless the joker must go)
+    # and leading a plain card are always allowed: anything else is checked in full.
+    if trick:
+        strain = game.strain
+        allowed = (strain.suit_of[index] == game.led
+                   or not (hand & strain.follow_mask[game.led]
+                           or (game.joker_forced and hand & JOKERS)))
+    else:
+        allowed = not mask & JOKERS
+    if index < 0 or not allowed or action.nominated is not None or not hand & mask:
+        check(game, seat, action)
+        index, mask = action.cards[0].index, action.mask
+    game.hands[seat] ^= mask
     trick.append(index)
     game.trick_seats.append(seat)
     event = PLAY_EVENTS[seat][index].copy()
-    if len(trick) == 1:
+    played = len(trick)
+    if played == 1:
         nominated = action.nominated
         game.led = game.strain.led_suit(index, nominated)
         if game.led < 4:
@@ -212,11 +224,11 @@ def play_card(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     if game.called and index in game.called and seat not in game.revealed:
         game.revealed.append(seat)
         partner = {"type": "partner", "seat": seat, "card": CARD_TEXT[index]}
-        if len(trick) < len(game.active):
+        if played < len(game.active):
             game._to_act = game.next_in_play[seat]
             return [event, partner]
         return [event, partner, *finish_trick(game)]
-    if len(trick) < len(game.active):
+    if played < len(game.active):
         game._to_act = game.next_in_play[seat]
         return [event]
     return [event, *finish_trick(game)]
