@@ -12,6 +12,8 @@ Times are the process's CPU time (``time.process_time``), so other jobs on a sha
 slow the figures less than they would wall-clock ones.
 
 Run: ``python bench/engine.py [--seconds 3]``. Prints a table; copy it to bench/RESULTS.md.
+``--matches N`` plays a fixed amount of work instead (N matches of each preset and policy), for
+an instruction counter such as ``valgrind --tool=callgrind``.
 
 Side by side with another checkout's engine (the code before a change)::
 
@@ -61,8 +63,10 @@ def passive(rng: random.Random, game: Game) -> object:
 POLICIES: dict[str, Policy] = {"uniform": uniform, "passive": passive}
 
 
-def measure(preset: str, policy: Policy, seconds: float) -> tuple[float, float]:
-    """Hands per CPU second and actions per CPU second over ``seconds`` of random matches.
+def play(preset: str, policy: Policy, seconds: float,
+         matches: int | None = None) -> tuple[int, int, float]:
+    """Hands and actions played, and the CPU seconds they took: random matches (seeds 0, 1,
+    …) for ``seconds``, or exactly ``matches`` of them when given.
 
     The clock is read between matches only, and hands are counted once a match is over, so
     the loop spends its time in the engine and in the policy's random choices.
@@ -70,14 +74,20 @@ def measure(preset: str, policy: Policy, seconds: float) -> tuple[float, float]:
     rng = random.Random(1)
     hands = actions = seed = 0
     started = time.process_time()
-    while time.process_time() - started < seconds:
+    while (seed < matches if matches is not None
+           else time.process_time() - started < seconds):
         game = Game.new(preset, seed=seed)
         seed += 1
         while not game.is_over:
             game.apply(policy(rng, game))
         actions += len(game.actions)
         hands += sum(1 for result in game.history if any(result.tricks))
-    elapsed = time.process_time() - started
+    return hands, actions, time.process_time() - started
+
+
+def measure(preset: str, policy: Policy, seconds: float) -> tuple[float, float]:
+    """Hands per CPU second and actions per CPU second over ``seconds`` of random matches."""
+    hands, actions, elapsed = play(preset, policy, seconds)
     return hands / elapsed, actions / elapsed
 
 
@@ -169,6 +179,10 @@ def main(
     rounds: int = typer.Option(5, help="With --vs: runs of each engine per preset and policy."),
     core: int | None = typer.Option(None, help="With --vs: the CPU core every run is pinned "
                                                "to."),
+    matches: int | None = typer.Option(None, help="Play exactly this many matches of each "
+                                                  "preset and policy instead, and print the "
+                                                  "hands they held (a fixed amount of work, "
+                                                  "for an instruction counter)."),
     child: bool = typer.Option(False, hidden=True, help="Run one measurement, print JSON."),
 ) -> None:
     """Measure the presets under the policies and print the table."""
@@ -176,6 +190,13 @@ def main(
     policy_names = _names(policies, list(POLICIES), "policy")
     if child:
         _child(preset_names[0], policy_names[0], seconds, core)
+        return
+    if matches is not None:
+        for preset in preset_names:
+            for name in policy_names:
+                hands, actions, elapsed = play(preset, POLICIES[name], seconds, matches)
+                print(f"{preset} {name}: {matches} matches, {hands} hands, {actions} actions, "
+                      f"{elapsed:.2f} CPU seconds")
         return
     console = Console()
     if vs is not None:

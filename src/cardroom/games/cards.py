@@ -231,15 +231,17 @@ def iter_indexes(mask: int) -> Iterator[int]:
 
 MASK_BYTES = (CARD_COUNT + 7) // 8
 """Bytes of a mask of cards."""
-_BYTE_INDEXES = tuple(tuple(tuple(8 * byte + bit for bit in range(8) if bits >> bit & 1)
-                            for bits in range(256))
-                      for byte in range(MASK_BYTES))
+_LOW_BITS = tuple(tuple(bit for bit in range(8) if bits >> bit & 1) for bits in range(256))
+BYTE_INDEXES = tuple(tuple(tuple(map((8 * byte).__add__, bits)) for bits in _LOW_BITS)
+                     for byte in range(MASK_BYTES))
+"""``BYTE_INDEXES[byte][value]``: the card indexes of a mask whose byte ``byte`` (lowest
+first) is ``value``."""
 
 
 def indexes_of(mask: int) -> list[int]:
     """The card indexes of a mask of cards, lowest first: :func:`iter_indexes` for masks of
     cards, read a byte at a time from tables instead of a bit at a time."""
-    b0, b1, b2, b3, b4, b5, b6, b7, b8 = _BYTE_INDEXES
+    b0, b1, b2, b3, b4, b5, b6, b7, b8 = BYTE_INDEXES
     b = mask.to_bytes(MASK_BYTES, "little")
     return [*b0[b[0]], *b1[b[1]], *b2[b[2]], *b3[b[3]], *b4[b[4]], *b5[b[5]], *b6[b[6]],
             *b7[b[7]], *b8[b[8]]]

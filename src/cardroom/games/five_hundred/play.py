@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.base import IllegalAction
-from cardroom.games.cards import CARD_COUNT, CARDS, JOKER_INDEX, JOKERS_MASK, Card, Suit
+from cardroom.games.cards import (
+    BYTE_INDEXES,
+    CARD_COUNT,
+    CARDS,
+    JOKER_INDEX,
+    JOKERS_MASK,
+    Card,
+    Suit,
+)
 from cardroom.games.five_hundred.actions import (
     BLACK_JOKER_LEADS,
     JOKER_LEADS,
@@ -32,14 +40,10 @@ CACHE_LIMIT = 1 << 14
 """Entries a table of plays keeps at most before it starts again (a bound on its memory)."""
 
 
-def _byte_plays(byte: int) -> tuple[tuple[Action, ...], ...]:
-    """For each value of byte ``byte`` of a mask, the plays of its cards."""
-    return tuple(tuple(PLAY_ACTIONS[8 * byte + bit] for bit in range(8)
-                       if bits >> bit & 1 and 8 * byte + bit < CARD_COUNT)
-                 for bits in range(256))
-
-
-_B0, _B1, _B2, _B3, _B4, _B5, _B6, _B7, _B8 = (_byte_plays(byte) for byte in range(9))
+_B0, _B1, _B2, _B3, _B4, _B5, _B6, _B7, _B8 = (
+    tuple(tuple(PLAY_ACTIONS[i] for i in indexes if i < CARD_COUNT) for indexes in values)
+    for values in BYTE_INDEXES)
+"""For each byte of a mask (lowest first) and each value of it, the plays of its cards."""
 
 
 def play_actions(mask: int) -> list[Action]:
