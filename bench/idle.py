@@ -18,8 +18,9 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from cardroom.client import Client
-from cardroom.loadtest import default_folder, rss_kib, start_servers
+from cardroom.tools.client import Client
+from cardroom.tools.loadtest import default_folder, start_servers
+from cardroom.tools.processes import rss_kib
 
 
 async def _hold(url: str, clients: int, batch: int, console: Console, pid: int) -> None:

@@ -65,8 +65,8 @@ from rich.table import Table
 from websockets.exceptions import ConnectionClosed
 
 from cardroom.bots import make_bot
-from cardroom.client import Client
-from cardroom.loadtest import ManagedServer, cpu_seconds, free_port, percentile, rss_kib
+from cardroom.tools.client import Client
+from cardroom.tools.processes import ManagedServer, cpu_seconds, free_port, percentile, rss_kib
 
 NEW_SRC = Path(__file__).resolve().parents[1] / "src"
 """This working tree's code."""

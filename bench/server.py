@@ -6,7 +6,7 @@ Redis), seats four real clients at each table, and lets every client play its se
 the p50/p99/max time from sending an action to *every* seat of the table having the view that
 shows it, errors, the servers' memory, and the end-of-run check of the record.
 
-The driver is :mod:`cardroom.loadtest` (also ``cardroom loadtest``); this script keeps the
+The driver is :mod:`cardroom.tools.loadtest` (also ``cardroom loadtest``); this script keeps the
 benchmark's historical options.
 
 Run: ``python bench/server.py --tables 200 --seconds 60 --think 1.0``.
@@ -23,7 +23,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardroom.loadtest import LoadRun, default_folder, figures, run_load, start_servers
+from cardroom.tools.loadtest import LoadRun, default_folder, figures, run_load, start_servers
 
 
 def main(

@@ -17,9 +17,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from cardroom.arena import run_arena
 from cardroom.bots import Bot, RulesBot, tactics
 from cardroom.games.five_hundred import Rules
+from cardroom.tools.arena import run_arena
 
 
 def tactical_rules(stretch: int, seed: int) -> Bot:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.loadtest import ManagedServer, free_port
+from cardroom.tools.processes import ManagedServer, free_port
 
 GENEROUS_QUOTAS: dict[str, object] = {
     "max-registrations-per-minute": 10_000, "max-connections-per-address": 10_000,

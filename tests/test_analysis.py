@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from cardroom.analysis import analyse
-from cardroom.arena import play_match
 from cardroom.cli import app
 from cardroom.games.five_hundred import Game, Record, Rules
+from cardroom.tools.analysis import analyse
+from cardroom.tools.arena import play_match
 
 TOP_HAND = ["JK JH JD AH KH QH 10H 9H 8H 7H", "4S 5S 6S 7S 8S 9S 10S JS QS KS",
             "AS 4C 5C 6C 7C 8C 9C 10C JC QC", "KC AC 4D 5D 6D 7D 8D 9D 10D QD"]

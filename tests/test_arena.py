@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cardroom.arena import play_match, proportion, run_arena
 from cardroom.games.five_hundred import Game, Record, Rules
+from cardroom.tools.arena import play_match, proportion, run_arena
 
 
 def test_each_deal_is_played_twice_with_the_teams_swapped() -> None:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from cardroom.bots import SimpleBot
 from cardroom.cli import app
 from cardroom.games.five_hundred import Game, Record
-from cardroom.terminal import TerminalMatch, interpret
+from cardroom.tools.terminal import TerminalMatch, interpret
 
 runner = CliRunner()
 

@@ -1,7 +1,7 @@
 """The ``cardroom`` command: one typer app, one function per sub-command.
 
 Each command only parses its options, builds what it needs and hands over to the module that
-does the work (:mod:`cardroom.terminal` for playing and replaying), so new commands (serve,
+does the work (:mod:`cardroom.tools.terminal` for playing and replaying), so new commands (serve,
 arena, bench …) slot in beside these without touching them.
 """
 
@@ -20,7 +20,7 @@ from rich.text import Text
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import PRESET_NAMES, Game, Record, Rules
 from cardroom.games.registry import replay as replay_game
-from cardroom.terminal import TerminalMatch, replay_any, replay_match
+from cardroom.tools.terminal import TerminalMatch, replay_any, replay_match
 
 app = typer.Typer(
     name="cardroom",
@@ -314,8 +314,8 @@ def arena(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table as RichTable
 
-    from cardroom.arena import run_arena
     from cardroom.bots import BOT_NAMES
+    from cardroom.tools.arena import run_arena
 
     console = _console()
     for bot in (team_a, team_b):
@@ -367,8 +367,8 @@ def analyse(
     """Each hand double dummy: what the contract could make, what it made, the costly plays."""
     from rich.progress import Progress
 
-    from cardroom.analysis import analyse as analyse_record
-    from cardroom.terminal import SEAT_NAMES
+    from cardroom.tools.analysis import analyse as analyse_record
+    from cardroom.tools.terminal import SEAT_NAMES
 
     console = _console()
     try:
@@ -436,16 +436,9 @@ def loadtest(
     from rich.table import Table as RichTable
 
     from cardroom.bots import BOT_NAMES
-    from cardroom.loadtest import (
-        HUMAN_THINK,
-        LoadRun,
-        ManagedRedis,
-        default_folder,
-        figures,
-        free_port,
-        run_load,
-    )
-    from cardroom.loadtest import start_servers as start_load_servers
+    from cardroom.tools.loadtest import HUMAN_THINK, LoadRun, default_folder, figures, run_load
+    from cardroom.tools.loadtest import start_servers as start_load_servers
+    from cardroom.tools.processes import ManagedRedis, free_port
 
     console = _console()
     if pace not in ("human", "full"):

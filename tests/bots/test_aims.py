@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from cardroom.analysis import analyse
 from cardroom.bots import make_bot
 from cardroom.bots.aims import Aims, contract_aims, game_aims, view_aims
 from cardroom.bots.search import Knowledge, Level, SearchBot
 from cardroom.bots.solver import Position, brute_force, move_values
 from cardroom.games.cards import Card
 from cardroom.games.five_hundred import Bid, Game, Rules
+from cardroom.tools.analysis import analyse
 
 sys.path.insert(0, str(Path(__file__).parent))
 from endings import best_cards, reach_ending

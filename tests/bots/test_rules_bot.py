@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from cardroom.arena import run_arena
 from cardroom.bots import RulesBot, make_bot
 from cardroom.bots.rules_bot import Table, misere_danger, no_trump_tricks, suit_tricks
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import PRESET_NAMES, Bid, Game, Rules
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES
+from cardroom.tools.arena import run_arena
 
 SPECIAL_BIDS = ("bid misere", "bid open-misere", "bid nello", "bid across-the-corner",
                 "bid across-the-table")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from cardroom.arena import run_arena
 from cardroom.bots import RulesBot, SearchBot
 from cardroom.bots.rules_bot import Table
 from cardroom.bots.tactics import STOP_STRETCH
 from cardroom.games.five_hundred import Bid, Game, Rules
+from cardroom.tools.arena import run_arena
 
 # Seat 0 holds a hearts hand worth 10H; seat 1 long spades worth 6S (and no misère); the
 # dealer is seat 3, so seat 0 bids first.

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardroom.bots import make_bot
-from cardroom.client import Client
+from cardroom.tools.client import Client
 
 CARD = re.compile(r"^(?:10|11|12|13|[2-9JQKA])[SCDH]$|^JK2?$")
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardroom.client import Client, ClientError
 from cardroom.protocol import MAX_MESSAGE_BYTES
+from cardroom.tools.client import Client, ClientError
 from tests.conftest import ServerProcess
 from tests.server.helpers import my_turn
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cardroom.client import Client, ClientError
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import my_turn
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from cardroom.client import Client
-from cardroom.loadtest import process_stat
+from cardroom.tools.client import Client
+from cardroom.tools.processes import process_stat
 from tests.server.helpers import STOP_POINTS, act_until, survives_a_kill
 
 

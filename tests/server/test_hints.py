@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from cardroom.client import Client, ClientError
 from cardroom.protocol import Hint, Lobby, TableUpdate
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import close_all, my_turn, register_clients
 
 

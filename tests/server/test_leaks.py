@@ -6,9 +6,9 @@ import asyncio
 import json
 import sqlite3
 
-from cardroom.client import Client
 from cardroom.games.five_hundred import Game, Rules
 from cardroom.protocol import Lobby, TableUpdate
+from cardroom.tools.client import Client
 from tests.server.helpers import cards_in, close_all, play_seat, register_clients
 
 BID_TEXTS = frozenset({"bid", "contract"})

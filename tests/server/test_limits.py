@@ -14,8 +14,8 @@ import pytest
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
 
-from cardroom.client import Client, ClientError
 from cardroom.tables.model import MATCHES_SHOWN, remember_match
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import close_all, register_clients
 
 

@@ -55,7 +55,7 @@ def test_two_servers_ride_out_redis_being_killed_and_restarted() -> None:
 
 
 def test_a_long_runs_memory_is_shown_at_evenly_spaced_minutes_ending_with_the_last() -> None:
-    from cardroom.loadtest import memory_trend
+    from cardroom.tools.loadtest import memory_trend
 
     half_hour = [(minute * 60.0, (300 + minute) * 1024) for minute in range(31)]
     assert memory_trend(half_hour) == ("0 min 300, 5 min 305, 10 min 310, 15 min 315, "

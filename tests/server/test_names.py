@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.bots import BOT_NAMES
-from cardroom.client import Client, ClientError
 from cardroom.protocol import NAME_MAX, ErrorCode
 from cardroom.store.db import NameTaken, Store
 from cardroom.tables.names import BadName, check_name, name_key, passes_for_a_bot
 from cardroom.tables.room import Room, RoomError
+from cardroom.tools.client import Client, ClientError
 from tests.server.pg import fresh_schema
 
 BAD = ErrorCode.BAD_NAME.value

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from cardroom.client import Client, ClientError
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import close_all, hand_scored, play_seat, register_clients
 
 

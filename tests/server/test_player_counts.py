@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from cardroom.bots import make_bot
-from cardroom.client import Client, ClientError
 from cardroom.games.five_hundred import ALL_PRESET_NAMES
 from cardroom.protocol import TableUpdate
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import (
     close_all,
     hand_scored,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.client import Client, ClientError
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import close_all, my_turn, register_clients
 
 

@@ -20,8 +20,8 @@ import redis.asyncio as aioredis
 
 from cardroom.bus import redis as bus_module
 from cardroom.bus.redis import BACKLOG, PREFIX, RETRY_CAP, RedisBus, retry_delay
-from cardroom.client import Client, reconnect_delay
-from cardroom.loadtest import ManagedRedis, ask_health, free_port
+from cardroom.tools.client import Client, reconnect_delay
+from cardroom.tools.processes import ManagedRedis, ask_health, free_port
 from tests.server.helpers import close_all, play_seat
 from tests.server.pg import fresh_schema
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from cardroom.client import Client
+from cardroom.tools.client import Client
 from tests.server.helpers import my_turn
 
 

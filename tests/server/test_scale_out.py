@@ -14,8 +14,8 @@ import pytest
 import redis
 
 from cardroom.bots import make_bot
-from cardroom.client import Client
 from cardroom.store.db import Store
+from cardroom.tools.client import Client
 from tests.server.helpers import close_all, hand_scored, my_turn
 from tests.server.pg import fresh_schema
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from cardroom.client import Client, ClientError
 from cardroom.store.db import Store
 from cardroom.tables.quotas import QuotaSettings
 from cardroom.tables.room import Player, Room, RoomError, RoomSettings
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import close_all, register_clients
 
 SEQUENCES = 300

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from websockets.exceptions import InvalidStatus
 
 from cardroom.cli import app as cli_app
-from cardroom.client import Client
+from cardroom.tools.client import Client
 from cardroom.web import security
 from cardroom.web.app import STATIC, ServerConfig, create_app
 from cardroom.web.security import SECURITY_HEADERS, origin_allowed, parse_allowed_origins

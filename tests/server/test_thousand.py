@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cardroom.client import Client, ClientError
 from cardroom.protocol import TableUpdate
+from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import (
     close_all,
     hand_scored,

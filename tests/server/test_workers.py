@@ -20,8 +20,8 @@ import pytest
 
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import Game
-from cardroom.loadtest import process_stat
 from cardroom.tables.workers import BotWorkers, Superseded
+from cardroom.tools.processes import process_stat
 
 WORKERS = 2
 

@@ -243,13 +243,14 @@ def _map(work: list[_Work], jobs: int) -> Iterator[
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m cardroom.arena``: the arena with its full text report, contracts made by
+    """``python -m cardroom.tools.arena``: the arena with its full text report, contracts made by
     kind included, printed again every ``--every`` pairs so a long run that is stopped
     still leaves the figures of the pairs it finished."""
     import argparse
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m cardroom.arena", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m cardroom.tools.arena",
+                                     description=main.__doc__)
     parser.add_argument("--team-a", default="simple")
     parser.add_argument("--team-b", default="random")
     parser.add_argument("--preset", default="online")
