@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from cardroom.bus import Bus, InProcessBus
 from cardroom.games.base import IllegalAction
+from cardroom.games.registry import replay
 from cardroom.metrics import Metrics
 from cardroom.protocol import ErrorCode
 from cardroom.store.db import Change, Store
@@ -56,6 +57,16 @@ def busy() -> RoomError:
 def stamped(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     """Events of an action, each naming the seat that acted."""
     return [{"seat": seat, **e} if "seat" not in e else e for e in events]
+
+
+def without_last_action(game: Game) -> Game:
+    """The match as it was before its last action, rebuilt from its record. An action that
+    could not be committed is taken back this way: the rare failure pays for the replay, so the
+    common path copies nothing."""
+    record = game.record
+    del record.actions[-1]
+    del record.seats[len(record.actions):]
+    return replay(record)
 
 
 class Core:
@@ -164,7 +175,6 @@ class Core:
             return {}
         if game.to_act != seat:
             raise RoomError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
-        before = game.copy()
         try:
             events = game.apply(action, seat=seat)
         except IllegalAction as error:
@@ -179,12 +189,12 @@ class Core:
         try:
             won = await self.commit(table, change)
         except Exception:
-            table.game = before
+            table.game = without_last_action(game)
             log.exception("could not store an action at table %s", table.id)
             raise RoomError(ErrorCode.INTERNAL, "The action could not be saved; "
                                                 "please try again.") from None
         if not won:
-            table.game = before
+            table.game = without_last_action(game)
             return None
         table.events = stamped(events, seat)
         if game.is_over:
