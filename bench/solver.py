@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardroom.bots.solver import FastSearch, Position, Search
+from cardroom.bots.five_hundred.solver import FastSearch, Position, Search
 from cardroom.games.cards import Suit, iter_indexes
 from cardroom.games.five_hundred import Rules, strain_for
 

@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from cardroom.bots import Bot, RulesBot, tactics
+from cardroom.bots import Bot, RulesBot
+from cardroom.bots.five_hundred import tactics
 from cardroom.games.five_hundred import Rules
 from cardroom.tools.arena import run_arena
 

@@ -18,8 +18,8 @@ import time
 
 import typer
 
-from cardroom.bots.thousand_rules import ThousandRulesBot
-from cardroom.bots.thousand_search import ThousandSearchBot
+from cardroom.bots.thousand.rules_bot import ThousandRulesBot
+from cardroom.bots.thousand.search import ThousandSearchBot
 from cardroom.games.thousand import PRESET_NAMES, Action, Game
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.bots.solver import next_seats
+from cardroom.bots.five_hundred.solver import next_seats
 from cardroom.games.cards import JOKER_INDEX, Card, iter_indexes, mask_of
 from cardroom.games.five_hundred import Game, Rules
 

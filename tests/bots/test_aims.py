@@ -1,5 +1,5 @@
-"""Who wants what in the card play (:mod:`cardroom.bots.aims`): the search bot, the solver and
-the analysis play every no-tricks contract for the score the engine gives it.
+"""Who wants what in the card play (:mod:`cardroom.bots.five_hundred.aims`): the search bot,
+the solver and the analysis play every no-tricks contract for the score the engine gives it.
 
 The endings are real hands reached through the engine (``tests/bots/endings.py``). In each,
 the card to play is right only because of later play: whatever is played now, the trick in
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from cardroom.bots import make_bot
-from cardroom.bots.aims import Aims, contract_aims, game_aims, view_aims
-from cardroom.bots.search import Knowledge, Level, SearchBot
-from cardroom.bots.solver import Position, brute_force, move_values
+from cardroom.bots.five_hundred.aims import Aims, contract_aims, game_aims, view_aims
+from cardroom.bots.five_hundred.search import Knowledge, Level, SearchBot
+from cardroom.bots.five_hundred.solver import Position, brute_force, move_values
 from cardroom.games.cards import Card
 from cardroom.games.five_hundred import Bid, Game, Rules
 from cardroom.tools.analysis import analyse

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from cardroom.bots.bidding import Sampler, choose_bid, choose_discard, contract_points
-from cardroom.bots.search import SearchBot
+from cardroom.bots.five_hundred.bidding import Sampler, choose_bid, choose_discard, contract_points
+from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.games.cards import Suit, cards_of, mask_of
 from cardroom.games.five_hundred import Bid, Game, Rules, strain_for
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from cardroom.bots.solver import (
+from cardroom.bots.five_hundred.solver import (
     JOKER_BIT,
     Position,
     Search,

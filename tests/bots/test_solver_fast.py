@@ -11,7 +11,7 @@ import time
 import pytest
 from tests.bots.test_solver import DECK, SEATINGS, random_ending
 
-from cardroom.bots.solver import (
+from cardroom.bots.five_hundred.solver import (
     FastSearch,
     Position,
     Search,

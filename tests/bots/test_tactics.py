@@ -7,8 +7,8 @@ from functools import partial
 from typing import Any
 
 from cardroom.bots import RulesBot, SearchBot
-from cardroom.bots.rules_bot import Table
-from cardroom.bots.tactics import STOP_STRETCH
+from cardroom.bots.five_hundred.rules_bot import Table
+from cardroom.bots.five_hundred.tactics import STOP_STRETCH
 from cardroom.games.five_hundred import Bid, Game, Rules
 from cardroom.tools.arena import run_arena
 

@@ -10,9 +10,9 @@ import pytest
 
 from cardroom.bots import BOT_NAMES, RandomBot, ThousandRulesBot, make_bot
 from cardroom.bots.base import Bot
-from cardroom.bots.thousand_knowledge import Seen
-from cardroom.bots.thousand_rules import hand_value
-from cardroom.bots.thousand_search import Sampler, ThousandSearchBot
+from cardroom.bots.thousand.knowledge import Seen
+from cardroom.bots.thousand.rules_bot import hand_value
+from cardroom.bots.thousand.search import Sampler, ThousandSearchBot
 from cardroom.games.cards import mask_of
 from cardroom.games.thousand import Action, Game
 from tests.thousand.helpers import new_game, win_bidding

@@ -4,6 +4,10 @@
 names, so the CLI, the arena and the tables offer the same choice without importing each bot.
 A registry bot plays whichever game the view it is shown belongs to (the view's ``game`` key:
 ``500`` or ``1000``), each with that game's own bot of the same name.
+
+Each game's bots live in a package of their own (:mod:`cardroom.bots.five_hundred`,
+:mod:`cardroom.bots.thousand`); what both games share stays here: the :class:`Bot` protocol,
+the random bot and this registry.
 """
 
 from __future__ import annotations
@@ -13,12 +17,12 @@ from functools import partial
 from typing import Any
 
 from cardroom.bots.base import Bot
+from cardroom.bots.five_hundred.rules_bot import RulesBot
+from cardroom.bots.five_hundred.search import SearchBot
+from cardroom.bots.five_hundred.simple import SimpleBot
 from cardroom.bots.random_bot import RandomBot
-from cardroom.bots.rules_bot import RulesBot
-from cardroom.bots.search import SearchBot
-from cardroom.bots.simple import SimpleBot
-from cardroom.bots.thousand_rules import ThousandRulesBot
-from cardroom.bots.thousand_search import ThousandSearchBot
+from cardroom.bots.thousand.rules_bot import ThousandRulesBot
+from cardroom.bots.thousand.search import ThousandSearchBot
 
 _FACTORIES: dict[str, Callable[[int], Bot]] = {
     RandomBot.name: RandomBot,

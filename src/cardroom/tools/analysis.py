@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cardroom.bots.aims import Aims, game_aims
-from cardroom.bots.solver import Position, move_values, solve
+from cardroom.bots.five_hundred.aims import Aims, game_aims
+from cardroom.bots.five_hundred.solver import Position, move_values, solve
 from cardroom.games.cards import CARDS
 from cardroom.games.five_hundred import Game, Record
 from cardroom.games.five_hundred.actions import PLAY, Action

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from cardroom.bots.knowledge import (
+from cardroom.bots.five_hundred.knowledge import (
     card_to_call,
     contract_bid,
     expected_partners,

@@ -14,9 +14,9 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from cardroom.bots.knowledge import expected_partners, legal_trick_bids, plays_by_card
-from cardroom.bots.simple import Seen, SimpleBot, highest, lowest, suit_lengths, worth
-from cardroom.bots.tactics import match_bid
+from cardroom.bots.five_hundred.knowledge import expected_partners, legal_trick_bids, plays_by_card
+from cardroom.bots.five_hundred.simple import Seen, SimpleBot, highest, lowest, suit_lengths, worth
+from cardroom.bots.five_hundred.tactics import match_bid
 from cardroom.games.cards import JOKER, JOKER_INDEX, Card, Rank, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -376,8 +376,9 @@ class RulesBot:
         self.seed = seed  # deterministic; the seed keeps the registry uniform
         self.helper = SimpleBot(seed)
         self.match_tactics = match_tactics
-        """Bid with the match score in mind (:func:`~cardroom.bots.tactics.match_bid`): the
-        search bot does; the rules bot itself bids on the hand alone."""
+        """Bid with the match score in mind
+        (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
+        bot itself bids on the hand alone."""
 
     def choose(self, view: dict[str, Any]) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.bots.knowledge import contract_bid, friends_of, team_of
+from cardroom.bots.five_hundred.knowledge import contract_bid, friends_of, team_of
 from cardroom.games.five_hundred import Bid
 
 

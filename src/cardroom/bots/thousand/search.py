@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from cardroom.bots.thousand_knowledge import Seen
-from cardroom.bots.thousand_rules import ThousandRulesBot
+from cardroom.bots.thousand.knowledge import Seen
+from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.games.cards import Card, iter_indexes
 from cardroom.games.thousand.deck import (
     KING_QUEEN,

@@ -2,11 +2,11 @@
 
 To play a card it deals the cards it cannot see at random, consistently with everything its
 seat's view shows (cards played, suits a player showed out of, its own kitty discards, open
-hands), solves each such deal exactly with :mod:`cardroom.bots.solver` (its compiled
+hands), solves each such deal exactly with :mod:`cardroom.bots.five_hundred.solver` (its compiled
 search), scores every legal card by the points the hand would end with, and plays the best
 average. It works against a clock: when the deal is still too big to solve in time, or no
 sample finishes, it plays as the rules bot does. The kitty exchange compares candidate
-discards the same way, over whole deals (:mod:`cardroom.bots.bidding`, which can bid by
+discards the same way, over whole deals (:mod:`cardroom.bots.five_hundred.bidding`, which can bid by
 sampling as well); bidding and Nello's gift are the rules bot's.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.bots.aims import Aims, view_aims
-from cardroom.bots.bidding import (
+from cardroom.bots.five_hundred.aims import Aims, view_aims
+from cardroom.bots.five_hundred.bidding import (
     Averages,
     choose_bid,
     choose_discard,
@@ -29,9 +29,9 @@ from cardroom.bots.bidding import (
     first_calls,
     unexplained_calls,
 )
-from cardroom.bots.rules_bot import RulesBot, Table
-from cardroom.bots.simple import Seen
-from cardroom.bots.solver import FastSearch, Position, SolverTimeout
+from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
+from cardroom.bots.five_hundred.simple import Seen
+from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
@@ -51,9 +51,9 @@ class Level:
     """Seconds for a bid or a kitty exchange (each sample solves whole deals)."""
     bid_samples: int
     sampled_bids: bool = False
-    """Bid by sampling too (:func:`~cardroom.bots.bidding.choose_bid`), not only exchange the
-    kitty. Off at every level: on 60 duplicate deals against the rules bot it lost about 30
-    points a deal to the rules bot's own bidding (bench/RESULTS.md)."""
+    """Bid by sampling too (:func:`~cardroom.bots.five_hundred.bidding.choose_bid`), not only
+    exchange the kitty. Off at every level: on 60 duplicate deals against the rules bot it
+    lost about 30 points a deal to the rules bot's own bidding (bench/RESULTS.md)."""
 
 
 LEVELS: dict[str, Level] = {
@@ -72,7 +72,7 @@ level solves about 8 sampled deals for the opening lead, 18 at the second trick 
 
 class SearchBot:
     """PIMC card play and kitty exchange over exact double-dummy solutions; the rules bot's
-    bidding, with the match score in mind (:mod:`cardroom.bots.tactics`)."""
+    bidding, with the match score in mind (:mod:`cardroom.bots.five_hundred.tactics`)."""
 
     name = "search"
 
@@ -97,9 +97,9 @@ class SearchBot:
 
     def exchange_or_bid(self, view: dict[str, Any]) -> str:
         """Kitty discards (and, where the level says so, bids) by sampling
-        (:mod:`cardroom.bots.bidding`) at tables the solver models; the rules bot's choice
-        for special contracts, other phases and whenever the sampling finds nothing in
-        time."""
+        (:mod:`cardroom.bots.five_hundred.bidding`) at tables the solver models; the rules
+        bot's choice for special contracts, other phases and whenever the sampling finds
+        nothing in time."""
         fallback = self.heuristic.choose(view)
         if not searchable(view) or not self.level.bid_samples:
             return fallback
@@ -261,7 +261,7 @@ class Knowledge:
         """Deal the unseen cards to the hidden hands at random, within what is known (a
         shown void is relaxed only if no deal fits it). While enough tricks are left for it
         to matter, a deal that explains the other seats' first calls (as the rules bot
-        bids: :class:`~cardroom.bots.bidding.Reading`) is preferred: the best of up to
+        bids: :class:`~cardroom.bots.five_hundred.bidding.Reading`) is preferred: the best of up to
         :data:`CALL_TRIES` deals is taken."""
         reading = bool(self.readings) and self.tricks_left >= READ_CALLS_FROM
         best, best_misses, tries = None, len(self.readings) + 1, 0
@@ -337,8 +337,9 @@ class Knowledge:
 
 class Aim:
     """Turns a solved deal into points for the bot's side: the solver counts the tricks of
-    the seats :func:`~cardroom.bots.aims.view_aims` names, with the seats it names wanting
-    them high, and the hand then scores (the bot's side minus the other) by the count."""
+    the seats :func:`~cardroom.bots.five_hundred.aims.view_aims` names, with the seats it
+    names wanting them high, and the hand then scores (the bot's side minus the other) by the
+    count."""
 
     def __init__(self, knowledge: Knowledge, aims: Aims) -> None:
         view = knowledge.view

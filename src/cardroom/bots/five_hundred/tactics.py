@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.bots.knowledge import legal_trick_bids
+from cardroom.bots.five_hundred.knowledge import legal_trick_bids
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred import Bid
 

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.bots.knowledge import legal_trick_bids, team_of, view_strain
-from cardroom.bots.rules_bot import STRAINS, hand_levels, in_suit, kitty_discards
-from cardroom.bots.simple import beats_all
-from cardroom.bots.solver import FastSearch, Position, SolverTimeout
+from cardroom.bots.five_hundred.knowledge import legal_trick_bids, team_of, view_strain
+from cardroom.bots.five_hundred.rules_bot import STRAINS, hand_levels, in_suit, kitty_discards
+from cardroom.bots.five_hundred.simple import beats_all
+from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
