@@ -10,15 +10,15 @@ whose value every :data:`CHUNK` steps is compared with ``engine_trace.json``.
 That file was written once by the engine before its reshaping into phase modules (the class of
 one ``game.py``), with::
 
-    PYTHONPATH=<that checkout>/src python tests/five_hundred/test_engine_trace.py --write
+    PYTHONPATH=<that checkout>/src:. python tests/five_hundred/test_engine_trace.py --write
+
+The digests, the file and the comparison are :mod:`tests.engine_trace`'s, shared with 1000.
 
 Write it again only for a change of behaviour that is meant, and say so in the commit.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 import sys
 from pathlib import Path
@@ -26,14 +26,19 @@ from typing import Any
 
 import pytest
 from test_properties import RULE_SETS, choose_action
+from tests.engine_trace import (
+    assert_same_trace,
+    digests,
+    match_key,
+    stored_traces,
+    write_trace_file,
+)
 
 from cardroom.games.five_hundred import DiscardChoices, Game
 
 TRACE_FILE = Path(__file__).with_name("engine_trace.json")
 STEP_LIMIT = 600
 """Actions replayed per match at most (most random matches end sooner)."""
-CHUNK = 25
-"""Steps between two digests kept in the file: a mismatch is placed within this many steps."""
 FOUR_PLAYER_PRESETS = ("classic", "australian", "american", "online")
 
 
@@ -48,10 +53,6 @@ def matches() -> list[tuple[str, str, int]]:
         plan.extend((name, policy, 100 * turn + number)
                     for turn, policy in enumerate(policies, start=1))
     return plan
-
-
-def match_key(name: str, policy: str, seed: int) -> str:
-    return f"{name}/{policy}/{seed}"
 
 
 def legal_summary(game: Game) -> Any:
@@ -77,52 +78,27 @@ def observe(game: Game) -> Any:
 
 
 def trace(name: str, policy: str, seed: int) -> list[str]:
-    """The digests of one replayed match: one every :data:`CHUNK` steps and one at the end."""
+    """The digests of one replayed match (see :func:`tests.engine_trace.digests`)."""
     game = Game.new(RULE_SETS[name], seed=seed)
     rng = random.Random(f"trace:{name}:{policy}:{seed}")
-    digest = hashlib.sha256()
-    digests = []
-
-    def feed(value: Any) -> None:
-        digest.update(json.dumps(value, sort_keys=True).encode())
-
-    for step in range(STEP_LIMIT):
-        feed(observe(game))
-        if game.is_over:
-            break
-        action = choose_action(game, rng, policy)
-        feed([action.text, game.apply(action)])
-        if step % CHUNK == CHUNK - 1:
-            digests.append(digest.hexdigest()[:16])
-    feed([game.record.to_dict(), [result.to_dict() for result in game.history], game.scores])
-    digests.append(digest.hexdigest()[:16])
-    return digests
-
-
-def expected() -> dict[str, list[str]]:
-    return json.loads(TRACE_FILE.read_text())["matches"]
+    return digests(game, lambda: choose_action(game, rng, policy), lambda: observe(game),
+                   STEP_LIMIT)
 
 
 @pytest.mark.parametrize(("name", "policy", "seed"), matches(),
                          ids=[match_key(*match) for match in matches()])
 def test_the_engine_shows_what_the_old_engine_showed(name: str, policy: str, seed: int) -> None:
-    want = expected()[match_key(name, policy, seed)]
-    got = trace(name, policy, seed)
-    for number, (mine, theirs) in enumerate(zip(got, want, strict=False)):
-        assert mine == theirs, (f"{match_key(name, policy, seed)} differs within steps "
-                                f"{number * CHUNK + 1} to {(number + 1) * CHUNK} "
-                                "(or at the end)")
-    assert len(got) == len(want), "the match ended after a different number of actions"
+    key = match_key(name, policy, seed)
+    assert_same_trace(key, trace(name, policy, seed), stored_traces(TRACE_FILE)[key])
 
 
 def write() -> None:
     """Write :data:`TRACE_FILE` from the engine importable now."""
     import cardroom.games.five_hundred as engine
 
-    data = {"made_by": "the 500 engine before its split into phase modules",
-            "step_limit": STEP_LIMIT, "chunk": CHUNK,
-            "matches": {match_key(*match): trace(*match) for match in matches()}}
-    TRACE_FILE.write_text(json.dumps(data, indent=1) + "\n")
+    traces = {match_key(*match): trace(*match) for match in matches()}
+    write_trace_file(TRACE_FILE, "the 500 engine before its split into phase modules", traces,
+                     STEP_LIMIT)
     print(f"wrote {TRACE_FILE} from {engine.__file__}")
 
 
