@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.shapes import check_shape
 
 from cardroom.games.cards import CARDS, cards_of, mask_of
 from cardroom.games.five_hundred import (
@@ -51,6 +52,7 @@ from cardroom.games.five_hundred.actions import (
 )
 from cardroom.games.five_hundred.bids import TRICK_BIDS, Bid
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES
+from cardroom.games.five_hundred.shapes import FiveHundredView
 
 # -- the rules played --------------------------------------------------------------------------
 
@@ -298,6 +300,7 @@ def texts_mask(texts: Iterable[str]) -> int:
 def check_view(game: Game, viewer: int | None) -> None:
     """Property 3: ``view(viewer)`` shows no card the viewer may not see, and is JSON."""
     view = game.view(viewer)
+    check_shape(view, FiveHundredView)
     text = json.dumps(view)
     assert json.loads(text) == view
     allowed = played_mask(game) | called_mask(game)

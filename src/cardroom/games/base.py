@@ -6,7 +6,7 @@ protocol, so a second game (1000) plugs in beside 500 without any of them changi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -50,6 +50,6 @@ class Game(Protocol):
         """
         ...
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> Mapping[str, Any]:
         """Everything ``seat`` may see (``None``: a spectator), as JSON-ready data."""
         ...

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 
@@ -175,7 +175,7 @@ class Card:
         done = parsed_already(text, Card, "a card")
         if done is not None:
             return done
-        cleaned = text.strip().upper()
+        cleaned = cast(str, text).strip().upper()
         if cleaned in _JOKER_WORDS:
             return CARDS[_JOKER_WORDS[cleaned]]
         match = _CARD_RE.fullmatch(cleaned)

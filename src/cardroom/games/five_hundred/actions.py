@@ -167,7 +167,7 @@ class DiscardChoices(Sequence[Action]):
 
     def __init__(self, held: int, count: int, extra: Sequence[Action] = ()) -> None:
         self.held = held
-        self.count = count
+        self.discard_count = count
         self.extra = tuple(extra)
         self._cards = [CARDS[i] for i in indexes_of(held)]
         self._discards = comb(len(self._cards), count)
@@ -194,19 +194,19 @@ class DiscardChoices(Sequence[Action]):
         cards = self._cards
         held = len(cards)
         chosen: list[Card] = []
-        start, left = 0, self.count
-        while left:
+        start, remaining = 0, self.discard_count
+        while remaining:
             for index in range(start, held):
-                block = comb(held - index - 1, left - 1)
+                block = comb(held - index - 1, remaining - 1)
                 if position < block:
                     chosen.append(cards[index])
-                    start, left = index + 1, left - 1
+                    start, remaining = index + 1, remaining - 1
                     break
                 position -= block
         return _discard(chosen)
 
     def __iter__(self) -> Iterator[Action]:
-        for chosen in combinations(self._cards, self.count):
+        for chosen in combinations(self._cards, self.discard_count):
             yield _discard(chosen)
         yield from self.extra
 
@@ -219,8 +219,8 @@ class DiscardChoices(Sequence[Action]):
         if action in self.extra:
             return True
         return (isinstance(action, Action) and action.kind == DISCARD
-                and len(action.cards) == self.count == action.mask.bit_count()
+                and len(action.cards) == self.discard_count == action.mask.bit_count()
                 and action.mask & ~self.held == 0)
 
     def __repr__(self) -> str:
-        return f"DiscardChoices({len(self)} ways to discard {self.count})"
+        return f"DiscardChoices({len(self)} ways to discard {self.discard_count})"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from typing import cast
 
 from cardroom.games.cards import Suit, parsed_already
 
@@ -132,7 +133,7 @@ class Bid:
         done = parsed_already(text, Bid, "a bid")
         if done is not None:
             return done
-        key = re.sub(r"[\s_]+", "-", text.strip().lower()).replace("è", "e")
+        key = re.sub(r"[\s_]+", "-", cast(str, text).strip().lower()).replace("è", "e")
         if key in _SPECIAL_WORDS:
             return _SPECIAL_WORDS[key]
         match = re.fullmatch(r"(6|7|8|9|10)-?(.+)", key)

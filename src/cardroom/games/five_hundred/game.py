@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import Card, cards_of, mask_of
@@ -33,6 +33,7 @@ from cardroom.games.five_hundred import view as views
 from cardroom.games.five_hundred.actions import Action
 from cardroom.games.five_hundred.rules import Rules
 from cardroom.games.five_hundred.scoring import HandResult
+from cardroom.games.five_hundred.shapes import FiveHundredView
 from cardroom.games.five_hundred.state import (
     BIDDING,
     CALL_PHASE,
@@ -135,14 +136,16 @@ class Game(State):
         """
         actor = self._to_act
         if seat is not None or actor is None or action.__class__ is not Action:
-            actor, action = self._actor_and_action(action, seat)
+            actor, chosen = self._actor_and_action(action, seat)
+        else:
+            chosen = cast(Action, action)  # the usual case: a listed action, no checks
         # In the record first: a new deal notes the number of actions before it.
-        self.actions.append(action)
+        self.actions.append(chosen)
         self.action_seats.append(actor)
         try:
             if self._phase == PLAYING:
-                return play.play_card(self, actor, action)
-            return PHASES[self._phase].apply(self, actor, action)
+                return play.play_card(self, actor, chosen)
+            return PHASES[self._phase].apply(self, actor, chosen)
         except IllegalAction:
             self.actions.pop()
             self.action_seats.pop()
@@ -163,7 +166,7 @@ class Game(State):
         :func:`.view.known_side`)."""
         return views.known_side(self, viewer)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> FiveHundredView:
         """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions.
 
         Hidden: the other hands (but hands played open), the kitty (but to the seat taking

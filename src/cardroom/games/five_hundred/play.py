@@ -29,6 +29,7 @@ from cardroom.games.five_hundred.actions import (
 )
 from cardroom.games.five_hundred.bids import Contract
 from cardroom.games.five_hundred.scoring import end_hand
+from cardroom.games.five_hundred.shapes import TrickView
 from cardroom.games.five_hundred.state import PLAYING, TRICKS_PER_HAND, State, next_seats
 from cardroom.games.five_hundred.tricks import JOKER_SUIT
 
@@ -247,7 +248,8 @@ def finish_trick(game: State) -> list[dict[str, Any]]:
     cards = [CARD_TEXT[i] for i in trick]
     event = {"type": "trick", "leader": seats[0], "seats": seats, "cards": cards,
              "winner": winner}
-    done = {"leader": seats[0], "seats": list(seats), "cards": list(cards), "winner": winner}
+    done: TrickView = {"leader": seats[0], "seats": list(seats), "cards": list(cards),
+                       "winner": winner}
     if game.nominated is not None:
         event["nominated"] = done["nominated"] = game.nominated.letter
         game.nominated = None

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from cardroom.games.cards import BLACK_JOKER_INDEX, CARDS, JOKER_INDEX, Card, Rank, Suit
 from cardroom.games.five_hundred.bids import J5_BIDS, SPECIAL_BIDS, TRICK_BIDS, Bid, Contract
+from cardroom.games.five_hundred.shapes import LadderRung
 from cardroom.games.options import PresetRules, option_types
 from cardroom.games.options import option_catalogue as _catalogue
 
@@ -320,13 +321,13 @@ class Rules(PresetRules):
         return tuple(sorted(self._allowed_bids(), key=self._order_key))
 
     @property
-    def ladder_view(self) -> list[dict[str, Any]]:
+    def ladder_view(self) -> list[LadderRung]:
         """The bid ladder as views show it: each bid's text, name and value, lowest first
         (a bidding grid crosses out what lies below the current bid, shows values on hover)."""
-        return list(map(dict.copy, self._ladder_entries))
+        return [rung.copy() for rung in self._ladder_entries]
 
     @cached_property
-    def _ladder_entries(self) -> tuple[dict[str, Any], ...]:
+    def _ladder_entries(self) -> tuple[LadderRung, ...]:
         return tuple({"bid": bid.text, "name": bid.name, "value": bid.value}
                      for bid in self.bid_ladder)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardroom.games.five_hundred.bids import TRICK_BIDS, Contract
+from cardroom.games.five_hundred.shapes import HandView
 
 if TYPE_CHECKING:
     from cardroom.games.five_hundred.state import State
@@ -43,7 +44,7 @@ class HandResult:
     summary: str
     contract_side: tuple[int, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandView:
         """JSON-ready form."""
         return {"number": self.number, "dealer": self.dealer, "contract": self.contract,
                 "contractor": self.contractor, "made": self.made, "tricks": list(self.tricks),

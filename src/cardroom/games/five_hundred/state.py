@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Self
+from typing import Self
 
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred.actions import BID_ACTIONS, Action
@@ -20,6 +20,7 @@ from cardroom.games.five_hundred.bids import SPECIAL_BIDS, Bid, Contract
 from cardroom.games.five_hundred.deal import deal_cards
 from cardroom.games.five_hundred.rules import Rules
 from cardroom.games.five_hundred.scoring import HandResult
+from cardroom.games.five_hundred.shapes import TrickView
 from cardroom.games.five_hundred.tricks import Strain, strain_for
 from cardroom.games.match import OVER, Match
 
@@ -117,7 +118,7 @@ class State(Match):
     led: int
     suits_led: int
     nominated: Suit | None
-    completed: list[dict[str, Any]]
+    completed: list[TrickView]
     next_in_play: tuple[int, ...]
 
     def __init__(self, rules: Rules, seed: int, dealer: int,

@@ -13,6 +13,7 @@ from typing import Any
 from cardroom.games.cards import CARDS, Card, indexes_of
 from cardroom.games.five_hundred.exchange import may_call_slam
 from cardroom.games.five_hundred.scoring import HandResult
+from cardroom.games.five_hundred.shapes import ContractView, FiveHundredView
 from cardroom.games.five_hundred.state import (
     BIDDING,
     DISCARD_PHASE,
@@ -87,7 +88,7 @@ def _texts(mask: int) -> list[str]:
     return [CARD_TEXT[i] for i in indexes_of(mask)]
 
 
-def _contract(game: State) -> dict[str, Any] | None:
+def _contract(game: State) -> ContractView | None:
     contract = game.contract
     if contract is None and game._phase == BIDDING:
         return None
@@ -131,7 +132,7 @@ def _own(game: State, seat: int | None) -> dict[str, Any]:
     return own
 
 
-def view(game: State, seat: int | None) -> dict[str, Any]:
+def view(game: State, seat: int | None) -> FiveHundredView:
     """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions."""
     n = game.players
     seat = None if seat is None else check_seat(seat, n)
@@ -158,7 +159,7 @@ def view(game: State, seat: int | None) -> dict[str, Any]:
                        for s in range(n) if s != seat and s in open_seats},
         "bidding": [{"seat": s, "bid": b.text if b is not None else "pass"}
                     for s, b in game.bids],
-        "high_bid": (None if game.high_bid is None else
+        "high_bid": (None if game.high_bid is None or game.high_bidder is None else
                      {"seat": game.high_bidder, "bid": game.high_bid.text}),
         "ladder": game.rules.ladder_view,
         "passed": [s for s in range(n) if game.passed >> s & 1],
