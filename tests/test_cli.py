@@ -93,9 +93,9 @@ def test_replay_of_a_1000_match(tmp_path: Path) -> None:
     game.record.save(path)
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
-    assert "Deal 1" in result.output and "Deal 3" in result.output
-    assert result.output.count("trick: ") == sum(sum(hand.tricks) for hand in game.history)
-    assert game.history[0].summary in result.output
+    assert "Hand 1 · dealer" in result.output and "Hand 3 · dealer" in result.output
+    assert result.output.count("Trick ") == sum(sum(hand.tricks) for hand in game.history)
+    assert "♥" in result.output or "♦" in result.output  # cards as people write them
     assert "The record ends before the match does." in result.output
 
 
@@ -134,15 +134,75 @@ def test_a_human_typing_shortcuts_plays_a_whole_match() -> None:
     assert "win the match" in output.getvalue()
 
 
-@pytest.mark.parametrize(("phase", "text", "expected"), [
-    ("bidding", "7H", "bid 7H"),
-    ("bidding", "pass", "pass"),
-    ("bidding", "bid 8NT", "bid 8NT"),
-    ("play", "JH", "play JH"),
-    ("play", "JK:H", "play JK:H"),
-    ("discard", "4C 5C 6D", "discard 4C 5C 6D"),
-    ("partner_discard", "4C", "discard 4C"),
-    ("give", "4C", "give 4C"),
+@pytest.mark.parametrize(("legal", "text", "expected"), [
+    (["pass", "bid 6S", "bid 7H"], "7H", "bid 7H"),
+    (["pass", "bid 6S"], "pass", "pass"),
+    (["pass", "bid 8NT"], "bid 8NT", "bid 8NT"),
+    (["play JH", "play JK:H"], "JH", "play JH"),
+    (["play JH", "play JK:H"], "JK:H", "play JK:H"),
+    (["give 4C", "give 5C"], "4C", "give 4C"),
+    (["look", "pass", "bid 100", "bid 100 blind"], "120", "bid 120"),
+    (["bet 120", "bet 130"], "130", "bet 130"),
+    (["play KH", "play KH marriage"], "KH marriage", "play KH marriage"),
+    (["bid 6S", "play 4C"], "4C", "4C"),
 ])
-def test_interpret_expands_shortcuts(phase: str, text: str, expected: str) -> None:
-    assert interpret(text, {"phase": phase}) == expected
+def test_interpret_gives_a_bare_entry_the_verb_the_legal_actions_share(
+        legal: list[str], text: str, expected: str) -> None:
+    assert interpret(text, {"legal_actions": legal}) == expected
+
+
+def test_interpret_discards_while_the_legal_actions_are_too_many_to_list() -> None:
+    view = {"legal_actions": [], "discard_count": 3}
+    assert interpret("4C 5C 6D", view) == "discard 4C 5C 6D"
+
+
+def command_help(*words: str) -> str:
+    """The help of a command, wide enough that no line wraps."""
+    result = runner.invoke(app, [*words, "--help"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_help_names_both_games_and_shows_flags_without_a_value() -> None:
+    top = command_help()
+    assert "500 and 1000" in top
+    assert "<bool>" not in top and "--help" in top
+    assert "<bool>" not in command_help("play") and "--auto" in command_help("play")
+
+
+def test_every_command_summary_is_one_unbroken_sentence() -> None:
+    import typer.main
+
+    group = typer.main.get_command(app)
+    for name, command in group.commands.items():  # type: ignore[attr-defined]
+        first_paragraph = (command.help or "").split("\n\n")[0]
+        assert "\n" not in first_paragraph.strip(), name
+
+
+def test_every_serve_option_is_also_an_environment_variable_shown_in_help() -> None:
+    import typer.main
+
+    serve = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    options = [param for param in serve.params if param.name != "help"]
+    missing = [param.name for param in options if not param.envvar]
+    assert not missing
+    shown = command_help("serve")
+    for param in options:
+        names = [param.envvar] if isinstance(param.envvar, str) else param.envvar
+        assert all(name in shown for name in names), param.name
+
+
+def test_an_environment_variable_sets_a_serve_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardroom.web.server
+
+    seen: dict[str, object] = {}
+
+    def fake_serve(host: str, port: int, config: object, *args: object) -> None:
+        seen.update(host=host, port=port, config=config)
+
+    monkeypatch.setattr(cardroom.web.server, "serve", fake_serve)
+    result = runner.invoke(app, ["serve"], env={"CARDROOM_BOT_DELAY": "0.25",
+                                                "CARDROOM_DISCONNECT_GRACE": "7"})
+    assert result.exit_code == 0, result.output
+    room = seen["config"].room  # type: ignore[attr-defined]
+    assert (room.bot_delay, room.disconnect_grace) == (0.25, 7.0)

@@ -11,20 +11,47 @@ import dataclasses
 import secrets
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import PRESET_NAMES, Game, Record, Rules
+from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.games.registry import replay as replay_game
-from cardroom.tools.terminal import TerminalMatch, replay_any, replay_match
+from cardroom.tools.terminal import TerminalMatch, replay_match
+
+
+class _FlagsTakeNoValue:
+    """Typer's rich help prints a type after every option, flags too (``--help <bool>``,
+    ``--auto <bool>``), as if they took a value: an empty metavar leaves the flags' type
+    column blank, so they read as they are typed."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The command's parameters, flags without a shown type."""
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+                param.metavar = ""
+        return params
+
+
+class ReadableCommand(_FlagsTakeNoValue, TyperCommand):
+    """A command whose help shows flags without a value."""
+
+
+class ReadableGroup(_FlagsTakeNoValue, TyperGroup):
+    """A group of commands whose help shows flags without a value."""
+
 
 app = typer.Typer(
     name="cardroom",
-    help="An online card room for 500: play in the terminal, replay records.",
+    cls=ReadableGroup,
+    help="An online card room for 500 and 1000: serve it, play in the terminal, replay and "
+         "analyse records, pit bots against each other.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -44,43 +71,67 @@ def _fail(console: Console, message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
-@app.command()
+def _presets_by_game() -> str:
+    """``500: online, australian …; 1000: seed, russian`` for the help of ``--preset``."""
+    return "; ".join(f"{spec.title}: {', '.join(spec.presets)}" for spec in GAMES.values())
+
+
+def _pick_game(game: str | None, preset: str | None) -> tuple[GameSpec, str]:
+    """The game and preset to play: the named game (or the one offering ``preset``, else
+    the default game) and its preset (its default when none is named); ``ValueError`` with
+    the choices if there is no such game or it has no such preset."""
+    if game is not None and game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
+    offering = [spec for spec in GAMES.values()
+                if (game is None or spec.name == game) and (preset is None
+                                                            or preset in spec.presets)]
+    if not offering:
+        raise ValueError(f"unknown preset {preset!r}; choose one of: {_presets_by_game()}")
+    spec = GAMES[game or DEFAULT_GAME] if preset is None else offering[0]
+    return spec, preset or spec.default_preset
+
+
+@app.command(cls=ReadableCommand)
 def play(
-    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(PRESET_NAMES)}.")]
-    = "online",
+    preset: Annotated[str | None, typer.Option(
+        help=f"Rules preset ({_presets_by_game()}); it names its game.")] = None,
+    game: Annotated[str | None, typer.Option(
+        help=f"The game ({', '.join(GAMES)}), when no preset names it: its default preset "
+             f"is played.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the deals (random if omitted).")]
     = None,
-    auto: Annotated[bool, typer.Option(help="Four bots play; you watch.")] = False,
+    auto: Annotated[bool, typer.Option(help="Bots hold every seat; you watch.")] = False,
     verbose: Annotated[bool, typer.Option(help="With --auto: show bids and tricks.")] = False,
     record: Annotated[Path | None, typer.Option(help="Save the match record to this file.")]
     = None,
 ) -> None:
-    """Play a match of 500 in the terminal: you are South, bots hold the other seats."""
+    """Play a match of 500 or 1000 in the terminal: you are South, bots hold the other seats."""
     console = _console()
-    if preset not in PRESET_NAMES:
-        raise _fail(console, f"unknown preset {preset!r}; choose one of: "
-                             f"{', '.join(PRESET_NAMES)}")
+    try:
+        spec, preset = _pick_game(game, preset)
+    except ValueError as error:
+        raise _fail(console, str(error)) from None
     seed = secrets.randbelow(1_000_000) if seed is None else seed
-    game = Game.new(preset, seed=seed)
+    match = spec.new(spec.rules(preset), seed=seed)
     human = None if auto else HUMAN_SEAT
     bots = {seat: make_bot(BOT_FOR_EMPTY_SEATS, seed=seed * 4 + seat)
-            for seat in range(game.players) if seat != human}
-    console.print(f"500, preset [bold]{preset}[/bold], seed {seed}")
+            for seat in range(match.players) if seat != human}
+    console.print(f"{spec.title}, preset [bold]{preset}[/bold], seed {seed}")
     if human is not None:
-        console.print("Type actions like 'pass', '7H', 'discard 4C 5C 6D', 'JH' or 'JK:H'; "
-                      "'?' lists what you may do, 'quit' leaves.")
+        console.print("Type an action ('pass', 'bid 7H' or just '7H', 'JH'); '?' lists what "
+                      "you may do, with each bid's points; 'quit' leaves.")
     detail = "summary" if auto and not verbose else "full"
-    TerminalMatch(game, bots, console, human=human, detail=detail).run()
+    TerminalMatch(match, bots, console, human=human, detail=detail).run()
     if record is not None:
-        game.record.save(record)
+        match.record.save(record)
         console.print(Text(f"Record saved to {record}"))
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def replay(
     file: Annotated[Path, typer.Argument(help="A match record saved by 'play --record'.")],
 ) -> None:
-    """Replay a recorded match: every deal, bid and trick, hand by hand."""
+    """Replay a recorded match of 500 or 1000: every deal, bid and trick, hand by hand."""
     console = _console()
     try:
         saved = Record.load(file)
@@ -88,13 +139,10 @@ def replay(
         start = replay_game(dataclasses.replace(saved, actions=[], seats=[]))
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise _fail(console, f"cannot replay {file}: {error}") from None
-    if isinstance(start, Game):
-        replay_match(start, saved.actions, console)
-    else:
-        replay_any(start, saved.actions, console)
+    replay_match(start, saved.actions, console)
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def serve(
     host: Annotated[str, typer.Option(envvar="CARDROOM_HOST",
                                       help="Address to listen on (0.0.0.0: every interface).")]
@@ -108,14 +156,18 @@ def serve(
         help="redis://host:port to share tables between processes (default: in-process).")]
     = None,
     disconnect_grace: Annotated[float, typer.Option(
+        envvar="CARDROOM_DISCONNECT_GRACE",
         help="Seconds a disconnected player's seat waits before a bot plays it.")] = 120.0,
-    bot_delay: Annotated[float, typer.Option(help="Seconds a bot pauses before acting.")]
-    = 0.8,
+    bot_delay: Annotated[float, typer.Option(
+        envvar="CARDROOM_BOT_DELAY", help="Seconds a bot pauses before acting.")] = 0.8,
     next_match_delay: Annotated[float, typer.Option(
+        envvar="CARDROOM_NEXT_MATCH_DELAY",
         help="Seconds between the end of a match and the next one.")] = 5.0,
     message_rate: Annotated[float, typer.Option(
+        envvar="CARDROOM_MESSAGE_RATE",
         help="Messages a second one connection may send on average.")] = 20.0,
     message_burst: Annotated[float, typer.Option(
+        envvar="CARDROOM_MESSAGE_BURST",
         help="Messages one connection may send at once.")] = 60.0,
     min_turn_seconds: Annotated[float, typer.Option(
         envvar="CARDROOM_MIN_TURN_SECONDS",
@@ -153,7 +205,8 @@ def serve(
         envvar="CARDROOM_FORWARDED_ALLOW_IPS",
         help="Proxies (addresses, comma-separated, or *) trusted to name the client in "
              "X-Forwarded-For; none by default.")] = "",
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_level: Annotated[str, typer.Option(
+        envvar="CARDROOM_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
     allowed_origin: Annotated[list[str] | None, typer.Option(
         envvar="CARDROOM_ALLOWED_ORIGINS",
         help="Another origin (https://example.org) whose pages may open the WebSocket, "
@@ -187,11 +240,12 @@ def serve(
     run_server(host, port, config, log_level, forwarded_allow_ips)
 
 
-db_app = typer.Typer(help="The database: create or upgrade its schema.", no_args_is_help=True)
+db_app = typer.Typer(cls=ReadableGroup, help="The database: create or upgrade its schema.",
+                     no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
 
-@db_app.command("upgrade")
+@db_app.command("upgrade", cls=ReadableCommand)
 def db_upgrade(
     database_url: Annotated[str, typer.Option(
         envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
@@ -220,7 +274,7 @@ def db_upgrade(
     console.print(f"Database schema at revision {reached}.")
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def bugs(
     database_url: Annotated[str, typer.Option(
         envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
@@ -294,7 +348,7 @@ def bugs(
     console.print(listing)
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def arena(
     team_a: Annotated[str, typer.Option(help="Bot of team A (see BOT_NAMES).")] = "simple",
     team_b: Annotated[str, typer.Option(help="Bot of team B.")] = "random",
@@ -359,7 +413,7 @@ def _made_of(tally: tuple[int, int, object] | None) -> str:
     return f"{made} of {made + failed}, {share}"
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def analyse(
     file: Annotated[Path, typer.Argument(help="A match record (play --record, arena --records).")],
     hands: Annotated[int | None, typer.Option(help="Analyse only the first N hands.")] = None,
@@ -393,7 +447,7 @@ def analyse(
             console.print("  no card cost a trick.")
 
 
-@app.command()
+@app.command(cls=ReadableCommand)
 def loadtest(
     tables: Annotated[int, typer.Option(help="Tables, four WebSocket clients each.")] = 20,
     duration: Annotated[float, typer.Option(help="Seconds of play.")] = 30.0,
@@ -428,8 +482,9 @@ def loadtest(
     keep_logs: Annotated[Path | None, typer.Option(
         help="Copy the logs of the servers it started into this folder.")] = None,
 ) -> None:
-    """Drive N tables of bots-behind-WebSockets against the server and measure it; with
-    faults (killed servers, dropped connections), check nothing was lost."""
+    """Drive N tables of bots behind WebSockets against the server and measure it.
+
+    With faults (killed servers, dropped connections, Redis down), check that nothing is lost."""
     import asyncio
     from pathlib import Path as _Path
 

@@ -1,13 +1,18 @@
-"""The terminal client of 500: rich rendering of views and events, and the match loop.
+"""The terminal client of the card room's games: rich rendering of views and events, and the
+match loop.
 
-Everything here works from what the engine publishes — a seat's ``view`` and the public
-events ``apply`` returns — so the terminal shows a human exactly what the browser would.
-Only a replay (``reveal``) looks at every hand, which is fair once the match is over.
+Everything here works from what an engine publishes — a seat's ``view`` and the public events
+``apply`` returns — so the terminal shows a human exactly what the browser would, for any game
+of the registry. Only a replay (``reveal``) looks at every hand, which is fair once the match is
+over. How a game's bids and cards read (500's bowers belong to trumps) comes from its
+:class:`CardStyle` in :data:`CARD_STYLES`; a game without one reads in plain suits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -17,18 +22,27 @@ from rich.table import Table
 from rich.text import Text
 
 from cardroom.bots import Bot
-from cardroom.games.base import IllegalAction
-from cardroom.games.cards import Card, Suit
-from cardroom.games.five_hundred import Bid, Game, strain_for
+from cardroom.games.base import Game, IllegalAction
+from cardroom.games.cards import Card, Rank, Suit
+from cardroom.games.five_hundred import Bid, strain_for
+from cardroom.games.registry import game_spec
 
-SEAT_NAMES = ("South", "West", "North", "East")
-"""Seat names around the table: play goes clockwise, South → West → North → East."""
-TEAM_NAMES = ("North/South", "East/West")
-"""Partnerships: seats 0 & 2 and seats 1 & 3."""
-TEAM_SHORT = ("N/S", "E/W")
+SEAT_NAMES_BY_PLAYERS: dict[int, tuple[str, ...]] = {
+    3: ("South", "West", "East"),
+    4: ("South", "West", "North", "East"),
+    5: ("South", "West", "North-West", "North-East", "East"),
+    6: ("South", "South-West", "North-West", "North", "North-East", "South-East"),
+}
+"""Seat names around a table of each size; play goes clockwise, starting from South."""
+SEAT_NAMES = SEAT_NAMES_BY_PLAYERS[4]
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("?", "help", "h")
-DISCARD_PHASES = ("discard", "partner_discard")
+NOT_VERBS = ("pass", "look")
+"""Actions that name no cards or points, so they never give the verb a bare entry takes."""
+VERBS = ("bid", "play", "discard", "give", "bet", "bye", "p", *NOT_VERBS)
+"""First words that make an entry a whole action, passed to the engine as typed."""
+PROMPTS = {"bid": "Your bid", "play": "Your card", "give": "Cards to give", "bet": "Your bet",
+           "discard": "Discard"}
 
 Reader = Callable[[str], str]
 """Reads one line of input after showing a prompt (``EOFError`` at the end of input)."""
@@ -38,162 +52,303 @@ class Quit(Exception):
     """The human left the table (``quit`` or end of input)."""
 
 
-# -- cards, bids and hands as rich text ----------------------------------------------------
+# -- cards and bids as rich text ----------------------------------------------------------------
 
 
-def card_text(text: str) -> Text:
-    """A card with its suit symbol, red for hearts and diamonds: ``10H`` → ``10♥``."""
-    card = Card.parse(text)
+def card_text(text: str, mark: str = "") -> Text:
+    """A card with its suit symbol, red for hearts and diamonds: ``10H`` → ``10♥``; ``mark`` is
+    appended (a bower's ``(R)``)."""
+    name, _, named = text.partition(":")
+    card = Card.parse(name)
     if card.is_joker:
-        return Text(card.text, style="bold magenta")
+        return Text("Joker" + (f"({Suit.parse(named).symbol})" if named else ""),
+                    style="bold magenta")
     suit: Suit = card.suit  # type: ignore[assignment]
-    return Text(f"{card.rank}{suit.symbol}", style="red" if suit.is_red else "bold")
+    return Text(f"{card.rank}{suit.symbol}{mark}", style="red" if suit.is_red else "bold")
 
 
-def hand_text(texts: Iterable[str], trump: Suit | None = None) -> Text:
-    """Cards in the order given, with a wider gap between effective suits (trumps grouped)."""
-    strain = strain_for(trump)
-    line = Text()
-    previous: int | None = None
-    for text in texts:
-        suit = strain.suit_of[Card.parse(text).index]
-        if previous is not None:
-            line.append("   " if suit != previous else " ")
-        line.append_text(card_text(text))
-        previous = suit
-    return line
+def cards_in_words(text: str) -> str:
+    """Every card of a line of the engine's notation with its suit symbol: ``6H`` → ``6♥``."""
+    return _CARD_PATTERN.sub(lambda found: card_text(found.group(0)).plain, text)
 
 
-def bid_text(text: str) -> Text:
-    """A bid as people say it: ``7H`` → ``7♥``, ``7NT``, ``misère (No Tricks)``, ``pass``."""
-    if text == "pass":
-        return Text("pass", style="dim")
-    bid = Bid.parse(text)
-    if bid.tricks and bid.trump is not None:
-        return Text(f"{bid.tricks}{bid.trump.symbol}", style="red" if bid.trump.is_red else "bold")
-    return Text(bid.text if bid.tricks else bid.name, style="bold")
+_CARD_PATTERN = re.compile(r"\b(?:10|[2-9AKQJ])[SCDH]\b")
 
 
-def _trump_of(view: dict[str, Any]) -> Suit | None:
-    contract = view.get("contract") or {}
-    return Suit.parse(contract["trump"]) if contract.get("trump") else None
+class CardStyle:
+    """How a game's cards and bids read in the terminal: plain suits, no bowers, bids as the
+    engine writes them (a suit letter becomes its symbol)."""
+
+    def group_of(self, card: Card, trump: Suit | None) -> int:
+        """The group a card is shown in under ``trump``: its suit (the joker apart)."""
+        return -1 if card.suit is None else int(card.suit)
+
+    def bower(self, card: Card, trump: Suit | None) -> str:
+        """A mark for a card with a rank of its own in trumps (``""`` for none)."""
+        return ""
+
+    def bid_text(self, bid: object) -> Text:
+        """A bid or pass as people say it: ``120``, ``7♥``."""
+        if bid == "pass":
+            return Text("pass", style="dim")
+        return Text(cards_in_words(str(bid)), style="bold")
+
+
+class FiveHundredStyle(CardStyle):
+    """500: the joker and the left bower belong to trumps; bids have names (misère …)."""
+
+    def group_of(self, card: Card, trump: Suit | None) -> int:
+        """The effective suit: the left bower is a trump, the joker too."""
+        return int(strain_for(trump).suit_of[card.index])
+
+    def bower(self, card: Card, trump: Suit | None) -> str:
+        """``(R)`` on the jack of trumps, ``(L)`` on the other jack of its colour."""
+        if trump is None or card.rank != Rank.JACK:
+            return ""
+        if card.suit == trump:
+            return "(R)"
+        return "(L)" if card.suit == trump.same_colour else ""
+
+    def bid_text(self, bid: object) -> Text:
+        """``7H`` → ``7♥``, ``7NT``, ``misère (No Tricks)``, ``pass``."""
+        if bid == "pass":
+            return Text("pass", style="dim")
+        parsed = Bid.parse(str(bid))
+        if parsed.tricks and parsed.trump is not None:
+            return Text(f"{parsed.tricks}{parsed.trump.symbol}",
+                        style="red" if parsed.trump.is_red else "bold")
+        return Text(parsed.text if parsed.tricks else parsed.name, style="bold")
+
+
+CARD_STYLES: dict[str, CardStyle] = {"500": FiveHundredStyle()}
+"""Games whose cards read otherwise than in plain suits, by the registry's game name."""
+
+
+def style_for(game: str) -> CardStyle:
+    """The card style of a game of the registry (plain suits unless it has one)."""
+    return CARD_STYLES.get(game, CardStyle())
 
 
 def _joined(parts: Iterable[Text], separator: str = "  ·  ") -> Text:
     return Text(separator).join(parts)
 
 
-# -- what a human sees at their turn -------------------------------------------------------
+def _verdict(made: bool | None) -> str:
+    return {True: "made", False: "failed", None: "—"}[made]
+
+
+# -- seats and sides ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where: a name per seat and the sides that keep a score (a partnership, or one
+    seat), as the game's registry entry gives them."""
+
+    names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, game: Any, human: int | None = None) -> Seating:
+        """The seating of ``game``; the human's seat is marked ``(you)``."""
+        view = game.view(None)
+        spec = game_spec(view["game"])
+        rules = spec.rules_from_dict(view["rules"])
+        players = spec.players(rules)
+        names = list(SEAT_NAMES_BY_PLAYERS.get(players, [f"Seat {s + 1}" for s in
+                                                         range(players)]))
+        if human is not None:
+            names[human] = f"{names[human]} (you)"
+        return cls(tuple(names), tuple(map(tuple, spec.teams(rules))))
+
+    def side_name(self, side: int) -> str:
+        """``N/S`` for a partnership (``S/NW/NE`` for three), the seat's name for a side of
+        one."""
+        seats = self.sides[side]
+        if len(seats) == 1:
+            return self.names[seats[0]]
+        initials = ["".join(word[0] for word in self.names[s].split()[0].split("-"))
+                    for s in seats]
+        return "/".join(sorted(initials) if len(initials) == 2 else initials)
+
+    def per_side(self, numbers: Sequence[int]) -> tuple[int, ...]:
+        """Per-seat counts (tricks) summed for each side."""
+        return tuple(sum(numbers[s] for s in seats) for seats in self.sides)
+
+    def scores(self, scores: Sequence[int]) -> Text:
+        """``N/S 120 – E/W 80``."""
+        return Text(" – ".join(f"{self.side_name(side)} {score}"
+                               for side, score in enumerate(scores)))
+
+
+# -- what a human sees at their turn ------------------------------------------------------------
+
+
+def trump_of(view: dict[str, Any]) -> Suit | None:
+    """The trump suit a view names (the contract's in 500, the declared one in 1000)."""
+    letter = view.get("trump") or (view.get("contract") or {}).get("trump")
+    return Suit.parse(letter) if letter else None
 
 
 class Renderer:
-    """Turns views and events into rich renderables, naming seats by ``names``."""
+    """Turns views and events into rich renderables for one game and seating."""
 
-    def __init__(self, names: tuple[str, ...] = SEAT_NAMES) -> None:
-        self.names = names
+    def __init__(self, seating: Seating, style: CardStyle) -> None:
+        self.seating = seating
+        self.names = seating.names
+        self.style = style
+
+    def hand(self, texts: Iterable[str], trump: Suit | None = None) -> Text:
+        """Cards in the order given, a wider gap between suits (trumps grouped), bowers
+        marked."""
+        line = Text()
+        previous: int | None = None
+        for text in texts:
+            card = Card.parse(text)
+            suit = self.style.group_of(card, trump)
+            if line:
+                line.append("   " if suit != previous else " ")
+            line.append_text(card_text(text, self.style.bower(card, trump)))
+            previous = suit
+        return line
 
     def table(self, view: dict[str, Any]) -> RenderableType:
         """The whole table as seen by ``view["seat"]``: scores, bidding, contract, trick, hand."""
-        trump = _trump_of(view)
+        trump = trump_of(view)
         lines: list[RenderableType] = [self._header(view)]
         if view["bidding"]:
             lines.append(Text("Bidding: ").append_text(self._bidding(view["bidding"])))
         if view["contract"] is not None:
             lines.append(self._contract(view))
         if view["trick"]:
-            plays = (Text(f"{self.names[p['seat']]} ").append_text(card_text(p["card"]))
-                     for p in view["trick"])
-            lines.append(Text("Trick: ").append_text(_joined(plays)))
-        for seat, cards in view["open_hands"].items():
+            lines.append(Text("Trick: ").append_text(self.plays(
+                [p["seat"] for p in view["trick"]], [p["card"] for p in view["trick"]])))
+        for seat, cards in (view.get("open_hands") or {}).items():
             lines.append(Text(f"{self.names[int(seat)]}'s open hand: ")
-                         .append_text(hand_text(cards, trump)))
-        if view["exchange"]:
-            label = "From the kitty: " if view["phase"] == "discard" else "Passed to you: "
-            lines.append(Text(label).append_text(hand_text(view["exchange"], trump)))
+                         .append_text(self.hand(cards, trump)))
+        for label, cards in self._extra_cards(view):
+            lines.append(Text(label).append_text(self.hand(cards, trump)))
         if view["hand"] is not None:
             lines.append(Text("Your hand: ", style="bold").append_text(
-                hand_text(view["hand"], trump)))
+                self.hand(view["hand"], trump)))
+            if any(self.style.bower(Card.parse(c), trump) for c in view["hand"]):
+                lines.append(Text("(R), (L): the right and left bowers", style="dim"))
         return Panel(Group(*lines), title=f"{self.names[view['seat']]} to act", expand=False)
+
+    @staticmethod
+    def _extra_cards(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
+        """Cards beside the hand: the kitty taken or the cards passed (500), the bank (1000)."""
+        extra = []
+        if view.get("exchange"):
+            label = "From the kitty: " if view["phase"] == "discard" else "Passed to you: "
+            extra.append((label, view["exchange"]))
+        if view.get("bank"):
+            extra.append(("The bank: ", view["bank"]))
+        return extra
+
+    def plays(self, seats: Sequence[int], cards: Sequence[str]) -> Text:
+        """``West 10♥, North J♥``."""
+        return _joined((Text(f"{self.names[seat]} ").append_text(card_text(card))
+                        for seat, card in zip(seats, cards, strict=True)), ", ")
 
     def _header(self, view: dict[str, Any]) -> Text:
         dealer = self.names[view["dealer"]]
         return Text(f"Hand {view['hand_number']} · dealer {dealer} · ").append_text(
-            self.scores(view["scores"]))
-
-    def scores(self, scores: list[int] | tuple[int, ...]) -> Text:
-        """``N/S 120 – E/W 80``."""
-        return Text(f"{TEAM_SHORT[0]} {scores[0]} – {TEAM_SHORT[1]} {scores[1]}")
+            self.seating.scores(view["scores"]))
 
     def _bidding(self, bidding: list[dict[str, Any]]) -> Text:
-        return _joined(Text(f"{self.names[b['seat']]} ").append_text(bid_text(b["bid"]))
+        return _joined(Text(f"{self.names[b['seat']]} ").append_text(self.style.bid_text(b["bid"]))
                        for b in bidding)
 
     def _contract(self, view: dict[str, Any]) -> Text:
         contract = view["contract"]
-        tricks = view["tricks_won"]
-        won = f"tricks: {TEAM_SHORT[0]} {tricks[0] + tricks[2]}, " \
-              f"{TEAM_SHORT[1]} {tricks[1] + tricks[3]}"
+        won = ", ".join(f"{self.seating.side_name(side)} {count}" for side, count
+                        in enumerate(self.seating.per_side(view["tricks_won"])))
+        line = Text("Contract: ")
         if contract["contractor"] is None:
-            return Text(f"Contract: {contract['name']} · {won}")
-        return (Text("Contract: ").append_text(bid_text(contract["bid"]))
-                .append(f" by {self.names[contract['contractor']]} ({contract['value']}) · {won}"))
+            line.append(contract.get("name", "none"))
+        else:
+            line.append_text(self.style.bid_text(contract.get("bet") or contract["bid"]))
+            line.append(f" by {self.names[contract['contractor']]}")
+            if contract.get("value"):
+                line.append(f" ({contract['value']})")
+        trump = trump_of(view)
+        if view.get("trump") and trump is not None:
+            line.append(f" · trumps {trump.symbol}")
+        return line.append(f" · tricks: {won}")
 
     def history(self, history: list[dict[str, Any]]) -> Table:
         """The score sheet: one row per hand."""
+        sides = [self.seating.side_name(side) for side in range(len(self.seating.sides))]
         sheet = Table(title="Hands", show_edge=False)
-        for column in ("#", "dealer", "contract", "by", "result", *TEAM_SHORT):
-            sheet.add_column(column, justify="right" if column in TEAM_SHORT else "left")
+        for column in ("#", "dealer", "contract", "by", "result"):
+            sheet.add_column(column)
+        for side in sides:
+            sheet.add_column(side, justify="right")
         for hand in history:
+            contract = _contract_of(hand)
             sheet.add_row(str(hand["number"]), self.names[hand["dealer"]],
-                          bid_text(hand["contract"]) if hand["contract"] else "—",
+                          self.style.bid_text(contract) if contract else "—",
                           self.names[hand["contractor"]] if hand["contractor"] is not None
                           else "—", _verdict(hand["made"]),
-                          *(f"{p:+d} → {s}" for p, s in zip(hand["points"], hand["scores"],
-                                                            strict=True)))
+                          *(f"{p:+d} → {s}" for p, s in zip(self._side_points(hand),
+                                                            hand["scores"], strict=True)))
         return sheet
+
+    def _side_points(self, hand: dict[str, Any]) -> list[int]:
+        """A hand's points per side (a game scoring partners once or each seat)."""
+        points = hand["points"]
+        if len(points) == len(self.seating.sides):
+            return list(points)
+        return [points[seats[0]] for seats in self.seating.sides]
 
     def hand_line(self, hand: dict[str, Any]) -> Text:
         """A one-line hand result: contract, tricks per side, verdict, points and scores."""
-        tricks = hand["tricks"]
+        contract = _contract_of(hand)
         line = Text(f"Hand {hand['number']}: ")
-        if hand["contract"]:
-            line.append_text(bid_text(hand["contract"]))
+        if contract:
+            line.append_text(self.style.bid_text(contract))
             line.append(f" by {self.names[hand['contractor']]}")
         else:
             line.append("no bid")
-        line.append(f" · tricks {tricks[0] + tricks[2]}–{tricks[1] + tricks[3]}"
-                    f" · {_verdict(hand['made'])} · ")
-        points = hand["points"]
-        return line.append(f"{points[0]:+d}/{points[1]:+d} · ").append_text(
-            self.scores(hand["scores"]))
+        tricks = "–".join(map(str, self.seating.per_side(hand["tricks"])))
+        line.append(f" · tricks {tricks} · {_verdict(hand['made'])} · ")
+        points = "/".join(f"{p:+d}" for p in self._side_points(hand))
+        return line.append(f"{points} · ").append_text(self.seating.scores(hand["scores"]))
 
-    def winner(self, winner: int, scores: list[int] | tuple[int, ...]) -> Text:
+    def winner(self, winner: int, scores: Sequence[int]) -> Text:
         """The match result."""
-        return Text(f"{TEAM_NAMES[winner]} win the match, ", style="bold green").append_text(
-            self.scores(scores))
+        name = self.seating.side_name(winner)
+        verb = "wins" if len(self.seating.sides[winner]) == 1 else "win"
+        return Text(f"{name} {verb} the match, ", style="bold green").append_text(
+            self.seating.scores(scores))
 
     def legal_actions(self, view: dict[str, Any]) -> Text:
-        """What the seat to act may type now."""
+        """What the seat to act may type now; each bid with the points it is worth."""
         count = view.get("discard_count")
-        if count:
+        if count and not view["legal_actions"]:
             return Text(f"Put back {count} cards, e.g. 'discard "
                         f"{' '.join(view['hand'][-count:])}'.")
-        return Text("You may: ") + Text(", ".join(view["legal_actions"]))
+        values = {entry["bid"]: entry["value"] for entry in view.get("ladder") or ()}
+        shown = [f"{action} ({values[action[4:]]})" if action[4:] in values else action
+                 for action in view["legal_actions"]]
+        return Text("You may: ") + Text(", ".join(shown))
 
 
-def _verdict(made: bool | None) -> str:
-    return {True: "made", False: "failed", None: "—"}[made]
+def _contract_of(hand: dict[str, Any]) -> object:
+    """A hand result's contract: 500's bid text, 1000's bet."""
+    return hand.get("contract") or hand.get("bet") or hand.get("bid")
 
 
-# -- events as they happen -----------------------------------------------------------------
+# -- events as they happen ----------------------------------------------------------------------
 
 
 class Narrator:
     """Prints the public events of a match.
 
-    ``detail``: ``summary`` prints one line per hand; ``full`` also the bidding, the kitty and
-    every trick. ``reveal``, for replays only, is the game itself: the narrator then shows
-    every hand at each deal, the kitty and the discards.
+    ``detail``: ``summary`` prints one line per hand; ``full`` also the bidding, the exchange
+    and every trick. ``reveal``, for replays only, is the game itself: the narrator then shows
+    every hand at each deal and the cards exchanged.
     """
 
     def __init__(self, console: Console, renderer: Renderer, detail: str = "full",
@@ -201,6 +356,7 @@ class Narrator:
         self.console = console
         self.renderer = renderer
         self.names = renderer.names
+        self.style = renderer.style
         self.detail = detail
         self.reveal = reveal
         self.trick_number = 0
@@ -221,64 +377,88 @@ class Narrator:
     def _say(self, text: str | Text) -> None:
         self.console.print(Text(text) if isinstance(text, str) else text)
 
+    def _seat(self, event: dict[str, Any]) -> str:
+        return self.names[event["seat"]]
+
+    def _revealed(self, seat: int, key: str) -> list[str] | None:
+        """A seat's cards under ``key`` of its view, in a replay only."""
+        return None if self.reveal is None else self.reveal.view(seat).get(key)
+
     def _deal(self, event: dict[str, Any]) -> None:
         self.trick_number = 0
         self.console.print(Rule(f"Hand {event['hand']} · dealer {self.names[event['dealer']]}"))
-        if self.reveal is not None:
-            for seat in range(4):
-                cards = self.reveal.view(seat)["hand"]
-                self._say(Text(f"  {self.names[seat]:<6} ").append_text(hand_text(cards)))
+        for seat in range(len(self.names)) if self.reveal is not None else ():
+            cards = self._revealed(seat, "hand")
+            if cards:
+                self._say(Text(f"  {self.names[seat]:<6} ").append_text(
+                    self.renderer.hand(cards)))
 
     def _pass(self, event: dict[str, Any]) -> None:
-        self._say(f"{self.names[event['seat']]} passes")
+        self._say(f"{self._seat(event)} passes")
 
     def _bid(self, event: dict[str, Any]) -> None:
-        self._say(Text(f"{self.names[event['seat']]} bids ").append_text(bid_text(event["bid"])))
+        line = Text(f"{self._seat(event)} bids ").append_text(self.style.bid_text(event["bid"]))
+        self._say(line.append(" blind") if event.get("blind") else line)
 
     def _all_passed(self, event: dict[str, Any]) -> None:
         outcome = {"play_no_trump": "the hand is played in no trumps at 10 a trick.",
                    "redeal": "the same dealer deals again.",
                    "redeal_then_pass_deal": "the cards are dealt again.",
-                   "next_dealer": "the deal passes to the left."}.get(event["outcome"], "")
-        self._say(f"Everybody passed: {outcome}")
+                   "next_dealer": "the deal passes to the left."}.get(event.get("outcome", ""),
+                                                                      "")
+        self._say(f"Everybody passed: {outcome}".strip())
 
     def _contract(self, event: dict[str, Any]) -> None:
-        self._say(Text(f"{self.names[event['seat']]} wins the bidding with ", style="bold")
-                  .append_text(bid_text(event["bid"])).append(f" ({event['value']})"))
+        line = Text(f"{self._seat(event)} wins the bidding with ", style="bold")
+        line.append_text(self.style.bid_text(event["bid"]))
+        self._say(line.append(f" ({event['value']})") if event.get("value") else line)
+
+    def _bank(self, event: dict[str, Any]) -> None:
+        self._say(Text("The bank: ").append_text(self.renderer.hand(event["cards"])))
 
     def _kitty_taken(self, event: dict[str, Any]) -> None:
-        line = Text(f"{self.names[event['seat']]} takes the kitty")
-        if self.reveal is not None:
-            line.append(": ").append_text(hand_text(self.reveal.view(event["seat"])["exchange"]))
-        self._say(line)
+        line = Text(f"{self._seat(event)} takes the kitty")
+        cards = self._revealed(event["seat"], "exchange")
+        self._say(line.append(": ").append_text(self.renderer.hand(cards)) if cards else line)
+
+    def _bank_taken(self, event: dict[str, Any]) -> None:
+        self._say(f"{self._seat(event)} takes the bank")
 
     def _discard(self, event: dict[str, Any]) -> None:
-        line = Text(f"{self.names[event['seat']]} puts back {event['count']} cards")
-        if self.reveal is not None:
-            line.append(": ").append_text(hand_text(self.reveal.view(event["seat"])["discards"]))
-        self._say(line)
+        line = Text(f"{self._seat(event)} puts back {event['count']} cards")
+        cards = self._revealed(event["seat"], "discards")
+        self._say(line.append(": ").append_text(self.renderer.hand(cards)) if cards else line)
 
     def _discards_passed(self, event: dict[str, Any]) -> None:
-        self._say(f"{self.names[event['seat']]} passes the discards to {self.names[event['to']]}")
+        self._say(f"{self._seat(event)} passes the discards to {self.names[event['to']]}")
 
     def _give(self, event: dict[str, Any]) -> None:
-        self._say(f"{self.names[event['seat']]} adds a card to the widow")
+        if "to" in event:
+            self._say(f"{self._seat(event)} gives a card to {self.names[event['to']]}")
+        else:
+            self._say(f"{self._seat(event)} adds a card to the widow")
+
+    def _bet(self, event: dict[str, Any]) -> None:
+        self._say(f"{self._seat(event)} bets {event['bet']}")
+
+    def _marriage(self, event: dict[str, Any]) -> None:
+        self._say(f"{self._seat(event)} declares the {Suit.parse(event['suit']).symbol} "
+                  f"marriage ({event['points']}): trumps")
 
     def _hand_shown(self, event: dict[str, Any]) -> None:
-        self._say(f"{self.names[event['seat']]} lays the hand open")
+        self._say(f"{self._seat(event)} lays the hand open")
 
     def _trick(self, event: dict[str, Any]) -> None:
         self.trick_number += 1
-        plays = (Text(f"{self.names[seat]} ").append_text(card_text(card))
-                 for seat, card in zip(event["seats"], event["cards"], strict=True))
-        line = Text(f"Trick {self.trick_number:>2}: ").append_text(_joined(plays, ", "))
+        line = Text(f"Trick {self.trick_number:>2}: ").append_text(
+            self.renderer.plays(event["seats"], event["cards"]))
         if event.get("nominated"):
             line.append(f" (joker names {Suit.parse(event['nominated']).symbol})")
         self._say(line.append(f" → {self.names[event['winner']]}", style="bold"))
 
     def _hand_scored(self, event: dict[str, Any]) -> None:
         if self.detail == "full":
-            self._say(Text(event["summary"], style="bold"))
+            self._say(Text(cards_in_words(event["summary"]), style="bold"))
         self._say(self.renderer.hand_line(event))
 
     def _match_over(self, event: dict[str, Any]) -> None:
@@ -286,24 +466,29 @@ class Narrator:
         self._say(self.renderer.winner(event["winner"], event["scores"]))
 
 
-# -- driving a match -----------------------------------------------------------------------
+# -- driving a match ----------------------------------------------------------------------------
+
+
+def verb_of(view: dict[str, Any]) -> str | None:
+    """The verb every action of the seat to act shares but ``pass`` and ``look`` (``bid``,
+    ``play``, ``discard`` …), which a bare entry takes; ``None`` if they differ."""
+    verbs = {action.split()[0] for action in view.get("legal_actions") or ()} - set(NOT_VERBS)
+    if not verbs and view.get("discard_count"):
+        return "discard"
+    return verbs.pop() if len(verbs) == 1 else None
 
 
 def interpret(text: str, view: dict[str, Any]) -> str:
     """Expand the shortcuts a human may type into the engine's notation.
 
-    A bare bid (``7H``) while bidding, bare cards while discarding and a bare card (``JH``,
-    ``JK:H``) while playing or giving; anything else goes to the engine as typed, so that its
-    refusal explains what is wrong.
+    A bare entry (``7H``, ``120``, ``JH``, ``JK:H``, ``4C 5C 6D``) gets the verb the legal
+    actions share; anything else goes to the engine as typed, so that its refusal explains
+    what is wrong.
     """
-    phase = view["phase"]
-    first = text.split()[0].lower()
-    if first in ("pass", "bid", "play", "discard", "give", "bye", "p"):
+    verb = verb_of(view)
+    if verb is None or text.split()[0].lower() in VERBS:
         return text
-    verb = {"bidding": "bid", "play": "play", "give": "give"}.get(phase)
-    if phase in DISCARD_PHASES:
-        verb = "discard"
-    return f"{verb} {text}" if verb else text
+    return f"{verb} {text}"
 
 
 class TerminalMatch:
@@ -317,16 +502,13 @@ class TerminalMatch:
         self.console = console
         self.human = human
         self.read = read or console.input
-        names = list(SEAT_NAMES)
-        if human is not None:
-            names[human] = f"{names[human]} (you)"
-        self.renderer = Renderer(tuple(names))
+        self.renderer = Renderer(Seating.of(game, human), style_for(game.view(None)["game"]))
         self.narrator = Narrator(console, self.renderer, detail)
 
     def run(self) -> bool:
         """Play until the match is over (``True``) or the human quits (``False``)."""
         game = self.game
-        self.narrator.start(game.hand_number, game.dealer)
+        self.narrator.start(game.hand_number, game.dealer)  # type: ignore[attr-defined]
         try:
             while not game.is_over:
                 seat: int = game.to_act  # type: ignore[assignment]
@@ -352,14 +534,16 @@ class TerminalMatch:
                 self.console.print(self.renderer.legal_actions(view))
                 continue
             try:
-                return self.game.apply(interpret(text, view), seat=seat)
-            except IllegalAction as error:
+                return self.game.apply(interpret(text, view), seat=seat)  # type: ignore[call-arg]
+            except (IllegalAction, ValueError) as error:
                 self.console.print(Text(f"Not allowed: {error}", style="red"))
 
     def _ask(self, view: dict[str, Any]) -> str:
         """One non-empty line of input; ``Quit`` on a quit word or the end of input."""
-        prompt = {"bidding": "Your bid", "play": "Your card", "give": "Card to give"}.get(
-            view["phase"], f"Discard {view.get('discard_count')}")
+        verb = verb_of(view)
+        prompt = PROMPTS.get(verb or "", "Your move")
+        if verb == "discard":
+            prompt = f"Discard {view.get('discard_count')}"
         while True:
             try:
                 text = self.read(f"{prompt} (? for help) > ").strip()
@@ -372,38 +556,15 @@ class TerminalMatch:
 
 
 def replay_match(start: Game, actions: list[str], console: Console) -> None:
-    """Print a recorded match hand by hand, with every deal, bid and trick, from ``start``."""
-    renderer = Renderer()
+    """Print a recorded match of any game hand by hand, from ``start`` (its first state), with
+    every deal, bid and trick."""
+    renderer = Renderer(Seating.of(start), style_for(start.view(None)["game"]))
     narrator = Narrator(console, renderer, "full", reveal=start)
-    narrator.start(start.hand_number, start.dealer)
+    narrator.start(start.hand_number, start.dealer)  # type: ignore[attr-defined]
     for action in actions:
         narrator.show(start.apply(action))
-    if start.history:
-        console.print(renderer.history(start.view(None)["history"]))
+    history = start.view(None)["history"]
+    if history:
+        console.print(renderer.history(history))
     if not start.is_over:
         console.print(Text("The record ends before the match does.", style="yellow"))
-
-
-def replay_any(start: Any, actions: list[str], console: Console) -> None:
-    """Print a recorded match of any game from ``start`` (its first state): each deal, every
-    action by seat, each trick with its winner and each deal's result. The plain companion
-    of :func:`replay_match`, for games without a renderer of their own (1000)."""
-    for number, action in enumerate(actions):
-        seat = start.to_act
-        events = start.apply(action)
-        if number == 0:
-            console.print(Rule(f"Deal {start.hand_number} · dealer Seat {start.dealer}"))
-        console.print(Text(f"Seat {seat}: {action}"))
-        for event in events:
-            if event["type"] == "trick":
-                plays = ", ".join(f"Seat {who} {card}"
-                                  for who, card in zip(event["seats"], event["cards"], strict=True))
-                console.print(Text(f"  trick: {plays} → Seat {event['winner']}", style="bold"))
-            elif event["type"] == "hand_scored":
-                console.print(Text(f"{event['summary']} Points {event['points']}, "
-                                   f"scores {event['scores']}", style="bold"))
-            elif event["type"] == "deal":
-                console.print(Rule(f"Deal {event['hand']} · dealer Seat {event['dealer']}"))
-    if not start.is_over:
-        console.print(Text("The record ends before the match does.", style="yellow"))
-

@@ -1,0 +1,101 @@
+"""The terminal game: every preset of both games, a human at the prompt of 1000, the bids'
+points in the ``?`` list and the bowers marked in the hand."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cardroom.bots import make_bot
+from cardroom.cli import app
+from cardroom.games import five_hundred, thousand
+from cardroom.games.cards import Suit
+from cardroom.games.registry import GAMES
+from cardroom.tools.terminal import (
+    FiveHundredStyle,
+    Renderer,
+    Seating,
+    TerminalMatch,
+    verb_of,
+)
+
+runner = CliRunner()
+EVERY_PRESET = [(spec.name, preset) for spec in GAMES.values() for preset in spec.presets]
+
+
+@pytest.mark.parametrize(("game", "preset"), EVERY_PRESET)
+def test_every_preset_of_every_game_plays_to_the_end(game: str, preset: str) -> None:
+    result = runner.invoke(app, ["play", "--auto", "--seed", "2", "--preset", preset])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"{game}, preset {preset}")
+    assert "the match, " in result.output
+
+
+def test_play_offers_every_preset_of_both_games() -> None:
+    result = runner.invoke(app, ["play", "--help"], terminal_width=200)
+    for _, preset in EVERY_PRESET:
+        assert preset in result.output
+
+
+def test_a_game_without_a_preset_plays_its_default() -> None:
+    result = runner.invoke(app, ["play", "--auto", "--seed", "1", "--game", "1000"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("1000, preset seed")
+    refused = runner.invoke(app, ["play", "--game", "1000", "--preset", "online"])
+    assert refused.exit_code == 1 and "unknown preset 'online'" in refused.output
+
+
+def bare(action: str) -> str:
+    """What a human types for an action: its verb left out where the verb is implied."""
+    verb, _, rest = action.partition(" ")
+    return rest if rest and verb in ("bid", "play", "bet", "give", "discard") else action
+
+
+def test_a_human_plays_a_whole_match_of_1000_typing_bare_entries() -> None:
+    game = thousand.Game.new(thousand.Rules.preset("seed"), seed=3)
+    adviser = make_bot("rules", seed=9)
+    typed: list[str] = []
+
+    def read(prompt: str) -> str:
+        view = game.view(0)
+        typed.append(prompt)
+        return bare(adviser.choose(view)) if verb_of(view) else adviser.choose(view)
+
+    output = io.StringIO()
+    bots = {seat: make_bot("simple", seed=seat) for seat in (1, 2)}
+    assert TerminalMatch(game, bots, Console(file=output, width=100), human=0, read=read).run()
+    assert game.is_over and "wins the match" in output.getvalue()
+    assert "Your hand:" in output.getvalue()
+    assert any(prompt.startswith("Your bid") for prompt in typed)
+    assert any(prompt.startswith("Your card") for prompt in typed)
+
+
+def test_the_help_list_shows_each_bids_points() -> None:
+    result = runner.invoke(app, ["play", "--seed", "5"], input="?\nquit\n")
+    assert result.exit_code == 0, result.output
+    listed = " ".join(result.output.split())  # as one line, wherever the console wrapped it
+    assert "pass, bid 6D (80), bid 6H (100)" in listed and "bid 10NT (520)" in listed
+
+
+def test_the_bowers_are_marked_in_a_trump_hand() -> None:
+    renderer = Renderer(Seating(("South",), ((0,),)), FiveHundredStyle())
+    hand = renderer.hand(["JK", "JH", "JD", "AH", "JC", "AD"], Suit.HEARTS).plain
+    assert hand == "Joker J♥(R) J♦(L) A♥   J♣   A♦"
+    assert "(R)" not in renderer.hand(["JH", "JD"], None).plain  # no bowers in no trumps
+
+
+def test_the_table_marks_the_bowers_and_says_what_the_marks_mean() -> None:
+    hands = ["JK JH JD AH KH QH 10H 9H 8H 7H", "4S 5S 6S 7S 8S 9S 10S JS QS KS",
+             "AS 4C 5C 6C 7C 8C 9C 10C JC QC", "KC AC 4D 5D 6D 7D 8D 9D 10D QD"]
+    game = five_hundred.Game.from_deal("online", dealer=3, hands=[h.split() for h in hands],
+                                       kitty=["KD", "AD", "4H", "5H", "6H"])
+    for action in ("bid 10H", "pass", "pass", "pass"):
+        game.apply(action)
+    output = io.StringIO()
+    match = TerminalMatch(game, {}, Console(file=output, width=120), human=0)
+    Console(file=output, width=120).print(match.renderer.table(game.view(0)))
+    shown = output.getvalue()
+    assert "J♥(R)" in shown and "J♦(L)" in shown and "right and left bowers" in shown
