@@ -18,8 +18,9 @@ import time
 import typer
 from rich.console import Console
 from rich.table import Table
+from tests.bots.reference_solver import Search
 
-from cardroom.bots.five_hundred.solver import FastSearch, Position, Search
+from cardroom.bots.five_hundred.solver import FastSearch, Position
 from cardroom.games.cards import Suit, iter_indexes
 from cardroom.games.five_hundred import Rules, strain_for
 

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.bots.reference_solver import brute_force
 
 from cardroom.bots import make_bot
 from cardroom.bots.five_hundred.aims import Aims, contract_aims, game_aims, view_aims
 from cardroom.bots.five_hundred.search import Knowledge, Level, SearchBot
-from cardroom.bots.five_hundred.solver import Position, brute_force, move_values
+from cardroom.bots.five_hundred.solver import Position, move_values
 from cardroom.games.cards import Card
 from cardroom.games.five_hundred import Bid, Game, Rules
 from cardroom.tools.analysis import analyse

@@ -8,13 +8,14 @@ import random
 from dataclasses import replace
 
 import pytest
+from tests.bots.reference_solver import Search, brute_force
 
 from cardroom.bots.five_hundred.solver import (
     JOKER_BIT,
+    FastSearch,
     Position,
-    Search,
+    SearchRoot,
     best_moves,
-    brute_force,
     move_values,
     next_seats,
     playable,
@@ -157,13 +158,13 @@ def test_no_trumps_joker_wins_and_names_a_suit() -> None:
     assert joker_leads and None not in joker_leads
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_a_joker_named_into_a_suit_is_only_that_suits_top_card(fast: bool) -> None:
+@pytest.mark.parametrize("search", [FastSearch, Search], ids=["compiled", "reference"])
+def test_a_joker_named_into_a_suit_is_only_that_suits_top_card(search: type[SearchRoot]) -> None:
     # No trumps with the joker's holder having named spades: it wins a spade trick, not a
     # club trick, so holding it and the 4C against AC KC takes one trick at most.
     hands = tuple(mask_of(h.split()) for h in ["JK 4C", "AC KC", "5C 6C", "QC JC"])
     position = Position(hands, strain_for(None, joker_suit=Suit.SPADES), 0)
-    assert solve(position, (0, 2), fast=fast) == brute_force(position, (0, 2)) == 1
+    assert search(position, (0, 2)).value() == brute_force(position, (0, 2)) == 1
 
 
 def test_a_ruff_beats_an_ace() -> None:

@@ -9,14 +9,13 @@ import random
 import time
 
 import pytest
+from tests.bots.reference_solver import Search, brute_force
 from tests.bots.test_solver import DECK, SEATINGS, random_ending
 
 from cardroom.bots.five_hundred.solver import (
     FastSearch,
     Position,
-    Search,
     SolverTimeout,
-    brute_force,
     move_values,
     solve,
 )
@@ -63,27 +62,27 @@ def test_fast_clamped_values_and_yes_no_questions() -> None:
     rng = random.Random("fast:clamp")
     for _ in range(100):
         position, side, _ = random_case(rng, 5)
-        exact = solve(position, side, fast=False)
+        exact = Search(position, side).value()
         left = position.tricks_left
         lo, hi = sorted((rng.randint(0, left), rng.randint(0, left)))
         assert FastSearch(position, side).value(lo, hi) == max(min(exact, hi), lo)
         target = rng.randint(0, left + 1)
         assert FastSearch(position, side).reaches(target) == (exact >= target)
         assert (move_values(position, side, lo=left - 1)
-                == move_values(position, side, lo=left - 1, fast=False))
+                == Search(position, side).move_values(lo=left - 1))
 
 
 def test_a_guess_never_changes_the_answer() -> None:
     rng = random.Random("fast:guess")
     for _ in range(100):
         position, side, _ = random_case(rng, 6)
-        exact = solve(position, side, fast=False)
+        exact = Search(position, side).value()
         left = position.tricks_left
         lo, hi = sorted((rng.randint(0, left), rng.randint(0, left)))
         for guess in (-3, 0, exact - 2, exact, exact + 1, left, left + 5):
             assert FastSearch(position, side).value(lo, hi, guess) == max(min(exact, hi), lo)
             assert Search(position, side).value(guess=guess) == exact
-        values = move_values(position, side, fast=False)
+        values = Search(position, side).move_values()
         guesses = {move: value + rng.choice((-2.4, -1, 0, 0.4, 1, 3)) for move, value
                    in values.items()}
         assert FastSearch(position, side).move_values(guesses=guesses) == values
@@ -131,8 +130,8 @@ def test_fast_search_keeps_its_table_between_questions() -> None:
         position, side, _ = random_case(rng, 6)
         search = FastSearch(position, side)
         values = search.move_values()
-        assert search.value() == solve(position, side, fast=False)
-        assert values == move_values(position, side, fast=False)
+        assert search.value() == Search(position, side).value()
+        assert values == Search(position, side).move_values()
 
 
 def test_fast_search_honours_the_deadline() -> None:

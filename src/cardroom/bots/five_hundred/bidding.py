@@ -83,6 +83,10 @@ class Averages:
         count = self.counts.get(choice)
         return None if not count else self.totals[choice] / count
 
+    def means(self) -> dict[Any, float]:
+        """The average so far of every choice counted, in the order first counted."""
+        return {choice: total / self.counts[choice] for choice, total in self.totals.items()}
+
 
 class Holding:
     """A contractor's hand after taking the kitty, as the rules bot's discard rule reads it

@@ -368,7 +368,7 @@ class Aim:
                 and bid.contract is not Contract.ACROSS_THE_CORNER
                 and self.rules["misere_failure"] == "stop"):
             hi = 1  # only whether the makers take a trick matters
-        guesses = {move: self.solved.mean(move) for move in self.solved.counts}
+        guesses = self.solved.means()
         scores: dict[str, float] = {}
         for move, counted in search.move_values(0, hi, guesses=guesses).items():
             self.solved.add(move, counted)
