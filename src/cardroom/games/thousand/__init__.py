@@ -1,5 +1,6 @@
 """Thousand (1000) for three players (or four, the dealer sitting out): rules, presets, the
-pack's tables and the match engine.
+pack's tables and the match engine (``game.py`` assembling ``state``, ``bidding``, ``bank``,
+``play``, ``scoring`` and ``view``; the view's shape is ``shapes.ThousandView``).
 
 The public surface other layers use::
 
@@ -21,6 +22,7 @@ from cardroom.games.thousand.deck import (
 from cardroom.games.thousand.game import GAME_NAME, Game
 from cardroom.games.thousand.rules import PRESET_NAMES, Rules, RulesError
 from cardroom.games.thousand.scoring import DealScore, HandResult, score_deal
+from cardroom.games.thousand.shapes import ThousandView
 
 __all__ = [
     "GAME_NAME",
@@ -36,6 +38,7 @@ __all__ = [
     "Record",
     "Rules",
     "RulesError",
+    "ThousandView",
     "marriages_in",
     "playable",
     "points_of",

@@ -26,8 +26,8 @@ from cardroom.games.text import (
     para,
 )
 from cardroom.games.thousand.deck import CARD_POINTS_BY_RANK, MARRIAGE_POINTS, PACK_POINTS, RANKS
-from cardroom.games.thousand.game import BANK_SIZE, HAND_SIZE
 from cardroom.games.thousand.rules import Rules
+from cardroom.games.thousand.state import BANK_SIZE, HAND_SIZE
 
 INTRO = ("Thousand, the three-player game of Eastern Europe: bid for the bank, declare "
          "marriages, be first to 1000.")

@@ -1,0 +1,132 @@
+"""What one seat of a 1000 table may see: :func:`view`, JSON-ready, with its legal actions.
+
+Hidden: the other hands, one's own hand until looked at (blind bidding), the bank (unless
+shown, or to its taker), the discards and gifts (but to those who handled them), the seed and
+the deals to come. The server sends each seat this and nothing else, and the leak tests check
+it. Its shape is :class:`~.shapes.ThousandView`.
+"""
+
+from __future__ import annotations
+
+from cardroom.games.cards import CARDS, Card, Suit, cards_of
+from cardroom.games.match import check_seat
+from cardroom.games.thousand.deck import MARRIAGE_POINTS, STRENGTH
+from cardroom.games.thousand.shapes import (
+    BidRange,
+    ContractView,
+    GiftView,
+    HighBid,
+    ThousandView,
+)
+from cardroom.games.thousand.state import BANK_SIZE, DISCARD_PHASE, State
+
+__all__ = ["GAME_NAME", "ThousandView", "sort_hand", "view", "visible_bank"]
+
+GAME_NAME = "1000"
+CARD_TEXT = tuple(card.text for card in CARDS)
+
+
+def sort_hand(game: State, mask: int) -> list[Card]:
+    """Cards for display: trumps first, then by suit, highest first."""
+    trump = game.trump
+
+    def order(card: Card) -> tuple[bool, int, int]:
+        return (card.suit != trump, -card.suit, -STRENGTH[card.index])  # type: ignore[operator]
+
+    return sorted(cards_of(mask), key=order)
+
+
+def visible_bank(game: State, seat: int | None) -> list[str] | None:
+    """The bank as dealt, if ``seat`` may see it: everyone once shown, the contractor once
+    taken; ``None`` otherwise."""
+    shown = game.bank_public or (seat is not None and seat == game.contractor)
+    return [str(c) for c in cards_of(game.dealt_bank)] if shown else None
+
+
+def own_discards(game: State, seat: int | None) -> list[str]:
+    """The discards, to the contractor who made them (nobody else sees them)."""
+    if seat is None or seat != game.contractor:
+        return []
+    return [str(c) for c in cards_of(game.discards)]
+
+
+def own_gifts(game: State, seat: int | None) -> list[GiftView]:
+    """The gifts ``seat`` gave (as contractor) or received, each ``{to, card}``."""
+    if seat is None:
+        return []
+    return [{"to": to, "card": CARD_TEXT[index]} for to, index in game.gifts
+            if seat in (to, game.contractor)]
+
+
+def _high_bid(game: State) -> HighBid | None:
+    if game.high_bid is None or game.high_bidder is None:
+        return None
+    return {"seat": game.high_bidder, "bid": game.high_bid, "blind": game.high_blind}
+
+
+def _contract(game: State) -> ContractView | None:
+    if game.contractor is None:
+        return None
+    return {"contractor": game.contractor, "bid": game.bid, "bet": game.bet,
+            "blind": game.blind, "doubled": game.blind}
+
+
+def _bid_range(game: State) -> BidRange:
+    rules = game.rules
+    return {"min": rules.min_bid, "max": rules.max_bid, "step": rules.bid_step,
+            "cap_without_marriage": rules.marriage_cap}
+
+
+def view(game: State, seat: int | None) -> ThousandView:
+    """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions."""
+    players = game.players
+    seat = None if seat is None else check_seat(seat, players)
+    rules = game.rules
+    looked = seat is not None and bool(game.looked >> seat & 1)
+    to_act = seat is not None and seat == game._to_act
+    return {
+        "game": GAME_NAME,
+        "rules": rules.to_dict(),
+        "preset": rules.preset_name,
+        "seat": seat,
+        "players": players,
+        "phase": game._phase,
+        "hand_number": game.hand_number,
+        "dealer": game.dealer,
+        "sitting_out": game.sitting_out,
+        "active": list(game.active),
+        "to_act": game._to_act,
+        "hand": ([str(c) for c in sort_hand(game, game.hands[seat])]
+                 if looked and seat is not None else None),
+        "looked": [s for s in game.active if game.looked >> s & 1],
+        "hand_sizes": [game.hands[s].bit_count() for s in range(players)],
+        "bidding": [{"seat": s, "bid": "pass" if v is None else v, "blind": b}
+                    for s, v, b in game.bids],
+        "high_bid": _high_bid(game),
+        "bid_range": _bid_range(game),
+        "passed": [s for s in game.active if game.passed >> s & 1],
+        "contract": _contract(game),
+        "bank": visible_bank(game, seat),
+        "bank_size": game.bank.bit_count(),
+        "discards": own_discards(game, seat),
+        "discard_count": BANK_SIZE if game._phase == DISCARD_PHASE and to_act else None,
+        "gifts": own_gifts(game, seat),
+        "trump": None if game.trump is None else Suit(game.trump).letter,
+        "marriages": [{"seat": s, "suit": Suit(suit).letter, "points": MARRIAGE_POINTS[suit]}
+                      for s, suit in game.marriages],
+        "card_points": list(game.card_points),
+        "marriage_points": list(game.marriage_points),
+        "trick": [{"seat": s, "card": CARD_TEXT[i]}
+                  for s, i in zip(game.trick_seats, game.trick, strict=True)],
+        "led": Suit(game.trick[0] >> 4).letter if game.trick else None,
+        "tricks": [{**t, "cards": list(t["cards"]), "seats": list(t["seats"])}
+                   for t in game.completed],
+        "tricks_won": list(game.tricks_won),
+        "scores": list(game.scores),
+        "barrel": [{"on": game.on_barrel[s], "deals": game.barrel_deals[s]}
+                   for s in range(players)],
+        "bolts": list(game.bolts),
+        "history": [result.to_dict() for result in game.history],
+        "winner": game.winner,
+        "legal_actions": [a.text for a in game.legal_actions()] if to_act else [],
+    }
