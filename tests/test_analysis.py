@@ -68,3 +68,75 @@ def test_analyse_command_prints_each_hand(tmp_path) -> None:
     assert "Hand 1" in result.output and "take 10" in result.output
     bad = CliRunner().invoke(app, ["analyse", str(tmp_path / "missing.txt")])
     assert bad.exit_code == 1
+
+
+def test_the_command_prints_each_hand_as_it_is_solved_in_the_cards_of_replay(
+        tmp_path, monkeypatch) -> None:
+    """Each hand is printed by the progress callback, as soon as it is solved; cards read as in
+    replay (6♥), a slip's better cards never include the card played, wrapped lines keep their
+    indent."""
+    import cardroom.tools.analysis as analysis
+
+    record_text = play_match(Rules.preset("classic"), 8, "random", "random", True,
+                             keep_record=True).record
+    path = tmp_path / "match.txt"
+    path.write_text(record_text)
+    printed_by_progress: list[int] = []
+    solve_hands = analysis.analyse
+
+    def watched(record, max_hands=None, progress=None):
+        def seen(hand):
+            printed_by_progress.append(hand.number)
+            progress(hand)
+        return solve_hands(record, max_hands, seen)
+
+    monkeypatch.setattr(analysis, "analyse", watched)
+    result = CliRunner().invoke(app, ["analyse", str(path), "--hands", "2"],
+                                env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    played = Game.replay(Record.from_text(record_text)).history
+    assert printed_by_progress == [hand.number for hand in played if any(hand.tricks)][:2]
+    assert any(symbol in result.output for symbol in "♠♣♦♥")
+    assert " 10H" not in result.output and " 6H," not in result.output
+    for line in result.output.splitlines():
+        if line.startswith("  trick"):
+            played = line.split(" played ")[1].split(",")[0]
+            assert played not in line.split(" worse than ")[1].split(" or ")
+        elif line and not line.startswith("Hand "):
+            assert line.startswith("  "), line  # a wrapped line keeps its indent
+
+
+def test_a_joker_named_into_another_suit_is_written_with_its_suit() -> None:
+    from cardroom.games.cards import Card, Suit
+
+    joker = Card.parse("JK").index
+    assert analysis_notation(joker, int(Suit.HEARTS)) == "JK:H"
+    assert analysis_notation(joker, None) == "JK"
+
+
+def analysis_notation(card: int, named: int | None) -> str:
+    from cardroom.tools.analysis import _notation
+
+    return _notation(card, named)
+
+
+def test_an_all_pass_hand_is_said_to_have_no_bid() -> None:
+    from rich.console import Console
+
+    from cardroom.tools.analysis import HandAnalysis, hand_report
+    from cardroom.tools.terminal import FiveHundredStyle, Renderer, Seating
+
+    renderer = Renderer(Seating(("South", "West", "North", "East"), ((0, 2), (1, 3))),
+                        FiveHundredStyle())
+    console = Console(width=100, record=True)
+    console.print(hand_report(HandAnalysis(3, None, None, (0, 2), 4, 5), renderer))
+    text = console.export_text()
+    assert "nobody bid; played in no trumps" in text and "by nobody" not in text
+
+
+def test_a_five_handed_record_is_refused_with_the_reason(tmp_path) -> None:
+    game = Game.new("five-handed", seed=2)
+    path = tmp_path / "five.txt"
+    game.record.save(path)
+    result = CliRunner().invoke(app, ["analyse", str(path)])
+    assert result.exit_code == 1 and "at most 4 hands" in result.output

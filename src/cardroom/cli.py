@@ -419,32 +419,35 @@ def analyse(
     hands: Annotated[int | None, typer.Option(help="Analyse only the first N hands.")] = None,
 ) -> None:
     """Each hand double dummy: what the contract could make, what it made, the costly plays."""
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 
+    from cardroom.tools.analysis import HandAnalysis, hand_report, hands_to_analyse
     from cardroom.tools.analysis import analyse as analyse_record
-    from cardroom.tools.terminal import SEAT_NAMES
+    from cardroom.tools.terminal import FiveHundredStyle, Renderer, Seating
 
     console = _console()
     try:
         saved = Record.load(file)
-        Game.replay(saved)
+        renderer = Renderer(Seating.of(Game.replay(saved)), FiveHundredStyle())
+        total = hands_to_analyse(saved, hands)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise _fail(console, f"cannot analyse {file}: {error}") from None
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("solving every card", total=None)
-        report = analyse_record(saved, hands, lambda n: progress.update(task, description=
-                                                                         f"hand {n} done"))
-    for hand in report:
-        who = SEAT_NAMES[hand.contractor] if hand.contractor is not None else "nobody"
-        counted = " & ".join(SEAT_NAMES[s] for s in hand.makers)
-        console.print(f"[bold]Hand {hand.number}[/bold]: {hand.contract or 'no bid'} by {who}. "
-                      f"Double dummy {counted} take {hand.makeable}; they took {hand.taken}.")
-        for slip in hand.slips:
-            console.print(f"  trick {slip.trick}: {SEAT_NAMES[slip.seat]} played {slip.played}, "
-                          f"{slip.lost} trick{'s' * (slip.lost != 1)} worse than "
-                          f"{', '.join(slip.best)}")
-        if not hand.slips:
-            console.print("  no card cost a trick.")
+    shown: set[int] = set()
+
+    def show(hand: HandAnalysis) -> None:
+        """Print a hand as soon as it is solved, above the progress bar."""
+        progress.console.print(hand_report(hand, renderer))
+        shown.add(hand.number)
+        progress.advance(task)
+
+    columns = (SpinnerColumn(), *Progress.get_default_columns()[:1], BarColumn(),
+               MofNCompleteColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("solving every card", total=total)
+        report = analyse_record(saved, hands, show)
+    for hand in report:  # a hand the record ends in the middle of
+        if hand.number not in shown:
+            console.print(hand_report(hand, renderer))
 
 
 @app.command(cls=ReadableCommand)

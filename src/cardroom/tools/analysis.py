@@ -11,11 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
 from cardroom.bots.five_hundred.aims import Aims, game_aims
 from cardroom.bots.five_hundred.solver import Position, move_values, solve
-from cardroom.games.cards import CARDS
+from cardroom.games.cards import CARDS, Suit
 from cardroom.games.five_hundred import Game, Record
 from cardroom.games.five_hundred.actions import PLAY, Action
+from cardroom.tools.terminal import Renderer, card_text
 
 
 @dataclass(frozen=True)
@@ -60,19 +65,37 @@ def _slip(game: Game, action: Action, aims: Aims) -> Slip | None:
     played = values[(action.card.index, nominated)]
     if played == best:
         return None
-    best_cards = tuple(sorted({CARDS[card].text for (card, _), value in values.items()
-                               if value == best}))
+    best_cards = tuple(_notation(card, named) for (card, named), value in sorted(values.items())
+                       if value == best)
     return Slip(trick=len(game.completed) + 1, seat=seat, played=action.text[5:],  # type: ignore[arg-type]
                 best=best_cards, lost=abs(best - played))
 
 
+def _notation(card: int, nominated: int | None) -> str:
+    """A card as the play action writes it: ``JH``, or ``JK:H`` for a joker naming a suit."""
+    text = CARDS[card].text
+    return text if nominated is None else f"{text}:{Suit(nominated).letter}"
+
+
+MAX_SOLVED_PLAYERS = 4
+"""The double-dummy solver holds at most four hands (three- and four-handed 500)."""
+
+
+def check_solvable(game: Game) -> None:
+    """``ValueError`` saying why if the solver cannot play this match's hands."""
+    if game.players > MAX_SOLVED_PLAYERS:
+        raise ValueError(f"the double-dummy solver plays at most {MAX_SOLVED_PLAYERS} hands; "
+                         f"this match has {game.players} players")
+
+
 def analyse(record: Record, max_hands: int | None = None,
-            progress: Callable[[int], None] | None = None) -> list[HandAnalysis]:
+            progress: Callable[[HandAnalysis], None] | None = None) -> list[HandAnalysis]:
     """The analysis of every hand played in ``record`` (the first ``max_hands`` if given);
-    ``progress(hand_number)`` after each hand."""
+    ``progress(hand)`` with each hand as soon as it is analysed."""
     blank = Record(game=record.game, rules=record.rules, seed=record.seed,
                    dealer=record.dealer, deal=record.deal)
     game = Game.replay(blank)
+    check_solvable(game)
     hands: list[HandAnalysis] = []
     current: HandAnalysis | None = None
     for text in record.actions:
@@ -94,7 +117,7 @@ def analyse(record: Record, max_hands: int | None = None,
             if result.number == current.number:
                 current.taken = sum(result.tricks[s] for s in current.makers)
                 if progress is not None:
-                    progress(current.number)
+                    progress(current)
     return hands
 
 
@@ -110,3 +133,54 @@ def _start_hand(game: Game) -> HandAnalysis:
         analysis.makeable = solve(Position.from_game(game), aims.counted,
                                   maximisers=aims.maximisers)
     return analysis
+
+
+def hands_to_analyse(record: Record, max_hands: int | None = None) -> int:
+    """How many hands :func:`analyse` will report: those with cards played (an all-pass
+    redeal has none), the first ``max_hands`` if given."""
+    game = Game.replay(record)
+    check_solvable(game)
+    played = sum(1 for hand in game.history if any(hand.tricks))
+    unfinished = int(game.phase == "play" and bool(game.completed or game.trick))
+    total = played + unfinished
+    return total if max_hands is None else min(total, max_hands)
+
+
+# -- the review as people read it ---------------------------------------------------------------
+
+
+def hand_report(hand: HandAnalysis, renderer: Renderer) -> RenderableType:
+    """One hand of the review: its contract and what was makeable and made, then each slip on
+    a line of its own, wrapped under its own indent."""
+    names = renderer.names
+    title = Text()
+    if hand.contract is None or hand.contractor is None:
+        title.append("nobody bid; played in no trumps.")
+    else:
+        title.append_text(renderer.style.bid_text(hand.contract)).append(
+            f" by {names[hand.contractor]}.")
+    if hand.makeable is not None:
+        counted = " & ".join(names[seat] for seat in hand.makers)
+        take, they = ("takes", "") if len(hand.makers) == 1 else ("take", "they ")
+        title.append(f" Double dummy {counted} {take} {hand.makeable}; {they}took {hand.taken}.")
+    slips = Table.grid(padding=(0, 1))
+    slips.add_column(width=1)
+    slips.add_column(no_wrap=True)
+    slips.add_column()
+    for slip in hand.slips:
+        slips.add_row("", f"trick {slip.trick}:", _slip_text(slip, names))
+    if not hand.slips:
+        slips.add_row("", "no card cost a trick.")
+    heading = Table.grid(padding=(0, 1))
+    heading.add_column(no_wrap=True, style="bold")
+    heading.add_column()
+    heading.add_row(f"Hand {hand.number}:", title)
+    return Group(heading, slips)
+
+
+def _slip_text(slip: Slip, names: tuple[str, ...]) -> Text:
+    """``West played 6♥, 1 trick worse than A♥ or K♥``."""
+    line = Text(f"{names[slip.seat]} played ").append_text(card_text(slip.played))
+    line.append(f", {slip.lost} trick{'s' * (slip.lost != 1)} worse than ")
+    best = [card_text(card) for card in slip.best]
+    return line.append_text(Text(" or ").join(best))
