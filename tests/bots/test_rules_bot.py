@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from cardroom.bots import RulesBot, make_bot
-from cardroom.bots.five_hundred.rules_bot import Table, misere_danger, no_trump_tricks, suit_tricks
+from cardroom.bots.five_hundred.rules_bot import Table
+from cardroom.bots.five_hundred.valuation import misere_danger, no_trump_tricks, suit_tricks
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import PRESET_NAMES, Bid, Game, Rules
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cardroom.bots import BOT_NAMES, make_bot
-from cardroom.bots.five_hundred.rules_bot import hand_levels
 from cardroom.bots.five_hundred.search import Knowledge, SearchBot
+from cardroom.bots.five_hundred.valuation import hand_levels
 from cardroom.games.cards import Card, cards_of, mask_of
 from cardroom.games.five_hundred import PRESET_NAMES, Game, Rules
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.bots.five_hundred.knowledge import legal_trick_bids, team_of, view_strain
-from cardroom.bots.five_hundred.rules_bot import STRAINS, hand_levels, in_suit, kitty_discards
+from cardroom.bots.five_hundred.knowledge import STRAINS, legal_trick_bids, team_of, view_strain
 from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
+from cardroom.bots.five_hundred.valuation import hand_levels, in_suit, kitty_discards
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -109,7 +109,7 @@ class Holding:
 
 def rules_discard(strain: Strain, hand: int, count: int, deck: int) -> int:
     """The rules bot's kitty discard for a trick contract, as a mask."""
-    return sum(card.mask for card in kitty_discards(Holding(strain, hand, deck), count))  # type: ignore[arg-type]
+    return sum(card.mask for card in kitty_discards(Holding(strain, hand, deck), count))
 
 
 @dataclass(frozen=True)
@@ -331,7 +331,7 @@ def discard_candidates(view: dict[str, Any], strain: Strain, count: int) -> list
     hand = sum(Card.parse(text).mask for text in view["hand"])
     base = rules_discard(strain, hand, count, deck)
     candidates = [base]
-    order = [card.mask for card in kitty_discards(Holding(strain, hand, deck), len(view["hand"]))]  # type: ignore[arg-type]
+    order = [card.mask for card in kitty_discards(Holding(strain, hand, deck), len(view["hand"]))]
     for suit in range(4):
         if strain.trump is not None and suit == int(strain.trump):
             continue

@@ -16,6 +16,8 @@ from cardroom.games.five_hundred.rules import DECKS
 PAIR_NULLOS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO,
                          Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE})
 """No-tricks contracts both partners must play without taking a trick."""
+STRAINS: tuple[Suit | None, ...] = (*Suit, None)
+"""The strains a trick bid may name: the four suits, then no trumps (``None``)."""
 
 
 def legal_trick_bids(legal: list[str]) -> list[Bid]:
@@ -104,7 +106,7 @@ def makers_of(view: dict[str, Any]) -> tuple[int, ...]:
     if bid.contract in PAIR_NULLOS:
         return tuple(team_of(view, contractor))
     if bid.contract is Contract.ACROSS_THE_CORNER:
-        return (contractor, contract.get("opponent"))
+        return (contractor, contract["opponent"])
     return (contractor,)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from cardroom.bots.five_hundred.knowledge import (
+    STRAINS,
     card_to_call,
     contract_bid,
     expected_partners,
@@ -38,7 +39,6 @@ LOW_TRUMP = 0.5
 """Likely tricks from each trump below the honours (ruffs and long trumps)."""
 MIN_TRUMPS = 4
 """Fewest trumps to bid a suit with."""
-STRAINS: tuple[Suit | None, ...] = (*Suit, None)
 
 
 def worth(strain: Strain, card: Card) -> int:
@@ -121,7 +121,7 @@ def clearly_low(hand: list[Card]) -> bool:
         return False
     if sum(card.rank is Rank.JACK for card in hand) > 1:
         return False
-    return all(min(card.rank for card in hand if card.suit is suit) <= Rank.SIX  # type: ignore[type-var]
+    return all(min(card.rank for card in hand if card.suit is suit) <= Rank.SIX  # type: ignore[type-var, operator]
                for suit in {card.suit for card in hand})
 
 
