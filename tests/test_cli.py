@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,22 @@ def test_an_environment_variable_sets_a_serve_option(monkeypatch: pytest.MonkeyP
     assert result.exit_code == 0, result.output
     room = seen["config"].room  # type: ignore[attr-defined]
     assert (room.bot_delay, room.disconnect_grace) == (0.25, 7.0)
+
+
+REPO = Path(__file__).resolve().parent.parent
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+"""A Markdown link's target (its anchor left out)."""
+DOC_PATH = re.compile(r"`((?:\.\./|docs/|bench/|scripts/|src/)[^`\s]*\.(?:md|py|txt))`")
+"""A path to a document or file written in backticks."""
+
+
+@pytest.mark.parametrize("document", ["README.md", *(f"docs/{path.name}" for path in
+                                                      (REPO / "docs").glob("*.md"))])
+def test_every_link_of_the_readme_and_docs_resolves_inside_the_repository(document: str) -> None:
+    """A clone has no shared/ folder beside it: every link and named file is the repo's own."""
+    text = (REPO / document).read_text()
+    targets = [t for t in LINK.findall(text) if "://" not in t and not t.startswith("mailto:")]
+    for target in targets + DOC_PATH.findall(text):
+        base = (REPO / document).parent if target in targets else REPO
+        resolved = (base / target).resolve()
+        assert resolved.is_relative_to(REPO) and resolved.exists(), f"{document}: {target}"
