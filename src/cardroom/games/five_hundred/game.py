@@ -23,8 +23,8 @@ Randomness is only the seeded shuffle of each deal (:mod:`.deal`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import Card, cards_of, mask_of
@@ -46,6 +46,7 @@ from cardroom.games.five_hundred.state import (
     State,
 )
 from cardroom.games.match import check_seat, check_whole_pack, hand_masks
+from cardroom.games.phases import Phase
 
 __all__ = ["PHASES", "Game", "HandResult", "Phase"]
 
@@ -53,19 +54,7 @@ GAME_NAME = views.GAME_NAME
 PLAYERS = 4
 """Players of the classic game (and of every four-player preset)."""
 
-Events = list[dict[str, Any]]
-
-
-class Phase(NamedTuple):
-    """What a phase of a hand does: its legal actions, and an action's effect (the events),
-    which raises :class:`~cardroom.games.base.IllegalAction` before changing anything if the
-    action is not legal."""
-
-    legal: Callable[[State], Sequence[Action]]
-    apply: Callable[[State, int, Action], Events]
-
-
-PHASES: dict[str, Phase] = {
+PHASES: dict[str, Phase[State, Action]] = {
     BIDDING: Phase(bidding.legal, bidding.speak),
     DISCARD_PHASE: Phase(exchange.legal_discards, exchange.put_back),
     PARTNER_DISCARD: Phase(exchange.legal_discards, exchange.put_back),

@@ -30,8 +30,9 @@ from cardroom.games.five_hundred.actions import (
 from cardroom.games.five_hundred.bids import Contract
 from cardroom.games.five_hundred.scoring import end_hand
 from cardroom.games.five_hundred.shapes import TrickView
-from cardroom.games.five_hundred.state import PLAYING, TRICKS_PER_HAND, State, next_seats
+from cardroom.games.five_hundred.state import PLAYING, TRICKS_PER_HAND, State
 from cardroom.games.five_hundred.tricks import JOKER_SUIT
+from cardroom.games.phases import next_seats
 
 JOKERS = JOKERS_MASK
 CARD_TEXT = tuple(card.text for card in CARDS)

@@ -23,6 +23,7 @@ from cardroom.games.five_hundred.scoring import HandResult
 from cardroom.games.five_hundred.shapes import TrickView
 from cardroom.games.five_hundred.tricks import Strain, strain_for
 from cardroom.games.match import OVER, Match
+from cardroom.games.phases import next_seat
 
 TRICKS_PER_HAND = 10
 
@@ -46,14 +47,6 @@ NO_TRUMPS = strain_for(None)
 def ladder_actions(ladder: tuple[Bid, ...]) -> tuple[Action, ...]:
     """The action of each bid of a bid ladder, lowest first."""
     return tuple(BID_ACTIONS[bid] for bid in ladder)
-
-
-@cache
-def next_seats(active: tuple[int, ...], players: int) -> tuple[int, ...]:
-    """For each seat, the first seat of ``active`` clockwise after it."""
-    return tuple(next(candidate for offset in range(1, players + 1)
-                      if (candidate := (seat + offset) % players) in active)
-                 for seat in range(players))
 
 
 @cache
@@ -205,12 +198,7 @@ class State(Match):
 
     def next_of(self, seat: int, seats: tuple[int, ...] | list[int]) -> int:
         """The first of ``seats`` clockwise after ``seat``."""
-        n = self.players
-        for offset in range(1, n + 1):
-            candidate = (seat + offset) % n
-            if candidate in seats:
-                return candidate
-        raise AssertionError("no seat to move to")
+        return next_seat(seat, seats, self.players)
 
     def makers(self) -> tuple[int, ...]:
         """Seats that must take no tricks in a no-tricks contract (empty otherwise)."""
