@@ -18,7 +18,7 @@ from tests.bots.reference_solver import brute_force
 
 from cardroom.bots import make_bot
 from cardroom.bots.five_hundred.aims import Aims, contract_aims, game_aims, view_aims
-from cardroom.bots.five_hundred.search import Knowledge, Level, SearchBot
+from cardroom.bots.five_hundred.search import Knowledge, SearchBot, SolverLevel
 from cardroom.bots.five_hundred.solver import Position, move_values
 from cardroom.games.cards import Card
 from cardroom.games.five_hundred import Bid, Game, Rules
@@ -164,7 +164,7 @@ def true_deal(game: Game) -> Any:
     return sample
 
 
-SURE = Level(budget=600.0, samples=1, max_tricks={4: 10, 3: 10, 2: 10}, bid_budget=1.0,
+SURE = SolverLevel(budget=600.0, samples=1, max_tricks={4: 10, 3: 10, 2: 10}, bid_budget=1.0,
              bid_samples=1)
 """One sampled deal, with time to solve it: the choice does not depend on the machine."""
 
@@ -303,7 +303,7 @@ def test_the_misere_contractor_leads_low() -> None:
     for game in misere_openings(8):
         view = game.view(game.to_act)
         bot = SearchBot(game.seed)
-        bot.level = Level(budget=600.0, samples=12, max_tricks={4: 10, 3: 10, 2: 10},
+        bot.level = SolverLevel(budget=600.0, samples=12, max_tricks={4: 10, 3: 10, 2: 10},
                           bid_budget=1.0, bid_samples=1)
         lead = Card.parse(bot.choose(view).split()[1])
         low.append(ranks_with_the_lowest(view, lead, game.rules.deck_spec.mask))

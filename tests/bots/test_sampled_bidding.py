@@ -9,7 +9,12 @@ import time
 
 import pytest
 
-from cardroom.bots.five_hundred.bidding import Sampler, choose_bid, choose_discard, contract_points
+from cardroom.bots.five_hundred.bidding import (
+    WholeDealSampler,
+    choose_bid,
+    choose_discard,
+    contract_points,
+)
 from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.games.cards import Suit, cards_of, mask_of
 from cardroom.games.five_hundred import Bid, Game, Rules, strain_for
@@ -43,7 +48,7 @@ def test_sampled_deals_hold_every_hidden_card_once_and_respect_bid_suits() -> No
     game = game_with(STRONG)
     game.apply("bid 6S")  # seat 1 bids spades: later samples give it 3+ spades
     view = game.view(2)
-    sampler = Sampler(view, random.Random(1))
+    sampler = WholeDealSampler(view, random.Random(1))
     own = mask_of(view["hand"])
     for _ in range(50):
         deal = sampler.deal(5)

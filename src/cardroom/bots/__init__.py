@@ -7,7 +7,8 @@ A registry bot plays whichever game the view it is shown belongs to (the view's 
 
 Each game's bots live in a package of their own (:mod:`cardroom.bots.five_hundred`,
 :mod:`cardroom.bots.thousand`); what both games share stays here: the :class:`Bot` protocol,
-the random bot and this registry.
+the random bot, this registry, the search levels (:mod:`cardroom.bots.levels`) and the
+reading of which cards a seat has seen (:mod:`cardroom.bots.seen`).
 """
 
 from __future__ import annotations
@@ -17,30 +18,32 @@ from functools import partial
 from typing import Any
 
 from cardroom.bots.base import Bot
-from cardroom.bots.five_hundred.rules_bot import RulesBot
-from cardroom.bots.five_hundred.search import SearchBot
-from cardroom.bots.five_hundred.simple import SimpleBot
+from cardroom.bots.five_hundred import RulesBot, SearchBot, SimpleBot
+from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
-from cardroom.bots.thousand.rules_bot import ThousandRulesBot
-from cardroom.bots.thousand.search import ThousandSearchBot
+from cardroom.bots.thousand import ThousandRulesBot, ThousandSearchBot
+
+
+def _by_level(search_bot: Callable[..., Bot]) -> dict[str, Callable[[int], Bot]]:
+    """A search bot's registry entries, one per level, weakest first (``search:fast``,
+    ``search``, ``search:strong``)."""
+    return {search_bot_name(level): partial(search_bot, level=level) for level in LEVEL_NAMES}
+
 
 _FACTORIES: dict[str, Callable[[int], Bot]] = {
     RandomBot.name: RandomBot,
     SimpleBot.name: SimpleBot,
     RulesBot.name: RulesBot,
-    "search:fast": partial(SearchBot, level="fast"),
-    SearchBot.name: SearchBot,
-    "search:strong": partial(SearchBot, level="strong"),
+    **_by_level(SearchBot),
 }
 
 _THOUSAND_FACTORIES: dict[str, Callable[[int], Bot]] = {
     RandomBot.name: RandomBot,
     SimpleBot.name: ThousandRulesBot,  # 1000 has one heuristic bot; "simple" plays it too
     RulesBot.name: ThousandRulesBot,
-    "search:fast": partial(ThousandSearchBot, level="fast"),
-    SearchBot.name: ThousandSearchBot,
-    "search:strong": partial(ThousandSearchBot, level="strong"),
+    **_by_level(ThousandSearchBot),
 }
+
 GAME_FACTORIES: dict[str, dict[str, Callable[[int], Bot]]] = {
     "500": _FACTORIES, "1000": _THOUSAND_FACTORIES}
 """Each game's bot for every registry name, by the game name views carry."""

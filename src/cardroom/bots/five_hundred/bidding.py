@@ -21,6 +21,7 @@ from cardroom.bots.five_hundred.knowledge import STRAINS, legal_trick_bids, team
 from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.bots.five_hundred.valuation import hand_levels, in_suit, kitty_discards
+from cardroom.bots.seen import mask_of_texts
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -160,10 +161,14 @@ def first_calls(view: dict[str, Any]) -> list[Reading]:
     return readings
 
 
-class Sampler:
-    """Deals the cards the seat cannot see, consistently with its view: the cards seen,
-    and the other seats' first calls as the rules bot would have made them (a deal that
-    fits them is preferred; after :data:`TRIES` misses the best fit so far is taken)."""
+class WholeDealSampler:
+    """Deals the cards the seat cannot see as whole hands and a kitty, as before any card is
+    played, consistently with its view: the cards seen, and the other seats' first calls as
+    the rules bot would have made them (a deal that fits them is preferred; after
+    :data:`TRIES` misses the best fit so far is taken). The card play samples differently,
+    only the cards still out and within the suits each seat showed out of
+    (:meth:`~cardroom.bots.five_hundred.search.Knowledge.sample`), as 1000's search does
+    (:class:`~cardroom.bots.thousand.search.Sampler`)."""
 
     TRIES = 30
 
@@ -175,7 +180,7 @@ class Sampler:
         deck = DECKS[view["rules"]["deck"]]
         self.deck = deck.mask
         self.kitty_size = deck.kitty
-        self.hand = sum(Card.parse(text).mask for text in view["hand"])
+        self.hand = mask_of_texts(view["hand"])
         self.hidden = deck.mask & ~self.hand
         self.readings = first_calls(view)
 
@@ -259,7 +264,7 @@ def choose_bid(view: dict[str, Any], rng: random.Random, deadline: float, sample
         return None
     seat = view["seat"]
     rules = view["rules"]
-    sampler = Sampler(view, rng)
+    sampler = WholeDealSampler(view, rng)
     kitty_size = sampler.kitty_size
     offered = {bid.trump for bid in offers}
     strains = [strain for strain in strain_order if strain in offered][:STRAINS_TO_SOLVE]
@@ -328,7 +333,7 @@ def discard_candidates(view: dict[str, Any], strain: Strain, count: int) -> list
     """Discards worth comparing: the rules bot's, and for each side suit it could void, that
     suit and then the rules bot's least wanted cards."""
     deck = DECKS[view["rules"]["deck"]].mask
-    hand = sum(Card.parse(text).mask for text in view["hand"])
+    hand = mask_of_texts(view["hand"])
     base = rules_discard(strain, hand, count, deck)
     candidates = [base]
     order = [card.mask for card in kitty_discards(Holding(strain, hand, deck), len(view["hand"]))]
@@ -365,7 +370,7 @@ def choose_discard(view: dict[str, Any], rng: random.Random, deadline: float,
         return None
     seat = view["seat"]
     rules = view["rules"]
-    sampler = Sampler(view, rng)
+    sampler = WholeDealSampler(view, rng)
     side = tuple(team_of(view, seat))
     leader = first_leader(view, seat)
     scores = Averages()

@@ -18,7 +18,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from cardroom.bots.five_hundred.knowledge import expected_partners, legal_trick_bids, plays_by_card
-from cardroom.bots.five_hundred.simple import Seen, SimpleBot, highest, lowest, suit_lengths, worth
+from cardroom.bots.five_hundred.simple import (
+    SeatView,
+    SimpleBot,
+    highest,
+    lowest,
+    suit_lengths,
+    worth,
+)
 from cardroom.bots.five_hundred.tactics import match_bid
 from cardroom.bots.five_hundred.valuation import (
     MISERE_ALLOWANCE,
@@ -34,6 +41,7 @@ from cardroom.bots.five_hundred.valuation import (
     suit_of,
     support_tricks,
 )
+from cardroom.bots.seen import mask_of_texts
 from cardroom.games.cards import JOKER, JOKER_INDEX, Card, Rank, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
@@ -41,7 +49,7 @@ from cardroom.games.five_hundred.rules import DECKS
 # -- the seat's knowledge of the hand --------------------------------------------------------
 
 
-class Table(Seen):
+class Table(SeatView):
     """A seat's view with memory of the hand: cards gone, suits players showed out of, what
     the other seats may still hold, who is on which side and how the trick stands."""
 
@@ -55,7 +63,7 @@ class Table(Seen):
         self.active: list[int] = contract.get("playing") or list(range(self.players))
         no_trumps = self.trump is None and not self.no_tricks
         self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
-        self.known = {int(seat): sum(Card.parse(t).mask for t in cards)
+        self.known = {int(seat): mask_of_texts(cards)
                       for seat, cards in view["open_hands"].items()}
         self.voids: dict[int, set[int]] = {seat: set() for seat in range(self.players)}
         for trick in view["tricks"]:

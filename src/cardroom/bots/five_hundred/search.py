@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,8 +29,10 @@ from cardroom.bots.five_hundred.bidding import (
     unexplained_calls,
 )
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
-from cardroom.bots.five_hundred.simple import Seen
+from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
+from cardroom.bots.levels import Level, search_bot_name
+from cardroom.bots.seen import mask_of_texts, played_cards, unseen_cards
 from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
@@ -40,28 +41,30 @@ TRICKS_PER_HAND = 10
 
 
 @dataclass(frozen=True)
-class Level:
-    """How hard the bot thinks: a time budget per decision, a cap on sampled deals, and the
-    most tricks left (per player count) it will try to solve rather than play by rule."""
+class SolverLevel(Level):
+    """A search level for 500, where each sampled deal is solved exactly: besides the time
+    budget and the cap on deals of the card play, how far the solver is trusted (the most
+    tricks left, per player count, it will try to solve rather than play by rule) and the
+    budget of the sampled kitty exchange (and bidding), which solve whole deals."""
 
-    budget: float
-    samples: int
     max_tricks: dict[int, int]
+    """The most tricks left, by number of players, at which the card play is solved."""
     bid_budget: float
     """Seconds for a bid or a kitty exchange (each sample solves whole deals)."""
     bid_samples: int
+    """Most deals sampled for a bid or a kitty exchange."""
     sampled_bids: bool = False
     """Bid by sampling too (:func:`~cardroom.bots.five_hundred.bidding.choose_bid`), not only
     exchange the kitty. Off at every level: on 60 duplicate deals against the rules bot it
     lost about 30 points a deal to the rules bot's own bidding (bench/RESULTS.md)."""
 
 
-LEVELS: dict[str, Level] = {
-    "fast": Level(budget=0.12, samples=10, max_tricks={4: 7, 3: 8, 2: 10},
+LEVELS: dict[str, SolverLevel] = {
+    "fast": SolverLevel(budget=0.12, samples=10, max_tricks={4: 7, 3: 8, 2: 10},
                   bid_budget=0.1, bid_samples=3),
-    "default": Level(budget=0.4, samples=24, max_tricks={4: 10, 3: 10, 2: 10},
+    "default": SolverLevel(budget=0.4, samples=24, max_tricks={4: 10, 3: 10, 2: 10},
                      bid_budget=0.5, bid_samples=10),
-    "strong": Level(budget=1.5, samples=64, max_tricks={4: 10, 3: 10, 2: 10},
+    "strong": SolverLevel(budget=1.5, samples=64, max_tricks={4: 10, 3: 10, 2: 10},
                     bid_budget=3.0, bid_samples=48),
 }
 """The bot's levels by registry suffix (``search:fast``, ``search``, ``search:strong``). The
@@ -79,7 +82,7 @@ class SearchBot:
     def __init__(self, seed: int = 0, level: str = "default") -> None:
         self.seed = seed
         self.level = LEVELS[level]
-        self.name = "search" if level == "default" else f"search:{level}"
+        self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
         self.heuristic = RulesBot(seed, match_tactics=True)
         """Decides where the search does not reach: the bidding (with the match score in
@@ -187,7 +190,7 @@ class Knowledge:
     """
 
     def __init__(self, view: dict[str, Any]) -> None:
-        seen = Seen(view)
+        seen = SeatView(view)
         self.view = view
         self.seen = seen
         self.seat: int = seen.seat
@@ -200,20 +203,17 @@ class Knowledge:
         no_trumps = seen.bid is None or (seen.bid.contract is Contract.TRICKS
                                          and seen.bid.trump is None)
         self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
-        self.hand = _mask(view["hand"])
-        self.open = {int(seat): _mask(cards) for seat, cards in view["open_hands"].items()}
-        played = 0
-        for trick in view["tricks"]:
-            played |= _mask(trick["cards"])
-        played |= _mask(play["card"] for play in view["trick"])
+        self.hand = mask_of_texts(view["hand"])
+        self.open = {int(seat): mask_of_texts(cards)
+                     for seat, cards in view["open_hands"].items()}
+        played = played_cards(view)
         self.trick = tuple((play["seat"], Card.parse(play["card"]).index)
                            for play in view["trick"])
         self.to_play = self.seat
         self.tricks_left = self.hand.bit_count()
-        known = self.hand | played | _mask(view["discards"])
+        self.unseen = unseen_cards(view, DECKS[rules["deck"]].mask)
         for cards in self.open.values():
-            known |= cards
-        self.unseen = DECKS[rules["deck"]].mask & ~known
+            self.unseen &= ~cards
         self.places = {seat: view["hand_sizes"][seat] for seat in self.active
                        if seat != self.seat and seat not in self.open}
         self.voids = self._voids()
@@ -255,7 +255,7 @@ class Knowledge:
         contract = self.view["contract"] or {}
         if contract.get("contractor") != self.seat:
             return 0
-        return _mask(self.view["handed_over"]) & ~played
+        return mask_of_texts(self.view["handed_over"]) & ~played
 
     def sample(self, rng: random.Random) -> dict[int, int] | None:
         """Deal the unseen cards to the hidden hands at random, within what is known (a
@@ -401,12 +401,4 @@ class Aim:
             return sign * (makers - defence * taken)
         return sign * (contract_points(self.rules, bid, taken)
                        - defence * (TRICKS_PER_HAND - taken))
-
-
-def _mask(cards: Iterable[str]) -> int:
-    """The mask of some card texts."""
-    mask = 0
-    for text in cards:
-        mask |= Card.parse(text).mask
-    return mask
 

@@ -24,6 +24,7 @@ from cardroom.bots.five_hundred.knowledge import (
     plays_by_card,
     view_strain,
 )
+from cardroom.bots.seen import unseen_cards
 from cardroom.games.cards import CARD_COUNT, Card, Rank, Suit
 from cardroom.games.five_hundred import Bid, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -128,9 +129,13 @@ def clearly_low(hand: list[Card]) -> bool:
 # -- what the seat sees ----------------------------------------------------------------------
 
 
-class Seen:
-    """A seat's view, parsed once into cards, the strain, the sides and the state of the
-    trick (for any number of players: the sides come from the view)."""
+class SeatView:
+    """A 500 seat's view, parsed once into cards, the strain, the sides and the state of the
+    trick (for any number of players: the sides come from the view). It knows nothing of
+    earlier tricks beyond the cards still out; the rules bot's
+    :class:`~cardroom.bots.five_hundred.rules_bot.Table` adds that memory. 1000's bots read
+    their views into :class:`~cardroom.bots.thousand.knowledge.Seen` instead: the games share
+    the counting of unseen cards (:mod:`cardroom.bots.seen`), not suits, sides or tricks."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -176,15 +181,7 @@ class Seen:
 
     def outstanding(self) -> int:
         """Mask of the deck's cards this seat has not seen played, held or discarded."""
-        deck = DECKS[self.view["rules"]["deck"]].mask
-        seen = sum(card.mask for card in self.hand)
-        for text in self.view["discards"]:
-            seen |= Card.parse(text).mask
-        for trick in self.view["tricks"]:
-            for text in trick["cards"]:
-                seen |= Card.parse(text).mask
-        seen |= sum(1 << index for index in self.trick)
-        return deck & ~seen
+        return unseen_cards(self.view, DECKS[self.view["rules"]["deck"]].mask)
 
     def is_boss(self, card: Card, outstanding: int) -> bool:
         """True if no unseen card of the same effective suit beats ``card``."""
@@ -213,7 +210,7 @@ class SimpleBot:
 
     def choose(self, view: dict[str, Any]) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
-        seen = Seen(view)
+        seen = SeatView(view)
         if view.get("discard_count"):
             return self.discard(seen, view["discard_count"])
         legal: list[str] = view["legal_actions"]
@@ -229,7 +226,7 @@ class SimpleBot:
 
     # bidding
 
-    def bid(self, seen: Seen, legal: list[str]) -> str:
+    def bid(self, seen: SeatView, legal: list[str]) -> str:
         """The lowest legal bid in the strain the hand counts best, else pass (or misère)."""
         view = seen.view
         kitty = DECKS[view["rules"]["deck"]].kitty
@@ -251,7 +248,7 @@ class SimpleBot:
 
     # kitty exchange
 
-    def discard(self, seen: Seen, count: int) -> str:
+    def discard(self, seen: SeatView, count: int) -> str:
         """Put back ``count`` cards: the highest in a no-tricks contract, else the side rubbish."""
         strain = seen.strain
         if seen.no_tricks:
@@ -262,7 +259,7 @@ class SimpleBot:
 
     # card play
 
-    def play(self, seen: Seen, legal: list[str]) -> str:
+    def play(self, seen: SeatView, legal: list[str]) -> str:
         """Choose a card for the trick by the seat's aim, then write the action for it."""
         options = plays_by_card(legal)
         cards = list(options)
@@ -274,14 +271,14 @@ class SimpleBot:
             card = self._lead(seen, cards)
         return _action_for(seen, card, options[card])
 
-    def _follow(self, seen: Seen, cards: list[Card]) -> Card:
+    def _follow(self, seen: SeatView, cards: list[Card]) -> Card:
         """Win as cheaply as possible unless partner already has the trick."""
         if seen.friend(seen.current_winner()):
             return lowest(seen.strain, cards)
         winners = [card for card in cards if seen.wins(card)]
         return lowest(seen.strain, winners or cards)
 
-    def _lead(self, seen: Seen, cards: list[Card]) -> Card:
+    def _lead(self, seen: SeatView, cards: list[Card]) -> Card:
         """Lead a boss trump to draw trumps (makers), else a boss card, else a low card."""
         strain = seen.strain
         outstanding = seen.outstanding()
@@ -301,7 +298,7 @@ class SimpleBot:
         longest = max(lengths.values())
         return lowest(strain, [c for c in side if lengths[strain.suit_of[c.index]] == longest])
 
-    def _duck(self, seen: Seen, cards: list[Card]) -> Card:
+    def _duck(self, seen: SeatView, cards: list[Card]) -> Card:
         """As a no-tricks maker: shed the highest card that loses the trick, else the lowest."""
         strain = seen.strain
         if not seen.trick:
@@ -310,7 +307,7 @@ class SimpleBot:
         losers = [card for card in cards if not seen.wins(card)]
         return highest(strain, losers) if losers else lowest(strain, cards)
 
-    def _feed(self, seen: Seen, cards: list[Card]) -> Card:
+    def _feed(self, seen: SeatView, cards: list[Card]) -> Card:
         """As a defender of a no-tricks contract: keep a maker winning, or play low under them."""
         strain = seen.strain
         if seen.trick and seen.current_winner() in seen.makers:
@@ -324,7 +321,7 @@ class SimpleBot:
 # -- helpers -------------------------------------------------------------------------------
 
 
-def give(seen: Seen, legal: list[str]) -> str:
+def give(seen: SeatView, legal: list[str]) -> str:
     """The card to give: the lowest to the widow for partner's Nello, the best to a partner
     who called slam."""
     gifts = [Card.parse(text.split()[1]) for text in legal]
@@ -342,7 +339,7 @@ def _cheapest_in_best_strain(bids: list[Bid], counts: dict[Suit | None, int]) ->
     return next(bid for bid in bids if bid.trump == best.trump)
 
 
-def _rubbish(seen: Seen, count: int) -> list[Card]:
+def _rubbish(seen: SeatView, count: int) -> list[Card]:
     """The side cards to throw in a trick contract: whole short suits first, to make voids,
     then the lowest cards left; trumps, the joker and aces (kings in no trumps) go last."""
     strain = seen.strain
@@ -366,7 +363,7 @@ def _rubbish(seen: Seen, count: int) -> list[Card]:
     return chosen + rest[:count - len(chosen)]
 
 
-def _action_for(seen: Seen, card: Card, actions: list[str]) -> str:
+def _action_for(seen: SeatView, card: Card, actions: list[str]) -> str:
     """The action playing ``card``; a joker led in no trumps names the longest suit held."""
     if len(actions) == 1:
         return actions[0]

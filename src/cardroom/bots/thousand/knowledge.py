@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardroom.bots.seen import mask_of_texts, played_cards, unseen_cards
 from cardroom.games.cards import Card, Suit, iter_indexes
 from cardroom.games.thousand.deck import (
     KING_QUEEN,
@@ -22,21 +23,17 @@ from cardroom.games.thousand.deck import (
 )
 
 
-def mask_of_texts(texts: list[str]) -> int:
-    """The mask of some card texts."""
-    mask = 0
-    for text in texts:
-        mask |= Card.parse(text).mask
-    return mask
-
-
 def suit_letter(letter: str | None) -> int | None:
     """A suit letter of the view as a suit number (``None`` stays ``None``)."""
     return None if letter is None else int(Suit.parse(letter))
 
 
 class Seen:
-    """Card knowledge of the seat to act at a 1000 table."""
+    """Card knowledge of the seat to act at a 1000 table: its cards as masks, the trump in
+    force, the cards still out (counted as 500's bots count them: :mod:`cardroom.bots.seen`),
+    the suits each seat showed out of and the cards known to sit in another hand. 500's bots
+    read views into :class:`~cardroom.bots.five_hundred.simple.SeatView` instead, for 500's
+    effective suits (bowers, the joker) and sides."""
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -51,7 +48,7 @@ class Seen:
         self.blind: bool = bool(contract and contract["blind"])
         self.trick = [(entry["seat"], Card.parse(entry["card"]).index)
                       for entry in view["trick"]]
-        self.played = 0
+        self.played = played_cards(view)
         self.voids = {seat: 0 for seat in self.active}  # bit per suit shown out of
         for trick in view["tricks"]:
             self._note_trick([Card.parse(c).index for c in trick["cards"]], trick["seats"],
@@ -62,12 +59,11 @@ class Seen:
         self.discards = mask_of_texts(view["discards"])
         self.bank = mask_of_texts(view["bank"] or [])
         self.known: dict[int, int] = self._known_holdings()
-        self.unseen = PACK_MASK & ~self.hand & ~self.played & ~self.discards
+        self.unseen = unseen_cards(view, PACK_MASK)
 
     def _note_trick(self, cards: list[int], seats: list[int], trump: int | None) -> None:
         led = cards[0] >> 4
         for seat, index in zip(seats, cards, strict=True):
-            self.played |= 1 << index
             suit = index >> 4
             if suit != led:
                 self.voids[seat] |= 1 << led

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.bots.thousand.knowledge import Seen, mask_of_texts
+from cardroom.bots.seen import mask_of_texts
+from cardroom.bots.thousand.knowledge import Seen
 from cardroom.games.cards import CARDS, Card, iter_indexes
 from cardroom.games.thousand.deck import (
     MARRIAGE_POINTS,

@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.thousand.knowledge import Seen
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.games.cards import Card, iter_indexes
@@ -40,14 +40,6 @@ PILE = -1
 """The place of the contractor's discards in a sampled deal (unseen by the others)."""
 
 
-@dataclass(frozen=True)
-class Level:
-    """How hard the bot thinks: a time budget per decision and a cap on sampled deals."""
-
-    budget: float
-    samples: int
-
-
 LEVELS: dict[str, Level] = {
     "fast": Level(budget=0.1, samples=24),
     "default": Level(budget=0.4, samples=120),
@@ -66,7 +58,11 @@ def _rules(text: str) -> Rules:
 
 
 class Sampler:
-    """Deals the cards a seat cannot see to the places they may be, at random."""
+    """Deals the cards a seat cannot see to the places they may be, at random: the other
+    hands and, for a defender, the contractor's unseen discards (:data:`PILE`). 500's search
+    bot deals its play samples its own way
+    (:meth:`~cardroom.bots.five_hundred.search.Knowledge.sample`: a kitty and folded hands
+    are "elsewhere", and deals are fitted to the bidding)."""
 
     def __init__(self, seen: Seen) -> None:
         view = seen.view
@@ -233,7 +229,7 @@ class ThousandSearchBot:
     def __init__(self, seed: int = 0, level: str = "default") -> None:
         self.seed = seed
         self.level = LEVELS[level]
-        self.name = "search" if level == "default" else f"search:{level}"
+        self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:thousand-search:{level}:{seed}")
         self.heuristic = ThousandRulesBot(seed)
 
