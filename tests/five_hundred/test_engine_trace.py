@@ -5,7 +5,7 @@ policies) is replayed step by step. Before every action the test takes what the 
 the view of every seat and of a spectator, the legal actions (for the thousands of kitty
 discards: their number and a few of them), the turn, the phase and the cards in every place;
 after it, the action's events; at the end, the record. All of it goes into a running SHA-256
-whose value every :data:`CHUNK` steps is compared with ``engine_trace.json``.
+whose value every :data:`~tests.engine_trace.CHUNK` steps is compared with ``engine_trace.json``.
 
 That file was written once by the engine before its reshaping into phase modules (the class of
 one ``game.py``), with::
