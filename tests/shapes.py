@@ -10,6 +10,9 @@ from typing import Any, NotRequired, Union, get_args, get_origin, get_type_hints
 
 import msgspec
 
+from cardroom.games.registry import game_spec
+from cardroom.protocol import SERVER_MESSAGES
+
 
 def check_shape(value: Any, shape: Any) -> None:
     """``AssertionError`` naming the first place where ``value`` is not a ``shape``."""
@@ -18,6 +21,15 @@ def check_shape(value: Any, shape: Any) -> None:
     except msgspec.ValidationError as error:
         raise AssertionError(f"not a {getattr(shape, '__name__', shape)}: {error}") from None
     _no_unknown_keys(value, shape, "$")
+
+
+def check_message(message: dict[str, Any]) -> None:
+    """A message the server sent has its type's shape, and a table message's view has its
+    game's (the registry entry's ``view_shape``)."""
+    assert message.get("type") in SERVER_MESSAGES, f"unknown message type {message.get('type')}"
+    check_shape(message, SERVER_MESSAGES[message["type"]])
+    if message["type"] == "table" and message["view"] is not None:
+        check_shape(message["view"], game_spec(message["game"]).view_shape)
 
 
 def _no_unknown_keys(value: Any, shape: Any, where: str) -> None:

@@ -10,11 +10,11 @@ seat and spectator gets a ``table`` message with its full view and a version num
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+import msgspec
+from msgspec import Meta
 
 MAX_MESSAGE_BYTES = 16 * 1024
 """Largest client message accepted; larger ones get ``too_large`` and are ignored."""
@@ -88,179 +88,187 @@ MAX_SEAT = 5
 """The highest seat number of any table (six-handed 500); each table checks its own."""
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    seq: int = Field(ge=0, le=2**53)
+TableId = Annotated[str, Meta(max_length=64)]
+Seat = Annotated[int, Meta(ge=0, le=MAX_SEAT)]
+BotName = Annotated[str, Meta(max_length=40)]
+
+
+class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    """A client message: its ``type`` is the tag, ``seq`` the client's own number for it."""
+
+    seq: Annotated[int, Meta(ge=0, le=2**53)]
 
 
 # -- client to server ------------------------------------------------------------------------
+# msgspec Structs, one per ``type``, read strictly from the decoded JSON by :func:`read_message`.
 
 
-class Register(_Message):
+class Register(_Message, frozen=True, tag="register"):
     """Register a display name; the answer's result holds ``player_id`` and the secret token."""
 
-    type: Literal["register"]
-    name: str = Field(min_length=1, max_length=NAME_MAX)
+    name: Annotated[str, Meta(min_length=1, max_length=NAME_MAX)]
 
 
-class Hello(_Message):
+class Hello(_Message, frozen=True, tag="hello"):
     """Prove who you are with the token from ``register`` (on every new connection)."""
 
-    type: Literal["hello"]
-    token: str = Field(min_length=16, max_length=128)
+    token: Annotated[str, Meta(min_length=16, max_length=128)]
 
 
-class WatchLobby(_Message):
+class WatchLobby(_Message, frozen=True, tag="lobby"):
     """Receive a page of the lobby now (a ``lobby`` message: up to ``limit`` tables from
     ``offset``, most recently changed first), then every change of any table as it comes
     (``lobby_update`` messages)."""
 
-    type: Literal["lobby"]
-    offset: int = Field(default=0, ge=0, le=1_000_000)
-    limit: int = Field(default=200, ge=1, le=200)
+    offset: Annotated[int, Meta(ge=0, le=1_000_000)] = 0
+    limit: Annotated[int, Meta(ge=1, le=200)] = 200
 
 
-class CreateTable(_Message):
+class CreateTable(_Message, frozen=True, tag="create_table"):
     """Create a table of ``game`` (``500`` or ``1000``) and sit at ``seat``. ``preset``
     (``None``: the game's default, ``online`` for 500, ``seed`` for 1000) plus house options
     in ``rules``."""
 
-    type: Literal["create_table"]
-    game: str = Field(default="500", max_length=16)
-    preset: str | None = Field(default=None, max_length=40)
-    rules: dict[str, Any] = Field(default_factory=dict)
-    seat: int = Field(default=0, ge=0, le=MAX_SEAT)
-    turn_seconds: float | None = Field(default=None, gt=0, le=3600)
-    bot: str = "simple"
+    game: Annotated[str, Meta(max_length=16)] = "500"
+    preset: Annotated[str, Meta(max_length=40)] | None = None
+    rules: dict[str, Any] = {}
+    seat: Seat = 0
+    turn_seconds: Annotated[float, Meta(gt=0, le=3600)] | None = None
+    bot: BotName = "simple"
     hints: bool = False
     """A casual table: its players may ask for hints (``hint``). Off unless asked for."""
 
 
-class Join(_Message):
+class Join(_Message, frozen=True, tag="join"):
     """Take a free seat at a table that has not started."""
 
-    type: Literal["join"]
-    table_id: str = Field(max_length=64)
-    seat: int = Field(ge=0, le=MAX_SEAT)
+    table_id: TableId
+    seat: Seat
 
 
-class Leave(_Message):
+class Leave(_Message, frozen=True, tag="leave"):
     """Give up your seat before the match starts (or once a match is over)."""
 
-    type: Literal["leave"]
-    table_id: str = Field(max_length=64)
+    table_id: TableId
 
 
-class AddBot(_Message):
+class AddBot(_Message, frozen=True, tag="add_bot"):
     """The creator puts a bot in an empty seat before the start."""
 
-    type: Literal["add_bot"]
-    table_id: str = Field(max_length=64)
-    seat: int = Field(ge=0, le=MAX_SEAT)
-    bot: str = "simple"
+    table_id: TableId
+    seat: Seat
+    bot: BotName = "simple"
 
 
-class StartWithBots(_Message):
+class StartWithBots(_Message, frozen=True, tag="start_with_bots"):
     """The creator fills every empty seat with bots and the match starts."""
 
-    type: Literal["start_with_bots"]
-    table_id: str = Field(max_length=64)
-    bot: str = "simple"
+    table_id: TableId
+    bot: BotName = "simple"
 
 
-class Open(_Message):
+class Open(_Message, frozen=True, tag="open"):
     """Follow a table: your seat's view if you sit there (reconnecting), else a spectator's."""
 
-    type: Literal["open"]
-    table_id: str = Field(max_length=64)
+    table_id: TableId
 
 
-class Act(_Message):
+class Act(_Message, frozen=True, tag="act"):
     """Take an action at your seat, in the engine's notation (``bid 7H``, ``play JK:H`` …)."""
 
-    type: Literal["act"]
-    table_id: str = Field(max_length=64)
-    action: str = Field(min_length=1, max_length=200)
+    table_id: TableId
+    action: Annotated[str, Meta(min_length=1, max_length=200)]
 
 
-class AskHint(_Message):
+class AskHint(_Message, frozen=True, tag="hint"):
     """Ask the search bot what it would do in your seat now (casual tables only). It reads
     your seat's view alone and changes nothing; the answer is a ``hint`` message."""
 
-    type: Literal["hint"]
-    table_id: str = Field(max_length=64)
+    table_id: TableId
 
 
-class ReportBug(_Message):
+class ReportBug(_Message, frozen=True, tag="report_bug"):
     """Send a bug report with the table and the client's own state (seed 004 section 5)."""
 
-    type: Literal["report_bug"]
-    table_id: str | None = Field(default=None, max_length=64)
-    description: str = Field(min_length=1, max_length=DESCRIPTION_MAX)
-    client_state: dict[str, Any] = Field(default_factory=dict)
+    description: Annotated[str, Meta(min_length=1, max_length=DESCRIPTION_MAX)]
+    table_id: TableId | None = None
+    client_state: dict[str, Any] = {}
     """The page's own state, at most :data:`CLIENT_STATE_MAX` bytes as JSON."""
 
-    @field_validator("client_state")
-    @classmethod
-    def _small_state(cls, value: dict[str, Any]) -> dict[str, Any]:
-        if len(json.dumps(value, separators=(",", ":"))) > CLIENT_STATE_MAX:
+    def __post_init__(self) -> None:
+        if len(msgspec.json.encode(self.client_state)) > CLIENT_STATE_MAX:
             raise ValueError(f"at most {CLIENT_STATE_MAX} bytes of client state")
-        return value
 
 
-class Ping(_Message):
+class Ping(_Message, frozen=True, tag="ping"):
     """Keep-alive; answered with an ack."""
 
-    type: Literal["ping"]
+
+CLIENT_MESSAGES: tuple[type[_Message], ...] = (
+    Register, Hello, WatchLobby, CreateTable, Join, Leave, AddBot, StartWithBots, Open, Act,
+    AskHint, ReportBug, Ping)
+ClientMessage = (Register | Hello | WatchLobby | CreateTable | Join | Leave | AddBot
+                 | StartWithBots | Open | Act | AskHint | ReportBug | Ping)
+CLIENT_TYPES: frozenset[str] = frozenset(
+    str(model.__struct_config__.tag) for model in CLIENT_MESSAGES)
+"""Every ``type`` a client may send."""
 
 
-ClientMessage = Annotated[
-    Register | Hello | WatchLobby | CreateTable | Join | Leave | AddBot | StartWithBots | Open
-    | Act | AskHint | ReportBug | Ping,
-    Field(discriminator="type"),
-]
-CLIENT_MESSAGE = TypeAdapter(ClientMessage)
-CLIENT_TYPES = frozenset(
-    model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
-    for model in (Register, Hello, WatchLobby, CreateTable, Join, Leave, AddBot,
-                  StartWithBots, Open, Act, AskHint, ReportBug, Ping)
-)
+def message_type(message: _Message) -> str:
+    """The ``type`` a client message was sent as."""
+    return str(message.__struct_config__.tag)
+
+
+def read_message(raw: dict[str, Any]) -> ClientMessage:
+    """The client message a decoded JSON object holds; ``msgspec.ValidationError`` saying
+    what is wrong (strictly: no number in a string, no field the message does not have)."""
+    return msgspec.convert(raw, ClientMessage)  # type: ignore[arg-type]
+
+
+def describe_problem(error: msgspec.ValidationError) -> str:
+    """A short human summary of what is wrong with a message (a client's unknown keys may be
+    long: the summary is cut short)."""
+    text = str(error)
+    return "Malformed message: " + (text if len(text) <= 240 else text[:237] + "…")
 
 
 # -- server to client ------------------------------------------------------------------------
+# TypedDicts: the server builds plain dicts (a table message goes to every viewer after every
+# action) that the type checker follows; the tests check every message they receive against
+# these with msgspec, and the one encoder (msgspec's) writes them.
 
 
-class Ack(BaseModel):
+class Ack(TypedDict):
     """The client message ``seq`` was accepted; ``result`` says what came of it."""
 
-    type: Literal["ack"] = "ack"
+    type: Literal["ack"]
     seq: int
-    result: dict[str, Any] = Field(default_factory=dict)
+    result: dict[str, Any]
 
 
-class Error(BaseModel):
+class Error(TypedDict):
     """The client message ``seq`` (``None`` if it could not be read) was refused."""
 
-    type: Literal["error"] = "error"
+    type: Literal["error"]
     seq: int | None
     code: ErrorCode
     message: str
-    quota: Quota | None = None
+    quota: Quota | None
     """With ``quota_exceeded``: which limit was reached."""
 
 
-class SeatInfo(BaseModel):
+class SeatInfo(TypedDict):
     """Who sits in a seat, as everybody may see it."""
 
     seat: int
     name: str | None
-    bot: str | None = None
-    connected: bool = False
-    away: bool = False
+    bot: str | None
+    connected: bool
+    away: bool
     """A human whose seat a bot is playing until they come back."""
 
 
-class TableSummary(BaseModel):
+class TableSummary(TypedDict):
     """A lobby row (seed 004 section 2)."""
 
     table_id: str
@@ -272,40 +280,47 @@ class TableSummary(BaseModel):
     age_seconds: float
     scores: list[int]
     target: int
-    hints: bool = False
+    hints: bool
     """A casual table: players may ask for hints."""
-    turn_seconds: float | None = None
+    turn_seconds: float | None
     """The turn timer (``None``: no timer), shown before anyone sits."""
-    updated_at: float = 0.0
+    updated_at: float
     """When the table last changed (unix seconds; ``age_seconds`` counts from it)."""
 
 
-class Lobby(BaseModel):
+class Lobby(TypedDict):
     """A page of the open and running tables, most recently changed first."""
 
-    type: Literal["lobby"] = "lobby"
+    type: Literal["lobby"]
     tables: list[TableSummary]
-    total: int = 0
+    total: int
     """How many tables there are in all (pages hold at most 200)."""
-    offset: int = 0
-    limit: int = 200
+    offset: int
+    limit: int
 
 
-class LobbyUpdate(BaseModel):
+class LobbyUpdate(TypedDict):
     """Lobby changes since the last ``lobby`` or ``lobby_update`` message: the new rows of
     tables that changed or opened, and the ids of tables that closed."""
 
-    type: Literal["lobby_update"] = "lobby_update"
+    type: Literal["lobby_update"]
     tables: list[TableSummary]
-    removed: list[str] = Field(default_factory=list)
+    removed: list[str]
 
 
-class TableUpdate(BaseModel):
+class Clock(TypedDict):
+    """A running turn timer: whose turn, and when it runs out (unix seconds)."""
+
+    seat: int
+    deadline: float
+
+
+class TableUpdate(TypedDict):
     """A table's state for one viewer after a change: the full view, not a diff."""
 
-    type: Literal["table"] = "table"
+    type: Literal["table"]
     table_id: str
-    game: str = "500"
+    game: str
     """The game the table plays: ``500`` or ``1000`` (the view's ``game`` says it too)."""
     version: int
     seat: int | None
@@ -315,25 +330,25 @@ class TableUpdate(BaseModel):
     match_number: int
     creator: str | None
     view: dict[str, Any] | None
-    """``Game.view(seat)`` of the current match (``None`` while waiting for players)."""
-    events: list[dict[str, Any]] = Field(default_factory=list)
+    """``Game.view(seat)`` of the current match (``None`` while waiting for players): the
+    game's own typed view (its registry entry's ``view_shape``)."""
+    events: list[dict[str, Any]]
     """What caused this update (card played, trick won, hand scored …), for animation."""
-    clock: dict[str, Any] | None = None
-    """``{"seat": s, "deadline": unix_seconds}`` when a turn timer runs."""
-    matches: list[dict[str, Any]] = Field(default_factory=list)
+    clock: Clock | None
+    matches: list[dict[str, Any]]
     """Results of the matches finished at this table (score history across matches)."""
-    hints: bool = False
+    hints: bool
     """A casual table: its players may ask for hints."""
-    turn_seconds: float | None = None
+    turn_seconds: float | None
     """The turn timer (``None``: no timer)."""
 
 
-class Hint(BaseModel):
+class Hint(TypedDict):
     """The answer to ``hint``: what the search bot would do in the asker's seat at
     ``version``, and a short honest account of how it chose. It is sent to the asker
     alone, never changes the table, and was worked out from the asker's own view."""
 
-    type: Literal["hint"] = "hint"
+    type: Literal["hint"]
     table_id: str
     version: int
     """The table's version the hint is for (a later version makes it stale)."""
@@ -343,10 +358,10 @@ class Hint(BaseModel):
     explanation: str
 
 
-class Welcome(BaseModel):
+class Welcome(TypedDict):
     """Who this connection is (after ``register`` or ``hello``)."""
 
-    type: Literal["welcome"] = "welcome"
+    type: Literal["welcome"]
     player_id: str
     name: str
     tables: list[str]
@@ -354,3 +369,7 @@ class Welcome(BaseModel):
 
 
 ServerMessage = Ack | Error | Lobby | LobbyUpdate | TableUpdate | Hint | Welcome
+SERVER_MESSAGES: dict[str, Any] = {
+    "ack": Ack, "error": Error, "lobby": Lobby, "lobby_update": LobbyUpdate,
+    "table": TableUpdate, "hint": Hint, "welcome": Welcome}
+"""Each server message's shape by its ``type``."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from cardroom.bots import make_bot
 from cardroom.tools.client import Client
+from tests.shapes import check_message
 
 CARD = re.compile(r"^(?:10|11|12|13|[2-9JQKA])[SCDH]$|^JK2?$")
 
@@ -26,8 +27,12 @@ async def register_clients(url: str, names: list[str]) -> tuple[list[Client], li
 
 
 async def close_all(clients: list[Client]) -> None:
-    """Close every client."""
+    """Close every client, then check every message each received against the protocol's
+    shapes (so every server test checks the messages it caused)."""
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    for client in clients:
+        for message in client.received:
+            check_message(message)
 
 
 def my_turn(update: dict[str, Any]) -> bool:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterator
-from typing import Any, get_args
+from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,7 +25,7 @@ from cardroom.bots import BOT_NAMES
 from cardroom.games import thousand
 from cardroom.games.five_hundred import ALL_PRESET_NAMES
 from cardroom.games.five_hundred.rules import OPTION_TYPES
-from cardroom.protocol import CLIENT_TYPES, MAX_MESSAGE_BYTES, ClientMessage
+from cardroom.protocol import CLIENT_MESSAGES, CLIENT_TYPES, MAX_MESSAGE_BYTES
 from tests.conftest import ServerProcess
 
 EXAMPLES = 2500
@@ -34,13 +35,10 @@ ANSWER_TIMEOUT = 10.0
 MARK_BASE = 2**52
 """The test's own ping seqs count up from here: the fuzz may draw any other."""
 
-CLIENT_MESSAGE_MODELS = get_args(get_args(ClientMessage)[0])
-"""The protocol's client messages, each with its fields."""
-
 TYPE_FIELDS: dict[str, list[str]] = {
-    model.model_fields["type"].annotation.__args__[0]:
-        [name for name in model.model_fields if name not in ("type", "seq")]
-    for model in CLIENT_MESSAGE_MODELS
+    str(model.__struct_config__.tag):
+        [field.name for field in msgspec.structs.fields(model) if field.name != "seq"]
+    for model in CLIENT_MESSAGES
 }
 """The fields each message type has."""
 

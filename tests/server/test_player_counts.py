@@ -13,7 +13,6 @@ import pytest
 
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import ALL_PRESET_NAMES
-from cardroom.protocol import TableUpdate
 from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import (
     close_all,
@@ -22,6 +21,7 @@ from tests.server.helpers import (
     register_clients,
     survives_a_kill,
 )
+from tests.shapes import check_message
 
 SIDES = {
     "three-handed": [[0], [1], [2]],
@@ -77,7 +77,7 @@ async def test_one_player_and_bots_play_a_hand_at_every_table_size(server, prese
         await client.start_with_bots(table)
         await play_seat(client, table, hand_scored, timeout=90)
         update = client.tables[table]
-        TableUpdate.model_validate(update)
+        check_message(update)
         view = update["view"]
         assert view["players"] == players and len(view["hand_sizes"]) == players
         assert view["teams"] == SIDES[preset]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cardroom.protocol import TableUpdate
 from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import (
     close_all,
@@ -15,6 +14,7 @@ from tests.server.helpers import (
     register_clients,
     survives_a_kill,
 )
+from tests.shapes import check_message
 
 
 async def lobby_row(client: Client, table: str) -> dict:
@@ -35,7 +35,7 @@ async def test_one_player_and_two_bots_play_a_deal_of_1000(server) -> None:
         await client.start_with_bots(table)
         await play_seat(client, table, hand_scored, timeout=60)
         update = client.tables[table]
-        TableUpdate.model_validate(update)
+        check_message(update)
         view = update["view"]
         assert view["game"] == "1000" and view["preset"] == "seed"
         assert len(update["seats"]) == 3 and view["players"] == 3

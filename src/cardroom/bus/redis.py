@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -35,6 +34,7 @@ from collections import defaultdict, deque
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import msgspec
 import redis.asyncio as redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
@@ -104,7 +104,7 @@ class RedisBus:
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
-        self._backlog: deque[tuple[float, str, str]] = deque()
+        self._backlog: deque[tuple[float, str, bytes]] = deque()
         """(when published, Redis channel, JSON text) of notices not sent yet, oldest first."""
         self._queued = asyncio.Event()
         """Set when a notice joins the backlog: wakes the writer."""
@@ -179,7 +179,7 @@ class RedisBus:
         if len(self._backlog) >= BACKLOG:
             self._backlog.popleft()
             self.dropped += 1
-        self._backlog.append((time.monotonic(), PREFIX + channel, json.dumps(notice)))
+        self._backlog.append((time.monotonic(), PREFIX + channel, msgspec.json.encode(notice)))
         self._queued.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -226,7 +226,7 @@ class RedisBus:
             self.dropped += 1
         return bool(self._backlog)
 
-    def _requeue(self, batch: list[tuple[float, str, str]]) -> None:
+    def _requeue(self, batch: list[tuple[float, str, bytes]]) -> None:
         """Put a batch that was not sent back in front, keeping the newest within the bound
         (a batch sent in part is sent again in full: a repeated notice is harmless)."""
         self._backlog.extendleft(reversed(batch))
@@ -295,7 +295,7 @@ class RedisBus:
     async def _dispatch(self, message: dict[str, Any]) -> None:
         channel = message["channel"].decode().removeprefix(PREFIX)
         try:
-            notice = json.loads(message["data"])
+            notice = msgspec.json.decode(message["data"])
         except ValueError:
             log.warning("ignored a notice on %s that is not JSON", channel)
             return

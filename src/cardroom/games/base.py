@@ -23,6 +23,8 @@ class Game(Protocol):
     """
 
     players: int
+    dealer: int
+    """The seat dealing the current hand."""
 
     @property
     def phase(self) -> str:

@@ -44,6 +44,11 @@ class GameSpec:
         return self.module.Game
 
     @property
+    def view_shape(self) -> type:
+        """The typed structure of the game's views (a TypedDict the tests check views by)."""
+        return self.module.VIEW_SHAPE  # type: ignore[no-any-return]
+
+    @property
     def rules_class(self) -> Any:
         """The game's ``Rules`` class."""
         return self.module.Rules

@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+
+from cardroom.protocol import Lobby, LobbyUpdate, TableSummary
+from cardroom.tables.model import Listener
 
 COALESCE = 0.25
 """Seconds a burst of lobby changes is gathered before it is sent as one update."""
@@ -26,16 +28,8 @@ for the lobby for hours: the set of them must not grow meanwhile)."""
 """Most tables in one lobby page (the subscription's first message or ``/api/lobby``)."""
 
 
-class Listener(Protocol):
-    """A connection watching the lobby (the web layer implements it)."""
-
-    def deliver(self, message: dict[str, Any]) -> None:
-        """Queue a message for sending; must not block."""
-        ...
-
-
-Summarise = Callable[[str], dict[str, Any] | None]
-"""A table's lobby row as JSON-ready data (a protocol.TableSummary), ``None`` once it closed."""
+Summarise = Callable[[str], TableSummary | None]
+"""A table's lobby row, ``None`` once it closed."""
 
 
 class LobbyFeed:
@@ -44,7 +38,7 @@ class LobbyFeed:
     def __init__(self, summarise: Summarise, coalesce: float = COALESCE) -> None:
         self._summarise = summarise
         self._coalesce = coalesce
-        self._rows: dict[str, dict[str, Any]] = {}
+        self._rows: dict[str, TableSummary] = {}
         self._stale: set[str] = set()
         """Tables whose row must be built again before it is read."""
         self._unsent: set[str] = set()
@@ -84,7 +78,7 @@ class LobbyFeed:
             self._unsent.clear()
 
     def page(self, offset: int = 0, limit: int = PAGE_LIMIT, fresh: bool = False
-             ) -> dict[str, Any]:
+             ) -> Lobby:
         """A ``lobby`` message: up to ``limit`` tables from ``offset``, most recently changed
         first, and how many there are. ``fresh``: include every change so far (else the
         sorted list may be up to :data:`SNAPSHOT_AGE` old, which keeps a hammered HTTP lobby
@@ -124,11 +118,13 @@ class LobbyFeed:
         removed = sorted(t for t in changed if t not in self._rows)
         if not self._watchers or not (rows or removed):
             return
-        message = {"type": "lobby_update", "tables": rows, "removed": removed}
+        message: LobbyUpdate = {"type": "lobby_update", "tables": rows, "removed": removed}
         for listener in list(self._watchers):
             listener.deliver(message)
 
     @staticmethod
-    def _aged(row: dict[str, Any]) -> dict[str, Any]:
+    def _aged(row: TableSummary) -> TableSummary:
         """The row with its age counted up to now (rows are built when their table changes)."""
-        return {**row, "age_seconds": round(max(0.0, time.time() - row["updated_at"]), 1)}
+        aged = row.copy()
+        aged["age_seconds"] = round(max(0.0, time.time() - row["updated_at"]), 1)
+        return aged

@@ -14,10 +14,10 @@ import asyncio
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
-from cardroom.protocol import SeatInfo, TableSummary
+from cardroom.protocol import Clock, SeatInfo, ServerMessage, TableSummary, TableUpdate
 from cardroom.tables.quotas import QuotaSettings
 
 Game = Any
@@ -39,7 +39,7 @@ class Player:
 class Listener(Protocol):
     """A connection following a table or the lobby (the web layer implements it)."""
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: ServerMessage) -> None:
         """Queue a message for sending; must not block."""
         ...
 
@@ -99,8 +99,8 @@ class Seat:
         """Nobody sits here."""
         return self.player is None and self.bot is None
 
-    def info(self, number: int) -> dict[str, Any]:
-        """What everybody may know of this seat (a protocol.SeatInfo)."""
+    def info(self, number: int) -> SeatInfo:
+        """What everybody may know of this seat."""
         return {"seat": number, "name": self.player.name if self.player else None,
                 "bot": self.bot, "connected": self.present or self.bot is not None,
                 "away": self.away}
@@ -149,7 +149,7 @@ class Table:
         return GAMES[self.game_name]
 
     @property
-    def status(self) -> str:
+    def status(self) -> Literal["waiting", "playing"]:
         """``playing`` while a match is on, else ``waiting``."""
         return "playing" if self.game is not None and not self.game.is_over else "waiting"
 
@@ -176,15 +176,13 @@ class Table:
     def summary(self) -> TableSummary:
         """The lobby row of this table."""
         teams = self.spec.teams(self.rules)
-        return TableSummary(
-            table_id=self.id, game=self.game_name, preset=self.rules.preset_name,
-            status=self.status,  # type: ignore[arg-type]
-            seats=[SeatInfo(**s.info(n)) for n, s in enumerate(self.seats)],
-            teams=teams,
-            age_seconds=round(max(0.0, time.time() - self.updated_at), 1),
-            scores=list(self.game.scores) if self.game else [0] * len(teams),
-            target=self.rules.target, hints=self.hints, turn_seconds=self.turn_seconds,
-            updated_at=self.updated_at)
+        return {
+            "table_id": self.id, "game": self.game_name, "preset": self.rules.preset_name,
+            "status": self.status, "seats": [s.info(n) for n, s in enumerate(self.seats)],
+            "teams": teams, "age_seconds": round(max(0.0, time.time() - self.updated_at), 1),
+            "scores": list(self.game.scores) if self.game else [0] * len(teams),
+            "target": self.rules.target, "hints": self.hints,
+            "turn_seconds": self.turn_seconds, "updated_at": self.updated_at}
 
     def remember_finished_match(self) -> None:
         """The match just ended: add its result to :attr:`finished`."""
@@ -194,13 +192,13 @@ class Table:
             self.match_number, game.winner, list(game.scores),
             [h.to_dict() for h in game.history]))
 
-    def update_for(self, seat: int | None) -> dict[str, Any]:
+    def update_for(self, seat: int | None) -> TableUpdate:
         """The full ``table`` message for a viewer in ``seat`` (``None``: spectator)."""
-        clock = None
+        clock: Clock | None = None
         if self.deadline is not None and self.game is not None and self.game.to_act is not None:
             clock = {"seat": self.game.to_act, "deadline": self.deadline}
-        # Built as a plain dict (this runs for every viewer after every action); its shape is
-        # protocol.TableUpdate, which the server tests validate every message against.
+        # A plain dict (this runs for every viewer after every action), typed as
+        # protocol.TableUpdate; the server tests check every message they receive against it.
         return {
             "type": "table", "table_id": self.id, "game": self.game_name,
             "version": self.version, "seat": seat, "status": self.status,

@@ -25,7 +25,7 @@ from typing import Any
 from cardroom.bus import Bus
 from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.metrics import Metrics, RoomState
-from cardroom.protocol import ErrorCode
+from cardroom.protocol import ErrorCode, Lobby, TableSummary
 from cardroom.store.data import NewBugReport, NewTable
 from cardroom.store.db import NameTaken, Store
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
@@ -174,7 +174,7 @@ class Room:
 
     # -- lobby and figures ------------------------------------------------------------------------
 
-    def lobby(self, offset: int = 0, limit: int = PAGE_LIMIT) -> dict[str, Any]:
+    def lobby(self, offset: int = 0, limit: int = PAGE_LIMIT) -> Lobby:
         """A page of the lobby (most recently changed tables first), from a snapshot at most
         a second old: what ``/api/lobby`` serves however often it is asked."""
         return self.lobby_feed.page(offset, limit)
@@ -184,9 +184,9 @@ class Room:
         (``lobby_update`` messages, a burst of changes in one)."""
         self.lobby_feed.watch(listener, offset, limit)
 
-    def _lobby_row(self, table_id: str) -> dict[str, Any] | None:
+    def _lobby_row(self, table_id: str) -> TableSummary | None:
         table = self.tables.get(table_id)
-        return None if table is None else table.summary().model_dump(mode="json")
+        return None if table is None else table.summary()
 
     def _state(self) -> RoomState:
         """The room's figures now, for ``/metrics``."""

@@ -12,22 +12,34 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
-from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardroom.protocol import (
-    CLIENT_MESSAGE,
     CLIENT_TYPES,
     MAX_MESSAGE_BYTES,
-    Ack,
+    Act,
+    AddBot,
+    AskHint,
+    CreateTable,
     Error,
     ErrorCode,
+    Hello,
     Hint,
+    Join,
+    Leave,
+    Open,
     Quota,
-    Welcome,
+    Register,
+    ReportBug,
+    ServerMessage,
+    StartWithBots,
+    WatchLobby,
+    describe_problem,
+    message_type,
+    read_message,
 )
 from cardroom.tables.room import Player, Room, RoomError
 from cardroom.web.security import BadMessage, decode_message
@@ -76,7 +88,7 @@ class Connection:
         self.room = room
         self.player: Player | None = None
         self.bucket = TokenBucket(rate, burst)
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
         self.closing = False
         """The connection is being closed: nothing more is queued or handled."""
         self.address = websocket.client.host if websocket.client else "unknown"
@@ -96,7 +108,7 @@ class Connection:
         }
 
     # Listener protocol
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: ServerMessage) -> None:
         """Queue a message; a client that falls :data:`OUTBOX_LIMIT` messages behind is
         disconnected (its queue dropped at once, so it holds no memory while it goes)."""
         if self.closing:
@@ -230,33 +242,31 @@ class Connection:
                         f"{', '.join(sorted(CLIENT_TYPES))}.")
             return
         try:
-            message = CLIENT_MESSAGE.validate_python(raw)
-        except ValidationError as error:
-            self._error(seq, ErrorCode.BAD_MESSAGE, _describe(error))
+            message = read_message(raw)
+        except msgspec.ValidationError as error:
+            self._error(seq, ErrorCode.BAD_MESSAGE, describe_problem(error))
             return
         try:
-            result = await self.handlers[message.type](message)
+            result = await self.handlers[kind](message)
         except RoomError as error:
             self.deliver(self._refusal(message.seq, error))
             return
         except Exception:
-            log.exception("handling %s", message.type)
+            log.exception("handling %s", message_type(message))
             self._error(message.seq, ErrorCode.INTERNAL, "Something went wrong on our side; "
                                                          "the request changed nothing.")
             return
-        self.deliver(Ack(seq=message.seq, result=result).model_dump(mode="json"))
+        self.deliver({"type": "ack", "seq": message.seq, "result": result})
 
     def _error(self, seq: int | None, code: ErrorCode, text: str,
                quota: Quota | None = None) -> None:
         self.room.metrics.rejected.labels(code.value).inc()
-        self.deliver(Error(seq=seq, code=code, message=text, quota=quota)
-                     .model_dump(mode="json"))
+        self.deliver(_error_message(seq, code, text, quota))
 
-    def _refusal(self, seq: int | None, error: RoomError) -> dict[str, Any]:
+    def _refusal(self, seq: int | None, error: RoomError) -> Error:
         """The ``error`` message answering a request the room refused."""
         self.room.metrics.rejected.labels(error.code.value).inc()
-        return Error(seq=seq, code=error.code, message=error.message,
-                     quota=error.quota).model_dump(mode="json")
+        return _error_message(seq, error.code, error.message, error.quota)
 
     def _need_player(self) -> Player:
         if self.player is None:
@@ -266,14 +276,14 @@ class Connection:
 
     # -- handlers ---------------------------------------------------------------------------------
 
-    async def _register(self, message: Any) -> dict[str, Any]:
+    async def _register(self, message: Register) -> dict[str, Any]:
         self.room.check_name(message.name)  # a refused name costs no registration
         self.room.quotas.check(self.room.quotas.registrations, self.address)
         player, token = await self.room.register(message.name)
         self._welcome(player)
         return {"player_id": player.id, "name": player.name, "token": token}
 
-    async def _hello(self, message: Any) -> dict[str, Any]:
+    async def _hello(self, message: Hello) -> dict[str, Any]:
         player = await self.room.authenticate(message.token)
         self._welcome(player)
         return {"player_id": player.id, "name": player.name,
@@ -283,14 +293,14 @@ class Connection:
         if self.player is not None and self.player.id != player.id:
             self.room.disconnect(self)
         self.player = player
-        self.deliver(Welcome(player_id=player.id, name=player.name,
-                             tables=self.room.tables_of(player)).model_dump(mode="json"))
+        self.deliver({"type": "welcome", "player_id": player.id, "name": player.name,
+                      "tables": self.room.tables_of(player)})
 
-    async def _lobby(self, message: Any) -> dict[str, Any]:
+    async def _lobby(self, message: WatchLobby) -> dict[str, Any]:
         self.room.watch_lobby(self, message.offset, message.limit)
         return {}
 
-    async def _create_table(self, message: Any) -> dict[str, Any]:
+    async def _create_table(self, message: CreateTable) -> dict[str, Any]:
         player = self._need_player()
         table = await self.room.create_table(player, message.preset, message.rules,
                                              message.seat, message.turn_seconds, message.bot,
@@ -298,40 +308,40 @@ class Connection:
         seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 
-    async def _join(self, message: Any) -> dict[str, Any]:
+    async def _join(self, message: Join) -> dict[str, Any]:
         player = self._need_player()
         await self.room.join(player, message.table_id, message.seat)
         return {"table_id": message.table_id,
                 "seat": await self.room.open(self, player, message.table_id)}
 
-    async def _leave(self, message: Any) -> dict[str, Any]:
+    async def _leave(self, message: Leave) -> dict[str, Any]:
         await self.room.leave(self._need_player(), message.table_id)
         return {"table_id": message.table_id}
 
-    async def _add_bot(self, message: Any) -> dict[str, Any]:
+    async def _add_bot(self, message: AddBot) -> dict[str, Any]:
         await self.room.add_bot(self._need_player(), message.table_id, message.seat,
                                 message.bot)
         return {"table_id": message.table_id, "seat": message.seat}
 
-    async def _start_with_bots(self, message: Any) -> dict[str, Any]:
+    async def _start_with_bots(self, message: StartWithBots) -> dict[str, Any]:
         await self.room.start_with_bots(self._need_player(), message.table_id, message.bot)
         return {"table_id": message.table_id}
 
-    async def _open(self, message: Any) -> dict[str, Any]:
+    async def _open(self, message: Open) -> dict[str, Any]:
         seat = await self.room.open(self, self.player, message.table_id)
         return {"table_id": message.table_id, "seat": seat}
 
-    async def _act(self, message: Any) -> dict[str, Any]:
+    async def _act(self, message: Act) -> dict[str, Any]:
         return await self.room.act(self._need_player(), message.table_id, message.action)
 
-    async def _hint(self, message: Any) -> dict[str, Any]:
+    async def _hint(self, message: AskHint) -> dict[str, Any]:
         player = self._need_player()
         self.room.quotas.check_player(self.room.quotas.hints, player.id, self.address)
         hint = await self.room.hint(player, message.table_id)
-        self.deliver(Hint(**hint).model_dump(mode="json"))
+        self.deliver(cast(Hint, {"type": "hint", **hint}))
         return hint
 
-    async def _report_bug(self, message: Any) -> dict[str, Any]:
+    async def _report_bug(self, message: ReportBug) -> dict[str, Any]:
         player = self._need_player()
         if self.reported:
             raise RoomError(ErrorCode.ALREADY_REPORTED,
@@ -365,11 +375,7 @@ def _seq_of(text: str) -> int | None:
     return _valid_seq(raw.get("seq")) if isinstance(raw, dict) else None
 
 
-def _describe(error: ValidationError) -> str:
-    """A short human summary of what is wrong with a message (field names cut short: a
-    client's unknown keys may be long)."""
-    parts = []
-    for problem in error.errors(include_input=False, include_url=False)[:3]:
-        where = ".".join(str(p) for p in problem["loc"][1:])[:60] or "message"
-        parts.append(f"{where}: {problem['msg']}")
-    return "Malformed message: " + "; ".join(parts)
+def _error_message(seq: int | None, code: ErrorCode, text: str,
+                   quota: Quota | None = None) -> Error:
+    """The ``error`` message refusing the client message ``seq``."""
+    return {"type": "error", "seq": seq, "code": code, "message": text, "quota": quota}

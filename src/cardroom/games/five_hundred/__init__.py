@@ -10,16 +10,22 @@ from cardroom.games.five_hundred.actions import Action, DiscardChoices
 from cardroom.games.five_hundred.bids import Bid, Contract, bid_value
 from cardroom.games.five_hundred.game import Game, HandResult
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES, PRESET_NAMES, Rules, RulesError
+from cardroom.games.five_hundred.shapes import FiveHundredView
 from cardroom.games.five_hundred.tricks import Strain, strain_for, trick_winner
 from cardroom.games.record import Record
+
+VIEW_SHAPE = FiveHundredView
+"""The typed structure of a 500 view (the registry's ``view_shape``)."""
 
 __all__ = [
     "ALL_PRESET_NAMES",
     "PRESET_NAMES",
+    "VIEW_SHAPE",
     "Action",
     "Bid",
     "Contract",
     "DiscardChoices",
+    "FiveHundredView",
     "Game",
     "HandResult",
     "IllegalAction",

@@ -24,12 +24,16 @@ from cardroom.games.thousand.rules import PRESET_NAMES, Rules, RulesError
 from cardroom.games.thousand.scoring import DealScore, HandResult, score_deal
 from cardroom.games.thousand.shapes import ThousandView
 
+VIEW_SHAPE = ThousandView
+"""The typed structure of a 1000 view (the registry's ``view_shape``)."""
+
 __all__ = [
     "GAME_NAME",
     "MARRIAGE_POINTS",
     "PACK_MASK",
     "POINTS",
     "PRESET_NAMES",
+    "VIEW_SHAPE",
     "Action",
     "DealScore",
     "Game",
