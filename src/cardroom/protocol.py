@@ -222,7 +222,7 @@ def message_type(message: _Message) -> str:
 def read_message(raw: dict[str, Any]) -> ClientMessage:
     """The client message a decoded JSON object holds; ``msgspec.ValidationError`` saying
     what is wrong (strictly: no number in a string, no field the message does not have)."""
-    return msgspec.convert(raw, ClientMessage)  # type: ignore[arg-type]
+    return msgspec.convert(raw, ClientMessage)
 
 
 def describe_problem(error: msgspec.ValidationError) -> str:

@@ -9,6 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from cardroom.games.record import Record
+
+GameView = Mapping[str, Any]
+"""A view of any game, as layers that serve every game read it; each game's own view is a
+TypedDict of this shape (``FiveHundredView``, ``ThousandView``: the registry's ``view_shape``)."""
+
 
 class IllegalAction(ValueError):
     """An action that the rules do not allow now. The message says why, for a human."""
@@ -25,6 +31,21 @@ class Game(Protocol):
     players: int
     dealer: int
     """The seat dealing the current hand."""
+    hand_number: int
+    """The current hand's number, from 1."""
+    scores: list[int]
+    """Each side's score (an index into the game's sides)."""
+    history: list[Any]
+    """Every scored hand so far (each game's ``HandResult``, with ``to_dict``)."""
+    winner: int | None
+    """The winning side once the match is over."""
+    actions: list[Any]
+    """Every action taken so far, in order (each with its ``text``)."""
+
+    @property
+    def record(self) -> Record:
+        """The record of the match so far: rules, seed or first deal, every action."""
+        ...
 
     @property
     def phase(self) -> str:
@@ -45,13 +66,14 @@ class Game(Protocol):
         """Every action the seat to act may take now (empty only when the match is over)."""
         ...
 
-    def apply(self, action: Any) -> list[dict[str, Any]]:
+    def apply(self, action: Any, seat: int | None = None) -> list[dict[str, Any]]:
         """Apply an action of the seat to act and return the public events it caused.
 
-        Raises :class:`IllegalAction` and leaves the game unchanged if it is not legal.
+        ``seat``, when given, is who tries to act. Raises :class:`IllegalAction` and leaves the
+        game unchanged if the action is not legal (or not that seat's to take).
         """
         ...
 
-    def view(self, seat: int | None) -> Mapping[str, Any]:
+    def view(self, seat: int | None) -> GameView:
         """Everything ``seat`` may see (``None``: a spectator), as JSON-ready data."""
         ...

@@ -128,7 +128,7 @@ class Match:
             game = cls.from_deal(rules, record.dealer, record.deal["hands"],
                                  record.deal[cls.SPARE_KEY], seed=record.seed)
         else:
-            game = cls(rules, record.seed,  # type: ignore[call-arg]
+            game = cls(rules, record.seed,
                        check_seat(record.dealer, rules.players))
         for number, text in enumerate(record.actions):
             seat = record.seats[number] if number < len(record.seats) else None

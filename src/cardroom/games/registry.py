@@ -46,7 +46,7 @@ class GameSpec:
     @property
     def view_shape(self) -> type:
         """The typed structure of the game's views (a TypedDict the tests check views by)."""
-        return self.module.VIEW_SHAPE  # type: ignore[no-any-return]
+        return self.module.VIEW_SHAPE
 
     @property
     def rules_class(self) -> Any:
@@ -56,7 +56,7 @@ class GameSpec:
     @property
     def rules_error(self) -> type[Exception]:
         """The error its ``Rules`` raise on impossible house rules."""
-        return self.module.RulesError  # type: ignore[no-any-return]
+        return self.module.RulesError
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -75,12 +75,12 @@ class GameSpec:
 
     def new(self, rules: Any, seed: int, first_dealer: int | None = None) -> Game:
         """A new match; ``first_dealer`` ``None`` leaves the choice to the rules."""
-        return self.game_class.new(rules, seed=seed,  # type: ignore[no-any-return]
+        return self.game_class.new(rules, seed=seed,
                                    **{self.dealer_keyword: first_dealer})
 
     def replay(self, record: Record) -> Game:
         """The match a record describes."""
-        return self.game_class.replay(record)  # type: ignore[no-any-return]
+        return self.game_class.replay(record)
 
     def players(self, rules: Any) -> int:
         """Seats at a table playing these rules."""

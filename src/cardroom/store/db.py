@@ -17,11 +17,12 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     URL,
     Connection,
+    Table,
     bindparam,
     create_engine,
     event,
@@ -62,13 +63,14 @@ from cardroom.store.models import (
 
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
 log = logging.getLogger(__name__)
-_INSERT_ACTION = insert(ActionRow.__table__)
-_TABLES = TableRow.__table__
+_TABLES = cast(Table, TableRow.__table__)
+_ACTIONS = cast(Table, ActionRow.__table__)
+"""The tables as Core ``Table`` objects (the ORM types them as any ``FromClause``)."""
+_INSERT_ACTION = insert(_ACTIONS)
 _BUMP = (update(_TABLES)
          .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_old")))
 _BUMP_PLAIN = _BUMP.values(version=bindparam("b_new"), updated_at=bindparam("b_at"))
 """The compare-and-set of an ordinary action (compiled once: this is the hot path)."""
-_ACTIONS = ActionRow.__table__
 _PLAYERS = PlayerRow.__table__
 _SEATS = SeatRow.__table__
 _MATCHES = MatchRow.__table__
@@ -548,7 +550,7 @@ class GroupCommit:
         except Exception as error:
             return error
 
-    def _write_together(self, group: list[_Pending]) -> list[bool]:
+    def _write_together(self, group: list[_Pending]) -> list[bool | Exception]:
         """In the writer's thread: the group's changes in one transaction; their answers
         are returned only once it has committed."""
         with self.engine.begin() as connection:

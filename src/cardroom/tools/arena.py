@@ -26,7 +26,7 @@ class MatchResult:
     """One match from team A's point of view."""
 
     seed: int
-    a_seats: tuple[int, int]
+    a_seats: tuple[int, ...]
     a_won: bool
     hands: int
     a_points: int

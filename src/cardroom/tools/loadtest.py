@@ -490,7 +490,8 @@ class LoadRun:
             for bench in self.benches:
                 table_id = bench.table_id
                 played = await store.match_records(table_id)
-                stored = {(m.match.number, n): (seat, action) for m in played
+                stored: dict[tuple[int | None, int | None], tuple[int | None, str]] = {
+                    (m.match.number, n): (seat, action) for m in played
                           for n, (seat, action) in enumerate(zip(m.record.seats,
                                                                  m.record.actions,
                                                                  strict=True))}

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardroom.bots import Bot
-from cardroom.games.base import Game, IllegalAction
+from cardroom.games.base import Game, GameView, IllegalAction
 from cardroom.games.cards import Card, Rank, Suit
 from cardroom.games.five_hundred import Bid, strain_for
 from cardroom.games.registry import game_spec
@@ -184,7 +184,7 @@ class Seating:
 # -- what a human sees at their turn ------------------------------------------------------------
 
 
-def trump_of(view: dict[str, Any]) -> Suit | None:
+def trump_of(view: GameView) -> Suit | None:
     """The trump suit a view names (the contract's in 500, the declared one in 1000)."""
     letter = view.get("trump") or (view.get("contract") or {}).get("trump")
     return Suit.parse(letter) if letter else None
@@ -212,7 +212,7 @@ class Renderer:
             previous = suit
         return line
 
-    def table(self, view: dict[str, Any]) -> RenderableType:
+    def table(self, view: GameView) -> RenderableType:
         """The whole table as seen by ``view["seat"]``: scores, bidding, contract, trick, hand."""
         trump = trump_of(view)
         lines: list[RenderableType] = [self._header(view)]
@@ -236,7 +236,7 @@ class Renderer:
         return Panel(Group(*lines), title=f"{self.names[view['seat']]} to act", expand=False)
 
     @staticmethod
-    def _extra_cards(view: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    def _extra_cards(view: GameView) -> list[tuple[str, list[str]]]:
         """Cards beside the hand: the kitty taken or the cards passed (500), the bank (1000)."""
         extra = []
         if view.get("exchange"):
@@ -251,7 +251,7 @@ class Renderer:
         return _joined((Text(f"{self.names[seat]} ").append_text(card_text(card))
                         for seat, card in zip(seats, cards, strict=True)), ", ")
 
-    def _header(self, view: dict[str, Any]) -> Text:
+    def _header(self, view: GameView) -> Text:
         dealer = self.names[view["dealer"]]
         return Text(f"Hand {view['hand_number']} · dealer {dealer} · ").append_text(
             self.seating.scores(view["scores"]))
@@ -260,7 +260,7 @@ class Renderer:
         return _joined(Text(f"{self.names[b['seat']]} ").append_text(self.style.bid_text(b["bid"]))
                        for b in bidding)
 
-    def _contract(self, view: dict[str, Any]) -> Text:
+    def _contract(self, view: GameView) -> Text:
         contract = view["contract"]
         won = ", ".join(f"{self.seating.side_name(side)} {count}" for side, count
                         in enumerate(self.seating.per_side(view["tricks_won"])))
@@ -323,7 +323,7 @@ class Renderer:
         return Text(f"{name} {verb} the match, ", style="bold green").append_text(
             self.seating.scores(scores))
 
-    def legal_actions(self, view: dict[str, Any]) -> Text:
+    def legal_actions(self, view: GameView) -> Text:
         """What the seat to act may type now; each bid with the points it is worth."""
         count = view.get("discard_count")
         if count and not view["legal_actions"]:
@@ -469,7 +469,7 @@ class Narrator:
 # -- driving a match ----------------------------------------------------------------------------
 
 
-def verb_of(view: dict[str, Any]) -> str | None:
+def verb_of(view: GameView) -> str | None:
     """The verb every action of the seat to act shares but ``pass`` and ``look`` (``bid``,
     ``play``, ``discard`` …), which a bare entry takes; ``None`` if they differ."""
     verbs = {action.split()[0] for action in view.get("legal_actions") or ()} - set(NOT_VERBS)
@@ -478,7 +478,7 @@ def verb_of(view: dict[str, Any]) -> str | None:
     return verbs.pop() if len(verbs) == 1 else None
 
 
-def interpret(text: str, view: dict[str, Any]) -> str:
+def interpret(text: str, view: GameView) -> str:
     """Expand the shortcuts a human may type into the engine's notation.
 
     A bare entry (``7H``, ``120``, ``JH``, ``JK:H``, ``4C 5C 6D``) gets the verb the legal
@@ -508,7 +508,7 @@ class TerminalMatch:
     def run(self) -> bool:
         """Play until the match is over (``True``) or the human quits (``False``)."""
         game = self.game
-        self.narrator.start(game.hand_number, game.dealer)  # type: ignore[attr-defined]
+        self.narrator.start(game.hand_number, game.dealer)
         try:
             while not game.is_over:
                 seat: int = game.to_act  # type: ignore[assignment]
@@ -534,11 +534,11 @@ class TerminalMatch:
                 self.console.print(self.renderer.legal_actions(view))
                 continue
             try:
-                return self.game.apply(interpret(text, view), seat=seat)  # type: ignore[call-arg]
+                return self.game.apply(interpret(text, view), seat=seat)
             except (IllegalAction, ValueError) as error:
                 self.console.print(Text(f"Not allowed: {error}", style="red"))
 
-    def _ask(self, view: dict[str, Any]) -> str:
+    def _ask(self, view: GameView) -> str:
         """One non-empty line of input; ``Quit`` on a quit word or the end of input."""
         verb = verb_of(view)
         prompt = PROMPTS.get(verb or "", "Your move")
@@ -560,7 +560,7 @@ def replay_match(start: Game, actions: list[str], console: Console) -> None:
     every deal, bid and trick."""
     renderer = Renderer(Seating.of(start), style_for(start.view(None)["game"]))
     narrator = Narrator(console, renderer, "full", reveal=start)
-    narrator.start(start.hand_number, start.dealer)  # type: ignore[attr-defined]
+    narrator.start(start.hand_number, start.dealer)
     for action in actions:
         narrator.show(start.apply(action))
     history = start.view(None)["history"]

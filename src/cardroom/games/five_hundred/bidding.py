@@ -158,7 +158,7 @@ def speak(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     """A pass, a bid or a misdeal (``IllegalAction`` if ``seat`` may not make it); then the
     next seat bids, or the bidding is over."""
     bid = action.bid
-    rank = game.rules.bid_rank.get(bid) if bid is not None else None  # type: ignore[arg-type]
+    rank = game.rules.bid_rank.get(bid) if bid is not None else None
     # A trick bid above the high bid, by a seat that may bid, needs no more checks (no inkle).
     if (rank is None or rank <= game.high_rank or game.barred == seat or game.rules.inkle
             or not bid.is_trick_bid or action.kind != BID):  # type: ignore[union-attr]

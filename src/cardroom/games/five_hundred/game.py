@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import Card, cards_of, mask_of
@@ -127,7 +127,7 @@ class Game(State):
         if seat is not None or actor is None or action.__class__ is not Action:
             actor, chosen = self._actor_and_action(action, seat)
         else:
-            chosen = cast(Action, action)  # the usual case: a listed action, no checks
+            chosen = action  # the usual case: a listed action, no checks
         # In the record first: a new deal notes the number of actions before it.
         self.actions.append(chosen)
         self.action_seats.append(actor)

@@ -222,4 +222,4 @@ def _best(scores: Sequence[int], candidates: Sequence[int], contractor_side: int
     first."""
     top = max(scores[t] for t in candidates)
     tied = [t for t in candidates if scores[t] == top]
-    return contractor_side if contractor_side in tied else tied[0]  # type: ignore[return-value]
+    return contractor_side if contractor_side in tied else tied[0]

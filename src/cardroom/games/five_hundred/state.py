@@ -66,7 +66,7 @@ class State(Match):
     COPIED = ("scores", "history", "actions", "action_seats", "notes", "hands", "discards",
               "bids", "tricks_won", "trick", "trick_seats", "completed", "called", "revealed")
 
-    is_over: bool = False  # type: ignore[assignment]
+    is_over: bool = False
     """True once the match has a winner: a plain attribute, set by :meth:`finish`, because
     every driver of a game reads it before every action."""
 
