@@ -527,14 +527,16 @@ class LoadRun:
 
 
 def start_servers(count: int, database_url: str | None, redis_url: str | None,
-                  folder: Path, extra: list[str] | None = None) -> list[ManagedServer]:
+                  folder: Path, extra: list[str] | None = None,
+                  source: Path | None = None) -> list[ManagedServer]:
     """Start ``count`` servers. Without a database URL: a SQLite file in ``folder`` (one
-    server only: several need PostgreSQL and Redis)."""
+    server only: several need PostgreSQL and Redis). ``source``: run another checkout's
+    server (see :attr:`ManagedServer.source`)."""
     if count > 1 and not (database_url and redis_url):
         raise ValueError("several servers need --database-url (PostgreSQL) and --redis-url")
     url = database_url or f"sqlite:///{folder / 'loadtest.sqlite3'}"
-    servers = [ManagedServer(free_port(), url, redis_url, folder / f"server{n}.log", extra)
-               for n in range(count)]
+    servers = [ManagedServer(free_port(), url, redis_url, folder / f"server{n}.log", extra,
+                             source) for n in range(count)]
     try:
         for server in servers:
             server.start()

@@ -153,11 +153,14 @@ class ManagedServer(ManagedProcess):
     name = "server"
 
     def __init__(self, port: int, database_url: str, redis_url: str | None,
-                 log: Path, extra: list[str] | None = None) -> None:
+                 log: Path, extra: list[str] | None = None, source: Path | None = None) -> None:
         super().__init__(port, log)
         self.database_url = database_url
         self.redis_url = redis_url
         self.extra = extra or []
+        self.source = source
+        """Another checkout whose server to run instead of this one (its ``src`` first on the
+        path): how a benchmark sets an older commit's server beside this one's."""
 
     @property
     def url(self) -> str:
@@ -176,8 +179,13 @@ class ManagedServer(ManagedProcess):
         return command
 
     def environment(self) -> dict[str, str]:
-        """This process's environment without the URLs that would override the options."""
-        return {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        """This process's environment without the URLs that would override the options
+        (and with another checkout's code first on the path, if one is to run)."""
+        environment = {k: v for k, v in os.environ.items()
+                       if k not in ("DATABASE_URL", "REDIS_URL")}
+        if self.source is not None:
+            environment["PYTHONPATH"] = str(self.source.resolve() / "src")
+        return environment
 
     def ready(self) -> bool:
         """It answers /api/health."""
