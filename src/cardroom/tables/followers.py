@@ -4,7 +4,8 @@ Every connection receives, after every change, the view of the seat its player h
 moment (looked up at each delivery, never stored) or the spectator's view. A seat's presence
 counts only its own player's connections, in this process and (over the bus) in the others; a
 seated player's last connection closing starts the grace period, after which a bot plays for
-them until they come back.
+them until they come back. A player who leaves during a match is away at once
+(:mod:`~cardroom.tables.seating`).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ class Followers:
                 continue
             if count > 0 and not state.remote:
                 self.announce(table, {"type": "connected", "seat": number})
-            elif count == 0 and not state.present:
+            elif count == 0 and not state.present and not state.away:
+                # (A bot already plays an away seat: nothing to announce nor wait for.)
                 self.announce(table, {"type": "offline", "seat": number})
                 if table.status == "playing":
                     self.start_grace(table, number)

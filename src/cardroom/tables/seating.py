@@ -1,11 +1,13 @@
-"""Seats before a match: taking and leaving them, bots seated by the creator, the start.
+"""Seats: taking and leaving them, bots seated by the creator, the start.
 
 Each seat change is checked against fresh state and written with the table's compare-and-set;
 the match starts when every seat is filled, and the table closes when its last human leaves.
+Leaving during a match keeps the seat for its player but hands it to a bot at once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 
@@ -43,15 +45,19 @@ class Seating:
         await self._change_seats(table, check)
 
     async def leave(self, player: Player, table: Table) -> None:
-        """Give up a seat while no match is being played."""
+        """Leave a table. Before a match the seat is free again. During one the player keeps
+        the seat (the match goes on with its sides), but a bot plays it from now on, as after
+        a lost connection's grace period: one who chose to leave is not coming back soon, so
+        nobody waits for them. Their connections stop following the table, so a tab left
+        open on the lobby counts neither as present nor for the table's abandonment; opening
+        the table again brings them back to their seat, as after a lost connection."""
 
         def check() -> dict[int, Seat]:
             number = table.seat_of(player)
             if number is None:
                 raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
             if table.status == "playing":
-                raise RoomError(ErrorCode.TABLE_STARTED,
-                                "The match is on: you can leave once it is over.")
+                return {number: dataclasses.replace(table.seats[number], away=True)}
             return {number: Seat()}
 
         await self._change_seats(table, check)
@@ -109,7 +115,7 @@ class Seating:
         core = self.core
         seats = [changes.get(n, s) for n, s in enumerate(table.seats)]
         change = Change(table.id, table.version, time.time(),
-                        seats={n: (s.player.id if s.player else None, s.bot, False)
+                        seats={n: (s.player.id if s.player else None, s.bot, s.away)
                                for n, s in changes.items()})
         close = change.close = all(s.player is None for s in seats)
         game = None
@@ -119,13 +125,24 @@ class Seating:
         if not await core.commit(table, change):
             return False
         table.seats = seats
-        table.events = [{"type": "seats"}]
+        away = [n for n, s in changes.items() if s.away]
+        table.events = [{"type": "away", "seat": n} for n in away] or [{"type": "seats"}]
+        for number in away:
+            _stop_following(table, seats[number].player)
         if game is not None:
             core.begin_match(table, game)
         if close:
             core.forget(table)
         await core.announce(table, lobby=True, closed=close)
         return True
+
+
+def _stop_following(table: Table, player: Player | None) -> None:
+    """The player's connections no longer follow the table: the followers' next count of the
+    seat's connections (after the announcement) finds none, without an offline notice."""
+    for listener, follower in list(table.listeners.items()):
+        if player is not None and follower is not None and follower.id == player.id:
+            del table.listeners[listener]
 
 
 def _check_creator(table: Table, player: Player) -> None:
