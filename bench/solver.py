@@ -4,7 +4,7 @@ solver and with the pure-Python reference.
 
 Deals are random (the 45-card deck, kitty left out); an ending is a random 5-card hand per
 seat; both implementations solve the same deals (the compiled one is warmed up first, so its
-one-off compile or cache load is not counted). Run: ``python bench/solver.py [--deals 50]
+one-off compile or cache load is not counted). Run: ``python -m bench.solver [--deals 50]
 [--full-deals 50] [--python-full-deals 5]`` (the reference takes seconds per full deal).
 Prints a table; the integrator copies it to bench/RESULTS.md.
 """

@@ -1,6 +1,6 @@
 """What bidding with the match score in mind is worth: the rules bot with the match tactics
-(:mod:`cardroom.bots.tactics`) against the rules bot without them, on duplicate matches, for
-several presets and for several values of the stretch it bids to stop a match-winning
+(:mod:`cardroom.bots.five_hundred.tactics`) against the rules bot without them, on duplicate
+matches, for several presets and for several values of the stretch it bids to stop a match-winning
 contract. Both teams play the cards alike, so the difference is the tactics alone.
 
 Run: ``python bench/tactics.py [--pairs 1000] [--presets online,australian,classic,american]

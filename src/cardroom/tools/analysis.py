@@ -39,7 +39,8 @@ class HandAnalysis:
     """One hand: the contract, what was makeable double dummy, what was taken, the slips.
 
     ``makers`` are the seats whose tricks the contract counts, as
-    :func:`~cardroom.bots.aims.game_aims` decides (for no-tricks contracts they aim at none);
+    :func:`~cardroom.bots.five_hundred.aims.game_aims` decides (for no-tricks contracts they
+    aim at none);
     ``makeable`` and ``taken`` count those seats' tricks. A Hi/Lo hand, whose bidder must take
     exactly five tricks, has no count the solver can aim at: ``makers`` is empty and
     ``makeable`` ``None``.
