@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
-from cardroom.bots.base import Bot
+from cardroom.bots.base import AnyView, Bot
 from cardroom.bots.five_hundred import RulesBot, SearchBot, SimpleBot
 from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
@@ -63,8 +62,9 @@ class GameBot:
         self.seed = seed
         self._bots: dict[str, Bot] = {"500": _FACTORIES[name](seed)}
 
-    def choose(self, view: dict[str, Any]) -> str:
-        """The action of the game's own bot (see :class:`cardroom.bots.base.Bot`)."""
+    def choose(self, view: AnyView) -> str:
+        """The action of the game's own bot (see :class:`cardroom.bots.base.Bot`), chosen by
+        the view's ``game``."""
         game = view.get("game", "500")
         bot = self._bots.get(game)
         if bot is None:

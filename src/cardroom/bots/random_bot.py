@@ -7,7 +7,9 @@ it wanders into every corner of the rules (odd bids, special contracts, strange 
 from __future__ import annotations
 
 import random
-from typing import Any
+
+from cardroom.bots.base import AnyView
+from cardroom.bots.seen import hand_of
 
 
 class RandomBot:
@@ -19,9 +21,9 @@ class RandomBot:
         self.seed = seed
         self.rng = random.Random(f"cardroom-bot:random:{seed}")
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: AnyView) -> str:
         """A random legal action of the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         count = view.get("discard_count")
         if count:
-            return "discard " + " ".join(self.rng.sample(view["hand"], count))
+            return "discard " + " ".join(self.rng.sample(hand_of(view), count))
         return self.rng.choice(view["legal_actions"])

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.bots.five_hundred.knowledge import contract_bid, friends_of, team_of
+from cardroom.bots.seen import seat_of
 from cardroom.games.five_hundred import Bid
+from cardroom.games.five_hundred.shapes import FiveHundredView
 
 
 @dataclass(frozen=True)
@@ -51,16 +53,17 @@ def contract_aims(bid: Bid | None, active: Sequence[int], side: Iterable[int]) -
     return None
 
 
-def view_aims(view: dict[str, Any]) -> Aims | None:
+def view_aims(view: FiveHundredView) -> Aims | None:
     """:func:`contract_aims` for the hand a seat's view shows; with no contract the counted
     side is the viewer's own. The contract's side is what the view tells of it (with five
     players, partners not yet revealed are missing from it)."""
-    contract = view.get("contract") or {}
+    contract = view.get("contract")
     bid = contract_bid(view)
-    active = tuple(contract.get("playing") or range(len(view["hand_sizes"])))
-    contractor = contract.get("contractor")
+    playing = contract.get("playing") if contract else None
+    active = tuple(playing or range(len(view["hand_sizes"])))
+    contractor = contract.get("contractor") if contract else None
     if bid is None or contractor is None:
-        return contract_aims(None, active, team_of(view, view["seat"]))
+        return contract_aims(None, active, team_of(view, seat_of(view)))
     return contract_aims(bid, active, friends_of(view, contractor))
 
 

@@ -21,10 +21,11 @@ from cardroom.bots.five_hundred.knowledge import STRAINS, legal_trick_bids, team
 from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.bots.five_hundred.valuation import hand_levels, in_suit, kitty_discards
-from cardroom.bots.seen import mask_of_texts
+from cardroom.bots.seen import hand_of, mask_of_texts, seat_of
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
+from cardroom.games.five_hundred.shapes import FiveHundredView
 
 TRICKS_PER_HAND = 10
 STRAINS_TO_SOLVE = 3
@@ -142,7 +143,7 @@ def cheapest_levels(high: Bid | None) -> dict[Suit | None, int]:
     return cheapest
 
 
-def first_calls(view: dict[str, Any]) -> list[Reading]:
+def first_calls(view: FiveHundredView) -> list[Reading]:
     """How each other seat's first call reads (special contracts say nothing here)."""
     readings: list[Reading] = []
     high: Bid | None = None
@@ -172,15 +173,15 @@ class WholeDealSampler:
 
     TRIES = 30
 
-    def __init__(self, view: dict[str, Any], rng: random.Random) -> None:
+    def __init__(self, view: FiveHundredView, rng: random.Random) -> None:
         self.view = view
         self.rng = rng
-        self.seat: int = view["seat"]
+        self.seat = seat_of(view)
         self.players: int = view["players"]
         deck = DECKS[view["rules"]["deck"]]
         self.deck = deck.mask
         self.kitty_size = deck.kitty
-        self.hand = mask_of_texts(view["hand"])
+        self.hand = mask_of_texts(hand_of(view))
         self.hidden = deck.mask & ~self.hand
         self.readings = first_calls(view)
 
@@ -234,7 +235,7 @@ def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple
         guess=None if guess is None else round(guess))
 
 
-def first_leader(view: dict[str, Any], contractor: int) -> int:
+def first_leader(view: FiveHundredView, contractor: int) -> int:
     """Who leads the first trick when ``contractor`` wins the bidding."""
     if view["rules"]["first_lead"] == "dealer_left":
         return (view["dealer"] + 1) % view["players"]
@@ -253,7 +254,7 @@ def run_until(deadline: float, samples: int, step: Callable[[], None]) -> int:
     return done
 
 
-def choose_bid(view: dict[str, Any], rng: random.Random, deadline: float, samples: int,
+def choose_bid(view: FiveHundredView, rng: random.Random, deadline: float, samples: int,
                strain_order: list[Suit | None]) -> str | None:
     """The trick bid with the best average score over sampled deals, ``"pass"`` when none
     beats passing, or ``None`` when no deal could be solved in time (or there is nothing to
@@ -262,7 +263,7 @@ def choose_bid(view: dict[str, Any], rng: random.Random, deadline: float, sample
     offers = legal_trick_bids(legal)
     if not offers:
         return None
-    seat = view["seat"]
+    seat = seat_of(view)
     rules = view["rules"]
     sampler = WholeDealSampler(view, rng)
     kitty_size = sampler.kitty_size
@@ -306,7 +307,7 @@ def choose_bid(view: dict[str, Any], rng: random.Random, deadline: float, sample
     return f"bid {best}"
 
 
-def high_trick_bid(view: dict[str, Any]) -> tuple[int, Bid] | None:
+def high_trick_bid(view: FiveHundredView) -> tuple[int, Bid] | None:
     """The seat holding the high bid and that bid, when it is a trick bid."""
     high = view["high_bid"]
     if high is None:
@@ -315,7 +316,7 @@ def high_trick_bid(view: dict[str, Any]) -> tuple[int, Bid] | None:
     return (high["seat"], bid) if bid.contract is Contract.TRICKS else None
 
 
-def play_contract(deal: Deal, contractor: int, strain: Strain, view: dict[str, Any],
+def play_contract(deal: Deal, contractor: int, strain: Strain, view: FiveHundredView,
                   deck: int, deadline: float, before: list[int]) -> int:
     """Tricks the contractor's side takes in a sampled deal: the contractor takes the kitty
     and puts back the rules bot's discard, then everyone plays double dummy. ``before``
@@ -329,14 +330,15 @@ def play_contract(deal: Deal, contractor: int, strain: Strain, view: dict[str, A
                         tuple(team_of(view, contractor)), deadline, guess)
 
 
-def discard_candidates(view: dict[str, Any], strain: Strain, count: int) -> list[int]:
+def discard_candidates(view: FiveHundredView, strain: Strain, count: int) -> list[int]:
     """Discards worth comparing: the rules bot's, and for each side suit it could void, that
     suit and then the rules bot's least wanted cards."""
     deck = DECKS[view["rules"]["deck"]].mask
-    hand = mask_of_texts(view["hand"])
+    held = hand_of(view)
+    hand = mask_of_texts(held)
     base = rules_discard(strain, hand, count, deck)
     candidates = [base]
-    order = [card.mask for card in kitty_discards(Holding(strain, hand, deck), len(view["hand"]))]
+    order = [card.mask for card in kitty_discards(Holding(strain, hand, deck), len(held))]
     for suit in range(4):
         if strain.trump is not None and suit == int(strain.trump):
             continue
@@ -355,20 +357,22 @@ def discard_candidates(view: dict[str, Any], strain: Strain, count: int) -> list
     return candidates
 
 
-def choose_discard(view: dict[str, Any], rng: random.Random, deadline: float,
+def choose_discard(view: FiveHundredView, rng: random.Random, deadline: float,
                    samples: int) -> str | None:
     """The kitty discard with the best average score over sampled deals of the other hands
     (``None`` when no deal could be solved in time)."""
-    contract = view["contract"] or {}
-    bid = Bid.parse(contract["bid"]) if contract.get("bid") else None
+    contract = view["contract"]
+    text = contract.get("bid") if contract else None
+    bid = Bid.parse(text) if text else None
     if bid is None or bid.is_misere_type or view.get("players") != 4:
         return None
     strain = view_strain(view)
     count = view["discard_count"]
+    assert count is not None, "a kitty discard is chosen only while the view asks for one"
     candidates = discard_candidates(view, strain, count)
     if len(candidates) == 1:
         return None
-    seat = view["seat"]
+    seat = seat_of(view)
     rules = view["rules"]
     sampler = WholeDealSampler(view, rng)
     side = tuple(team_of(view, seat))

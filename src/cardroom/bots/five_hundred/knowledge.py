@@ -7,11 +7,10 @@ without importing another bot's private helpers.
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardroom.games.cards import Card, Suit
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
+from cardroom.games.five_hundred.shapes import FiveHundredView
 
 PAIR_NULLOS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO,
                          Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE})
@@ -37,19 +36,19 @@ def plays_by_card(legal: list[str]) -> dict[Card, list[str]]:
     return options
 
 
-def players_of(view: dict[str, Any]) -> int:
+def players_of(view: FiveHundredView) -> int:
     """Number of players at the table."""
     return int(view.get("players", 4))
 
 
-def team_of(view: dict[str, Any], seat: int) -> list[int]:
+def team_of(view: FiveHundredView, seat: int) -> list[int]:
     """The seats of ``seat``'s scoring side (just ``seat`` where players keep own scores)."""
     teams = view.get("teams") or [[0, 2], [1, 3]]
     side_of = view.get("side_of") or [s % 2 for s in range(players_of(view))]
     return list(teams[side_of[seat]])
 
 
-def friends_of(view: dict[str, Any], seat: int) -> frozenset[int]:
+def friends_of(view: FiveHundredView, seat: int) -> frozenset[int]:
     """The seats playing on ``seat``'s side this hand, ``seat`` included, as far as the view
     tells: the fixed team; without teams, the contractor and its known partners, or, for a
     defender, every seat not known to be with the contractor (three players defend together;
@@ -57,7 +56,8 @@ def friends_of(view: dict[str, Any], seat: int) -> frozenset[int]:
     team = team_of(view, seat)
     if len(team) > 1:
         return frozenset(team)
-    contractor = (view.get("contract") or {}).get("contractor")
+    contract = view.get("contract")
+    contractor = contract.get("contractor") if contract else None
     if contractor is None:
         return frozenset({seat})
     side = view.get("contract_side") or [contractor]
@@ -66,7 +66,7 @@ def friends_of(view: dict[str, Any], seat: int) -> frozenset[int]:
     return frozenset(s for s in range(players_of(view)) if s not in side)
 
 
-def expected_partners(view: dict[str, Any], seat: int) -> float:
+def expected_partners(view: FiveHundredView, seat: int) -> float:
     """How many partners will help a contract ``seat`` wins: its teammates, one called
     partner with five players, none with three."""
     mates = len(team_of(view, seat)) - 1
@@ -75,42 +75,47 @@ def expected_partners(view: dict[str, Any], seat: int) -> float:
     return 1.0 if players_of(view) == 5 else 0.0
 
 
-def contract_bid(view: dict[str, Any]) -> Bid | None:
+def contract_bid(view: FiveHundredView) -> Bid | None:
     """The contract of the hand, if one was won."""
-    text = (view.get("contract") or {}).get("bid")
+    contract = view.get("contract")
+    text = contract.get("bid") if contract else None
     return Bid.parse(text) if text else None
 
 
-def view_strain(view: dict[str, Any]) -> Strain:
+def view_strain(view: FiveHundredView) -> Strain:
     """The trick tables the hand is played with: trumps, J5's high jacks, the red-trump-4
     deck's extra trump, a joker named into a suit, a low joker in misère."""
-    contract = view.get("contract") or {}
+    contract = view.get("contract")
     bid = contract_bid(view)
-    trump = Suit.parse(contract["trump"]) if contract.get("trump") else None
+    trump_text = contract.get("trump") if contract else None
+    trump = Suit.parse(trump_text) if trump_text else None
     rules = view["rules"]
     joker_low = bid is not None and bid.is_misere_type and rules.get("joker_low_in_misere",
                                                                       False)
-    joker_suit = Suit.parse(contract["joker_suit"]) if contract.get("joker_suit") else None
+    joker_text = contract.get("joker_suit") if contract else None
+    joker_suit = Suit.parse(joker_text) if joker_text else None
     deck = DECKS[rules["deck"]]
     return strain_for(trump, joker_low, jack_high=bid is not None and bid.contract is Contract.J5,
                       colour_four=deck.colour_four, joker_suit=joker_suit)
 
 
-def makers_of(view: dict[str, Any]) -> tuple[int, ...]:
+def makers_of(view: FiveHundredView) -> tuple[int, ...]:
     """Seats that must take no tricks in a no-tricks contract (empty otherwise)."""
     bid = contract_bid(view)
-    contract = view.get("contract") or {}
-    contractor = contract.get("contractor")
-    if bid is None or not bid.is_misere_type or contractor is None:
+    contract = view.get("contract")
+    contractor = contract.get("contractor") if contract else None
+    if contract is None or bid is None or not bid.is_misere_type or contractor is None:
         return ()
     if bid.contract in PAIR_NULLOS:
         return tuple(team_of(view, contractor))
     if bid.contract is Contract.ACROSS_THE_CORNER:
-        return (contractor, contract["opponent"])
+        opponent = contract["opponent"]
+        assert opponent is not None, "Across The Corner names the contractor's opponent"
+        return (contractor, opponent)
     return (contractor,)
 
 
-def card_to_call(view: dict[str, Any], strain: Strain) -> str:
+def card_to_call(view: FiveHundredView, strain: Strain) -> str:
     """Five players: the call naming the strongest card this seat does not hold and did not
     discard (the top trump missing, or the joker, else the best ace)."""
     discarded = set(view.get("discards") or [])

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
 
 from cardroom.bots.five_hundred.knowledge import expected_partners, legal_trick_bids, plays_by_card
 from cardroom.bots.five_hundred.simple import (
@@ -45,6 +44,7 @@ from cardroom.bots.seen import mask_of_texts
 from cardroom.games.cards import JOKER, JOKER_INDEX, Card, Rank, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
+from cardroom.games.five_hundred.shapes import FiveHundredView, SeatBid
 
 # -- the seat's knowledge of the hand --------------------------------------------------------
 
@@ -53,14 +53,15 @@ class Table(SeatView):
     """A seat's view with memory of the hand: cards gone, suits players showed out of, what
     the other seats may still hold, who is on which side and how the trick stands."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: FiveHundredView) -> None:
         super().__init__(view)
         rules = view["rules"]
         self.rules = rules
         self.deck = DECKS[rules["deck"]].mask
         self.kitty_size = DECKS[rules["deck"]].kitty
-        contract = view["contract"] or {}
-        self.active: list[int] = contract.get("playing") or list(range(self.players))
+        contract = view["contract"]
+        playing = contract.get("playing") if contract else None
+        self.active: list[int] = playing or list(range(self.players))
         no_trumps = self.trump is None and not self.no_tricks
         self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
         self.known = {int(seat): mask_of_texts(cards)
@@ -196,15 +197,16 @@ class RulesBot:
         (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
         bot itself bids on the hand alone."""
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: FiveHundredView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         if view["phase"] in ("give", "call", "joker"):
             return self.helper.choose(view)  # Nello's lowest card, slam's best; a top card
         if "misdeal" in view["legal_actions"]:
             return "misdeal"  # no face card: too weak to play, and the rules let it go
         table = Table(view)
-        if view.get("discard_count"):
-            return "discard " + " ".join(map(str, self.discard(table, view["discard_count"])))
+        count = view.get("discard_count")
+        if count:
+            return "discard " + " ".join(map(str, self.discard(table, count)))
         legal: list[str] = view["legal_actions"]
         if view["phase"] == "bidding":
             return self.bid(table, legal)
@@ -457,7 +459,7 @@ class RulesBot:
 # -- helpers -------------------------------------------------------------------------------
 
 
-def _last_trick_bid(bidding: list[dict[str, Any]], seat: int) -> Bid | None:
+def _last_trick_bid(bidding: list[SeatBid], seat: int) -> Bid | None:
     """The last trick bid ``seat`` made this hand, if any."""
     for entry in reversed(bidding):
         if entry["seat"] == seat and entry["bid"] != "pass":

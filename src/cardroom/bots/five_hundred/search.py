@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from cardroom.bots.five_hundred.aims import Aims, view_aims
 from cardroom.bots.five_hundred.bidding import (
@@ -32,10 +31,11 @@ from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.bots.levels import Level, search_bot_name
-from cardroom.bots.seen import mask_of_texts, played_cards, unseen_cards
+from cardroom.bots.seen import hand_of, mask_of_texts, played_cards, unseen_cards
 from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
+from cardroom.games.five_hundred.shapes import FiveHundredView
 
 TRICKS_PER_HAND = 10
 
@@ -88,7 +88,7 @@ class SearchBot:
         """Decides where the search does not reach: the bidding (with the match score in
         mind), special contracts, tables the solver does not model."""
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: FiveHundredView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         if view.get("discard_count") or view["phase"] != "play":
             return self.exchange_or_bid(view)
@@ -98,7 +98,7 @@ class SearchBot:
             return self.heuristic.choose(view)
         return action
 
-    def exchange_or_bid(self, view: dict[str, Any]) -> str:
+    def exchange_or_bid(self, view: FiveHundredView) -> str:
         """Kitty discards (and, where the level says so, bids) by sampling
         (:mod:`cardroom.bots.five_hundred.bidding`) at tables the solver models; the rules
         bot's choice for special contracts, other phases and whenever the sampling finds
@@ -120,7 +120,7 @@ class SearchBot:
 
     # card play
 
-    def play(self, view: dict[str, Any], deadline: float) -> str | None:
+    def play(self, view: FiveHundredView, deadline: float) -> str | None:
         """The play with the best average score over sampled deals, or ``None`` when no
         sample could be solved in time."""
         legal: list[str] = view["legal_actions"]
@@ -169,12 +169,12 @@ def _is_trick_bid(action: str) -> bool:
     return action.startswith("bid ") and Bid.parse(action[4:]).contract is Contract.TRICKS
 
 
-def searchable(view: dict[str, Any]) -> bool:
+def searchable(view: FiveHundredView) -> bool:
     """Whether the solver models this table's card play: four players in two pairs and at
     most one joker, whose suit nobody nominated (other tables are played by rule)."""
-    contract = view["contract"] or {}
+    contract = view["contract"]
     return (view.get("players", 4) == 4 and view["rules"]["deck"] != "46"
-            and not contract.get("joker_suit"))
+            and not (contract and contract.get("joker_suit")))
 
 
 # -- what the seat knows ------------------------------------------------------------------------
@@ -189,13 +189,14 @@ class Knowledge:
     follow (and, under the forced-joker rule, the joker it would have had to play).
     """
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: FiveHundredView) -> None:
         seen = SeatView(view)
         self.view = view
         self.seen = seen
         self.seat: int = seen.seat
-        contract = view["contract"] or {}
-        self.active: tuple[int, ...] = tuple(contract.get("playing") or range(4))
+        contract = view["contract"]
+        playing = contract.get("playing") if contract else None
+        self.active: tuple[int, ...] = tuple(playing or range(4))
         rules = view["rules"]
         strain = seen.strain
         self.strain = strain
@@ -203,7 +204,7 @@ class Knowledge:
         no_trumps = seen.bid is None or (seen.bid.contract is Contract.TRICKS
                                          and seen.bid.trump is None)
         self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
-        self.hand = mask_of_texts(view["hand"])
+        self.hand = mask_of_texts(hand_of(view))
         self.open = {int(seat): mask_of_texts(cards)
                      for seat, cards in view["open_hands"].items()}
         played = played_cards(view)
@@ -221,9 +222,10 @@ class Knowledge:
         self.deck = DECKS[rules["deck"]]
         self.readings = [reading for reading in first_calls(view) if reading.seat in self.places]
         self.played_by = {seat: 0 for seat in self.places}
-        for trick in [*view["tricks"], {"cards": [p["card"] for p in view["trick"]],
-                                        "seats": [p["seat"] for p in view["trick"]]}]:
-            for seat, card in zip(trick["seats"], trick["cards"], strict=True):
+        plays = [(trick["seats"], trick["cards"]) for trick in view["tricks"]]
+        plays.append(([p["seat"] for p in view["trick"]], [p["card"] for p in view["trick"]]))
+        for trick_seats, trick_cards in plays:
+            for seat, card in zip(trick_seats, trick_cards, strict=True):
                 if seat in self.played_by:
                     self.played_by[seat] |= Card.parse(card).mask
 
@@ -252,8 +254,8 @@ class Knowledge:
     def _handed_over(self, played: int) -> int:
         """Across The Table: the cards this seat passed to its partner are with the partner
         (or in the partner's discards), never with an opponent."""
-        contract = self.view["contract"] or {}
-        if contract.get("contractor") != self.seat:
+        contract = self.view["contract"]
+        if contract is None or contract.get("contractor") != self.seat:
             return 0
         return mask_of_texts(self.view["handed_over"]) & ~played
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 
 from cardroom.bots.five_hundred.knowledge import (
     STRAINS,
@@ -24,10 +23,11 @@ from cardroom.bots.five_hundred.knowledge import (
     plays_by_card,
     view_strain,
 )
-from cardroom.bots.seen import unseen_cards
+from cardroom.bots.seen import hand_of, seat_of, unseen_cards
 from cardroom.games.cards import CARD_COUNT, Card, Rank, Suit
 from cardroom.games.five_hundred import Bid, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
+from cardroom.games.five_hundred.shapes import FiveHundredView
 
 PARTNER_TRICKS = 1.5
 """Tricks a partner is expected to bring to any contract."""
@@ -137,22 +137,23 @@ class SeatView:
     their views into :class:`~cardroom.bots.thousand.knowledge.Seen` instead: the games share
     the counting of unseen cards (:mod:`cardroom.bots.seen`), not suits, sides or tricks."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: FiveHundredView) -> None:
         self.view = view
-        self.seat: int = view["seat"]
+        self.seat = seat_of(view)
         self.players = players_of(view)
         self.friends = friends_of(view, self.seat)
         mates = sorted(self.friends - {self.seat})
         self.partner: int | None = mates[0] if mates else None
         """One partner (the first, where there are several), or ``None``."""
-        self.hand = [Card.parse(text) for text in view["hand"]]
-        contract = view["contract"] or {}
-        self.contractor: int | None = contract.get("contractor")
+        self.hand = [Card.parse(text) for text in hand_of(view)]
+        contract = view["contract"]
+        self.contractor: int | None = contract.get("contractor") if contract else None
         self.bid = contract_bid(view)
-        self.trump = Suit.parse(contract["trump"]) if contract.get("trump") else None
+        trump = contract.get("trump") if contract else None
+        self.trump = Suit.parse(trump) if trump else None
         self.no_tricks = self.bid is not None and self.bid.is_misere_type
         self.strain = view_strain(view)
-        self.opponent: int | None = contract.get("opponent")
+        self.opponent: int | None = contract.get("opponent") if contract else None
         self.trick = [Card.parse(play["card"]).index for play in view["trick"]]
         self.trick_seats = [play["seat"] for play in view["trick"]]
         led = view["led"]
@@ -208,11 +209,12 @@ class SimpleBot:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # the bot has no randomness; the seed keeps the registry uniform
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: FiveHundredView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         seen = SeatView(view)
-        if view.get("discard_count"):
-            return self.discard(seen, view["discard_count"])
+        count = view.get("discard_count")
+        if count:
+            return self.discard(seen, count)
         legal: list[str] = view["legal_actions"]
         if view["phase"] == "bidding":
             return self.bid(seen, legal)
@@ -325,7 +327,8 @@ def give(seen: SeatView, legal: list[str]) -> str:
     """The card to give: the lowest to the widow for partner's Nello, the best to a partner
     who called slam."""
     gifts = [Card.parse(text.split()[1]) for text in legal]
-    if (seen.view["contract"] or {}).get("slam"):
+    contract = seen.view["contract"]
+    if contract and contract.get("slam"):
         return f"give {highest(seen.strain, gifts)}"
     return f"give {lowest(strain_for(None), gifts)}"
 

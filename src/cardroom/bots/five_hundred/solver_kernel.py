@@ -514,8 +514,8 @@ def _intrinsic_popcount() -> Callable:
     """A compiled ``_popcount``: LLVM's ctpop, one instruction on current processors."""
 
     @_numba.extending.intrinsic
-    def ctpop(typingctx, x):  # type: ignore[no-untyped-def]
-        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def ctpop(typingctx, x):
+        def codegen(context, builder, signature, args):
             return builder.ctpop(args[0])
         return x(x), codegen
 
@@ -532,11 +532,12 @@ def _intrinsic_highest() -> Callable:
     :func:`_intrinsic_popcount` rather than sharing a builder with it: numba's on-disk cache
     keys a compiled function by its qualified name, and two functions built by one builder
     would share a name and so a cache entry."""
-    from llvmlite import ir
+    # llvmlite ships no type information (the ignore is idle under --ignore-missing-imports)
+    from llvmlite import ir  # type: ignore[import-untyped, unused-ignore]
 
     @_numba.extending.intrinsic
-    def ctlz(typingctx, x):  # type: ignore[no-untyped-def]
-        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def ctlz(typingctx, x):
+        def codegen(context, builder, signature, args):
             return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
         return x(x), codegen
 

@@ -15,11 +15,11 @@ The hand valuation (a level per strain) comes from the caller: the rules bot's.
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardroom.bots.five_hundred.knowledge import legal_trick_bids
+from cardroom.bots.seen import seat_of
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred import Bid
+from cardroom.games.five_hundred.shapes import FiveHundredView, HighBid
 
 STOP_STRETCH = 3
 """Most tricks past a hand's worth that it bids to stop the other side winning the match.
@@ -28,12 +28,11 @@ stretch of 1 won 56.1%, 2 won 62.0%, 3 won 65.2%, and 4 or no limit the same as 
 (bench/RESULTS.md)."""
 
 
-def match_bid(view: dict[str, Any], levels: dict[Suit | None, int], choice: str) -> str:
+def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str) -> str:
     """``choice`` (the hand's own bid or pass), changed where the match score calls for it."""
     if view["phase"] != "bidding" or view.get("game", "500") != "500":
         return choice
-    seat = view["seat"]
-    side = view["side_of"][seat]
+    side = view["side_of"][seat_of(view)]
     rules = view["rules"]
     high = view["high_bid"]
     legal = legal_trick_bids(view["legal_actions"])
@@ -49,12 +48,12 @@ def match_bid(view: dict[str, Any], levels: dict[Suit | None, int], choice: str)
     return choice
 
 
-def _value(view: dict[str, Any], text: str) -> int:
+def _value(view: FiveHundredView, text: str) -> int:
     """The ladder value of a bid's text (0 for a bid the ladder does not list)."""
     return next((rung["value"] for rung in view["ladder"] if rung["bid"] == text), 0)
 
 
-def _reaches(view: dict[str, Any], score: int) -> bool:
+def _reaches(view: FiveHundredView, score: int) -> bool:
     """Whether a side's score wins the match (the rules' target, strict or not)."""
     rules = view["rules"]
     target = rules["target"]
@@ -63,14 +62,14 @@ def _reaches(view: dict[str, Any], score: int) -> bool:
     return score > target if rules["target_strict"] else score >= target
 
 
-def _survives(view: dict[str, Any], side: int, value: int) -> bool:
+def _survives(view: FiveHundredView, side: int, value: int) -> bool:
     """Whether this side stays above the losing score if a contract of ``value`` goes down."""
     lose_at = view["rules"]["lose_at"]
     return lose_at is None or view["scores"][side] - value > lose_at
 
 
-def _stopping_bid(view: dict[str, Any], levels: dict[Suit | None, int], legal: list[Bid],
-                  high: dict[str, Any], side: int) -> str | None:
+def _stopping_bid(view: FiveHundredView, levels: dict[Suit | None, int], legal: list[Bid],
+                  high: HighBid, side: int) -> str | None:
     """The bid that stops the other side's match-winning contract at the least stretch (then
     the least value), or ``None`` when their bid would not win the match or no bid is
     within :data:`STOP_STRETCH` of what the hand is worth."""
@@ -88,7 +87,7 @@ def _stopping_bid(view: dict[str, Any], levels: dict[Suit | None, int], legal: l
     return f"bid {min(options, key=lambda option: option[:2])[2]}"
 
 
-def _safe_winning_bid(view: dict[str, Any], levels: dict[Suit | None, int],
+def _safe_winning_bid(view: FiveHundredView, levels: dict[Suit | None, int],
                       legal: list[Bid], side: int) -> str | None:
     """Of the bids the hand is worth that win the match when made, the one with most tricks
     to spare (then the fewest tricks), or ``None`` if none wins the match."""

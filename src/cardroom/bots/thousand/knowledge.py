@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.bots.seen import mask_of_texts, played_cards, unseen_cards
+from cardroom.bots.seen import mask_of_texts, played_cards, seat_of, unseen_cards
 from cardroom.games.cards import Card, Suit, iter_indexes
 from cardroom.games.thousand.deck import (
     KING_QUEEN,
@@ -21,6 +21,7 @@ from cardroom.games.thousand.deck import (
     card_key,
     marriages_in,
 )
+from cardroom.games.thousand.shapes import ThousandView
 
 
 def suit_letter(letter: str | None) -> int | None:
@@ -35,10 +36,10 @@ class Seen:
     read views into :class:`~cardroom.bots.five_hundred.simple.SeatView` instead, for 500's
     effective suits (bowers, the joker) and sides."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: ThousandView) -> None:
         self.view = view
         self.rules: dict[str, Any] = view["rules"]
-        self.seat: int = view["seat"]
+        self.seat = seat_of(view)
         self.active: list[int] = view["active"]
         self.hand = mask_of_texts(view["hand"] or [])
         self.trump = suit_letter(view["trump"])

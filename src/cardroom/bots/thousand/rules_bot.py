@@ -11,9 +11,7 @@ card. It counts the cards played and remembers who showed out of which suit.
 
 from __future__ import annotations
 
-from typing import Any
-
-from cardroom.bots.seen import mask_of_texts
+from cardroom.bots.seen import hand_of, mask_of_texts
 from cardroom.bots.thousand.knowledge import Seen
 from cardroom.games.cards import CARDS, Card, iter_indexes
 from cardroom.games.thousand.deck import (
@@ -25,6 +23,7 @@ from cardroom.games.thousand.deck import (
     marriages_in,
     points_of,
 )
+from cardroom.games.thousand.shapes import ThousandView
 
 TRICK_EXTRA = 7.0
 """Card points the other two players are expected to add to a trick won with a top card."""
@@ -89,7 +88,7 @@ class ThousandRulesBot:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed  # deterministic; the seed keeps the registry uniform
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: ThousandView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         legal: list[str] = view["legal_actions"]
         if len(legal) == 1:
@@ -108,11 +107,11 @@ class ThousandRulesBot:
 
     # bidding and the bank
 
-    def bid(self, view: dict[str, Any], legal: list[str]) -> str:
+    def bid(self, view: ThousandView, legal: list[str]) -> str:
         """Look first (never blind); then bid the cheapest bid the hand is worth, else pass."""
         if "look" in legal:
             return "look"
-        hand = mask_of_texts(view["hand"])
+        hand = mask_of_texts(hand_of(view))
         worth = (hand_value(hand) + BANK_ALLOWANCE[view["rules"]["bank_use"]] - BID_MARGIN)
         bids = [text for text in legal if text.startswith("bid ")]
         affordable = [text for text in bids if int(text.split()[1]) <= worth]

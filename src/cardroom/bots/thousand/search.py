@@ -17,7 +17,6 @@ import json
 import random
 import time
 from functools import cache
-from typing import Any
 
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.thousand.knowledge import Seen
@@ -35,6 +34,7 @@ from cardroom.games.thousand.deck import (
 )
 from cardroom.games.thousand.rules import Rules
 from cardroom.games.thousand.scoring import score_deal
+from cardroom.games.thousand.shapes import ThousandView
 
 PILE = -1
 """The place of the contractor's discards in a sampled deal (unseen by the others)."""
@@ -233,7 +233,7 @@ class ThousandSearchBot:
         self.rng = random.Random(f"cardroom-bot:thousand-search:{level}:{seed}")
         self.heuristic = ThousandRulesBot(seed)
 
-    def choose(self, view: dict[str, Any]) -> str:
+    def choose(self, view: ThousandView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         legal: list[str] = view["legal_actions"]
         if view["phase"] != "play" or len(legal) == 1:
@@ -241,7 +241,7 @@ class ThousandSearchBot:
         action = self.play(view, time.perf_counter() + self.level.budget)
         return action if action in legal else self.heuristic.choose(view)
 
-    def play(self, view: dict[str, Any], deadline: float) -> str | None:
+    def play(self, view: ThousandView, deadline: float) -> str | None:
         """The play with the best average aim over sampled deals (``None``: no sample)."""
         seen = Seen(view)
         sampler = Sampler(seen)
