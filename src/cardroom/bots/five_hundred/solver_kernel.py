@@ -532,8 +532,7 @@ def _intrinsic_highest() -> Callable:
     :func:`_intrinsic_popcount` rather than sharing a builder with it: numba's on-disk cache
     keys a compiled function by its qualified name, and two functions built by one builder
     would share a name and so a cache entry."""
-    # llvmlite ships no type information (the ignore is idle under --ignore-missing-imports)
-    from llvmlite import ir  # type: ignore[import-untyped, unused-ignore]
+    from llvmlite import ir
 
     @_numba.extending.intrinsic
     def ctlz(typingctx, x):
