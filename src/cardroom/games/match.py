@@ -110,6 +110,12 @@ class Match:
         self.hands, spare = deal(rng)
         return spare
 
+    @classmethod
+    def _drawn_dealer(cls, rules: Any, seed: int) -> int:
+        """The first dealer drawn from ``seed``, for rules that do not name one."""
+        return random.Random(f"cardroom-{cls.GAME_NAME}:{seed}:first-dealer").randrange(
+            rules.players)
+
     # -- records ---------------------------------------------------------------------------------
 
     @classmethod
@@ -178,9 +184,23 @@ class Match:
         """True once the match has a winner."""
         return self._phase == OVER
 
+    def legal_actions(self) -> Sequence[Any]:
+        """Every action the seat to act may take (the game's phases say which)."""
+        raise NotImplementedError
+
     def apply(self, action: Any, seat: int | None = None) -> list[dict[str, Any]]:
         """Apply an action of the seat to act; each game defines it."""
         raise NotImplementedError
+
+    def move_to(self, phase: str, seat: int | None) -> None:
+        """Go on to ``phase`` with ``seat`` to act."""
+        self._phase, self._to_act = phase, seat
+
+    def finish(self, winner: int) -> None:
+        """The match is over: ``winner`` (a seat, or a side where scores are kept by side)
+        has won it."""
+        self.winner = winner
+        self._phase, self._to_act = OVER, None
 
     def _actor_and_action(self, action: Any, seat: int | None) -> tuple[int, Any]:
         """The seat to act and ``action`` parsed, for :meth:`apply`: ``IllegalAction`` when the

@@ -22,7 +22,6 @@ Randomness is only the seeded shuffle of each deal (:mod:`.deal`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -87,7 +86,7 @@ class Game(State):
         """A new match with deals drawn from ``seed``; a random first dealer unless given."""
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
         if dealer is None:
-            dealer = random.Random(f"cardroom-500:{seed}:first-dealer").randrange(rules.players)
+            dealer = cls._drawn_dealer(rules, seed)
         return cls(rules, seed, check_seat(dealer, rules.players))
 
     @classmethod

@@ -10,7 +10,6 @@ Hands, the kitty, discards and tricks are bit masks and lists of card indexes (s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from typing import Self
 
@@ -22,7 +21,7 @@ from cardroom.games.five_hundred.rules import Rules
 from cardroom.games.five_hundred.scoring import HandResult
 from cardroom.games.five_hundred.shapes import TrickView
 from cardroom.games.five_hundred.tricks import Strain, strain_for
-from cardroom.games.match import OVER, Match
+from cardroom.games.match import Match
 from cardroom.games.phases import next_seat
 
 TRICKS_PER_HAND = 10
@@ -221,16 +220,7 @@ class State(Match):
         """The first seat whose hand is shown to all (open misère), or ``None``."""
         return self.open_seats[0] if self.open_seats else None
 
-    def legal_actions(self) -> Sequence[Action]:
-        """Every action the seat to act may take (the game's phases say which)."""
-        raise NotImplementedError
-
-    def move_to(self, phase: str, seat: int | None) -> None:
-        """Go on to ``phase`` with ``seat`` to act."""
-        self._phase, self._to_act = phase, seat
-
     def finish(self, winner: int) -> None:
-        """The match is over: side ``winner`` has won it."""
-        self.winner = winner
-        self._phase, self._to_act = OVER, None
+        """The match is over: side ``winner`` has won it (and :attr:`is_over` says so)."""
+        super().finish(winner)
         self.is_over = True

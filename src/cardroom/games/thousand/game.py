@@ -19,7 +19,6 @@ under ``first_dealer: random``, the seeded choice of the first dealer).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -80,8 +79,7 @@ class Game(State):
         when given, else as the rules say: the host (seat 0) or a player drawn from the seed."""
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
         if first_dealer is None:
-            first_dealer = 0 if rules.first_dealer == "host" else random.Random(
-                f"cardroom-1000:{seed}:first-dealer").randrange(rules.players)
+            first_dealer = 0 if rules.first_dealer == "host" else cls._drawn_dealer(rules, seed)
         return cls(rules, seed, check_seat(first_dealer, rules.players))
 
     @classmethod

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from cardroom.games.cards import iter_indexes
-from cardroom.games.match import OVER, Match
+from cardroom.games.match import Match
 from cardroom.games.phases import next_seats, seat_mask
 from cardroom.games.thousand.actions import Action
 from cardroom.games.thousand.deck import PACK_MASK
@@ -157,18 +157,3 @@ class State(Match):
     def next_active(self, seat: int) -> int:
         """The next seat clockwise that plays this deal."""
         return self._next[seat]
-
-    # -- turns -----------------------------------------------------------------------------------
-
-    def legal_actions(self) -> Sequence[Action]:
-        """Every action the seat to act may take (the game's phases say which)."""
-        raise NotImplementedError
-
-    def move_to(self, phase: str, seat: int | None) -> None:
-        """Go on to ``phase`` with ``seat`` to act."""
-        self._phase, self._to_act = phase, seat
-
-    def finish(self, winner: int) -> None:
-        """The match is over: ``winner`` has won it."""
-        self.winner = winner
-        self._phase, self._to_act = OVER, None
