@@ -6,7 +6,9 @@ random matches step by step. Before every action it takes what the engine shows 
 at the end, the record, the score history and the scores. All of it goes into a running
 SHA-256 whose value every :data:`CHUNK` steps is kept: :func:`digests` gives those values,
 :func:`write_trace_file` stores them for every match, and :func:`assert_same_trace` compares a
-fresh trace with the stored one, naming the steps where they part.
+fresh trace with the stored one, naming the steps where they part. A trace test parametrises
+its test over its matches with :func:`over_matches`, checks each with :func:`assert_as_stored`
+and, run as a script, writes its file with :func:`write_when_asked`.
 
 The stored file is written once from the engine as it is before a reshaping, and again only for
 a change of behaviour that is meant.
@@ -16,9 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
+
+import pytest
 
 CHUNK = 25
 """Steps between two digests kept in a trace file: a mismatch is placed within this many steps."""
@@ -101,3 +106,34 @@ def write_trace_file(path: Path, made_by: str, traces: Mapping[str, list[str]],
     data = {"made_by": made_by, "step_limit": step_limit, "chunk": chunk,
             "matches": dict(traces)}
     path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+Match = tuple[str, str, int]
+"""One traced match: its rule set's name, the policy choosing its actions, and its seed."""
+Trace = Callable[[str, str, int], list[str]]
+"""A trace test's replay of one match: the digests of (rule set, policy, seed)."""
+
+
+def over_matches(matches: Sequence[Match]) -> pytest.MarkDecorator:
+    """Parametrise a test over ``matches`` (``name``, ``policy``, ``seed``), each named by
+    its :func:`match_key`."""
+    return pytest.mark.parametrize(("name", "policy", "seed"), matches,
+                                   ids=[match_key(*match) for match in matches])
+
+
+def assert_as_stored(path: Path, trace: Trace, name: str, policy: str, seed: int) -> None:
+    """Fail unless ``trace`` of one match gives the digests stored for it in ``path``."""
+    key = match_key(name, policy, seed)
+    assert_same_trace(key, trace(name, policy, seed), stored_traces(path)[key])
+
+
+def write_when_asked(path: Path, made_by: str, matches: Sequence[Match], trace: Trace,
+                     step_limit: int, engine: str, usage: str) -> None:
+    """For a trace test run as a script with ``--write``: store ``trace`` of every match in
+    ``path``, saying which ``engine`` (the file of the engine importable now) it came from;
+    any other arguments exit with ``usage``."""
+    if sys.argv[1:] != ["--write"]:
+        sys.exit(f"usage: {usage} --write")
+    traces = {match_key(*match): trace(*match) for match in matches}
+    write_trace_file(path, made_by, traces, step_limit)
+    print(f"wrote {path} from {engine}")

@@ -20,19 +20,11 @@ Write it again only for a change of behaviour that is meant, and say so in the c
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from test_properties import RULE_SETS, choose_action
-from tests.engine_trace import (
-    assert_same_trace,
-    digests,
-    match_key,
-    stored_traces,
-    write_trace_file,
-)
+from tests.engine_trace import assert_as_stored, digests, over_matches, write_when_asked
 
 from cardroom.games.five_hundred import DiscardChoices, Game
 
@@ -85,24 +77,14 @@ def trace(name: str, policy: str, seed: int) -> list[str]:
                    STEP_LIMIT)
 
 
-@pytest.mark.parametrize(("name", "policy", "seed"), matches(),
-                         ids=[match_key(*match) for match in matches()])
+@over_matches(matches())
 def test_the_engine_shows_what_the_old_engine_showed(name: str, policy: str, seed: int) -> None:
-    key = match_key(name, policy, seed)
-    assert_same_trace(key, trace(name, policy, seed), stored_traces(TRACE_FILE)[key])
-
-
-def write() -> None:
-    """Write :data:`TRACE_FILE` from the engine importable now."""
-    import cardroom.games.five_hundred as engine
-
-    traces = {match_key(*match): trace(*match) for match in matches()}
-    write_trace_file(TRACE_FILE, "the 500 engine before its split into phase modules", traces,
-                     STEP_LIMIT)
-    print(f"wrote {TRACE_FILE} from {engine.__file__}")
+    assert_as_stored(TRACE_FILE, trace, name, policy, seed)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python tests/five_hundred/test_engine_trace.py --write")
-    write()
+    import cardroom.games.five_hundred as engine
+
+    write_when_asked(TRACE_FILE, "the 500 engine before its split into phase modules",
+                     matches(), trace, STEP_LIMIT, engine.__file__,
+                     usage="python tests/five_hundred/test_engine_trace.py")

@@ -21,22 +21,13 @@ Write it again only for a change of behaviour that is meant, and say so in the c
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import cards_of
 from cardroom.games.thousand import PACK_MASK, Action, Game, Rules
-from tests.engine_trace import (
-    assert_same_trace,
-    digests,
-    match_key,
-    stored_traces,
-    write_trace_file,
-)
+from tests.engine_trace import assert_as_stored, digests, over_matches, write_when_asked
 from tests.thousand.test_properties import choose as choose_cautiously
 
 TRACE_FILE = Path(__file__).with_name("engine_trace.json")
@@ -173,24 +164,14 @@ def trace(name: str, policy: str, seed: int) -> list[str]:
                    STEP_LIMIT)
 
 
-@pytest.mark.parametrize(("name", "policy", "seed"), matches(),
-                         ids=[match_key(*match) for match in matches()])
+@over_matches(matches())
 def test_the_engine_shows_what_the_old_engine_showed(name: str, policy: str, seed: int) -> None:
-    key = match_key(name, policy, seed)
-    assert_same_trace(key, trace(name, policy, seed), stored_traces(TRACE_FILE)[key])
-
-
-def write() -> None:
-    """Write :data:`TRACE_FILE` from the engine importable now."""
-    import cardroom.games.thousand as engine
-
-    traces = {match_key(*match): trace(*match) for match in matches()}
-    write_trace_file(TRACE_FILE, "the 1000 engine before its split into phase modules", traces,
-                     STEP_LIMIT)
-    print(f"wrote {TRACE_FILE} from {engine.__file__}")
+    assert_as_stored(TRACE_FILE, trace, name, policy, seed)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m tests.thousand.test_engine_trace --write")
-    write()
+    import cardroom.games.thousand as engine
+
+    write_when_asked(TRACE_FILE, "the 1000 engine before its split into phase modules",
+                     matches(), trace, STEP_LIMIT, engine.__file__,
+                     usage="python -m tests.thousand.test_engine_trace")
