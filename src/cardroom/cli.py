@@ -58,6 +58,19 @@ app = typer.Typer(
 
 HUMAN_SEAT = 0
 BOT_FOR_EMPTY_SEATS = "simple"
+DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
+DATABASE_URL_ENVVARS = ["CARDROOM_DATABASE_URL", "DATABASE_URL"]
+"""Where the server's database is named, first found first."""
+
+
+def _env(name: str, help: str) -> Any:
+    """An option that may also be set by the environment variable ``CARDROOM_<name>``."""
+    return typer.Option(envvar=f"CARDROOM_{name}", help=help)
+
+
+DatabaseUrl = Annotated[str, typer.Option(envvar=DATABASE_URL_ENVVARS,
+                                          help="sqlite:///file or postgresql://user@host/db")]
+"""The ``--database-url`` of the commands that open the database."""
 
 
 def _console() -> Console:
@@ -144,69 +157,52 @@ def replay(
 
 @app.command(cls=ReadableCommand)
 def serve(
-    host: Annotated[str, typer.Option(envvar="CARDROOM_HOST",
-                                      help="Address to listen on (0.0.0.0: every interface).")]
+    host: Annotated[str, _env("HOST", "Address to listen on (0.0.0.0: every interface).")]
     = "127.0.0.1",
-    port: Annotated[int, typer.Option(envvar="CARDROOM_PORT", help="Port to listen on.")] = 8500,
-    database_url: Annotated[str, typer.Option(
-        envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
-        help="sqlite:///file or postgresql://user@host/db")] = "sqlite:///cardroom.sqlite3",
+    port: Annotated[int, _env("PORT", "Port to listen on.")] = 8500,
+    database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
     redis_url: Annotated[str | None, typer.Option(
         envvar=["CARDROOM_REDIS_URL", "REDIS_URL"],
         help="redis://host:port to share tables between processes (default: in-process).")]
     = None,
-    disconnect_grace: Annotated[float, typer.Option(
-        envvar="CARDROOM_DISCONNECT_GRACE",
-        help="Seconds a disconnected player's seat waits before a bot plays it.")] = 120.0,
-    bot_delay: Annotated[float, typer.Option(
-        envvar="CARDROOM_BOT_DELAY", help="Seconds a bot pauses before acting.")] = 0.8,
-    next_match_delay: Annotated[float, typer.Option(
-        envvar="CARDROOM_NEXT_MATCH_DELAY",
-        help="Seconds between the end of a match and the next one.")] = 5.0,
-    message_rate: Annotated[float, typer.Option(
-        envvar="CARDROOM_MESSAGE_RATE",
-        help="Messages a second one connection may send on average.")] = 20.0,
-    message_burst: Annotated[float, typer.Option(
-        envvar="CARDROOM_MESSAGE_BURST",
-        help="Messages one connection may send at once.")] = 60.0,
-    min_turn_seconds: Annotated[float, typer.Option(
-        envvar="CARDROOM_MIN_TURN_SECONDS",
-        help="The shortest turn timer a table may have.")] = 5.0,
-    resume_delay: Annotated[float, typer.Option(
-        envvar="CARDROOM_RESUME_DELAY",
-        help="After a restart, seconds the restored tables' bots wait for their players to "
-             "come back before playing on.")] = 1.0,
-    abandon_after: Annotated[float, typer.Option(
-        envvar="CARDROOM_ABANDON_AFTER",
-        help="Seconds without a seated human connected after which a table finishes its "
-             "hand and closes.")] = 600.0,
-    bot_budget: Annotated[float, typer.Option(
-        envvar="CARDROOM_BOT_BUDGET",
-        help="Seconds a bot decision may take before its worker is replaced and a quick "
-             "bot decides instead.")] = 10.0,
-    max_tables_per_player: Annotated[int, typer.Option(
-        envvar="CARDROOM_MAX_TABLES_PER_PLAYER",
-        help="Open tables one player may have created.")] = 3,
-    max_tables: Annotated[int, typer.Option(
-        envvar="CARDROOM_MAX_TABLES", help="Open tables in the whole room.")] = 2000,
-    max_registrations_per_minute: Annotated[int, typer.Option(
-        envvar="CARDROOM_MAX_REGISTRATIONS_PER_MINUTE",
-        help="Registrations from one client address per minute.")] = 10,
-    max_connections_per_address: Annotated[int, typer.Option(
-        envvar="CARDROOM_MAX_CONNECTIONS_PER_ADDRESS",
-        help="WebSocket connections from one client address at once.")] = 32,
-    max_bug_reports_per_hour: Annotated[int, typer.Option(
-        envvar="CARDROOM_MAX_BUG_REPORTS_PER_HOUR",
-        help="Bug reports one player may send per hour.")] = 5,
-    max_hints_per_minute: Annotated[int, typer.Option(
-        envvar="CARDROOM_MAX_HINTS_PER_MINUTE",
-        help="Hint requests one player may send per minute.")] = 20,
-    forwarded_allow_ips: Annotated[str, typer.Option(
-        envvar="CARDROOM_FORWARDED_ALLOW_IPS",
-        help="Proxies (addresses, comma-separated, or *) trusted to name the client in "
-             "X-Forwarded-For; none by default.")] = "",
-    log_level: Annotated[str, typer.Option(
-        envvar="CARDROOM_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
+    disconnect_grace: Annotated[float, _env(
+        "DISCONNECT_GRACE", "Seconds a disconnected player's seat waits before a bot plays it.")]
+    = 120.0,
+    bot_delay: Annotated[float, _env("BOT_DELAY", "Seconds a bot pauses before acting.")] = 0.8,
+    next_match_delay: Annotated[float, _env(
+        "NEXT_MATCH_DELAY", "Seconds between the end of a match and the next one.")] = 5.0,
+    message_rate: Annotated[float, _env(
+        "MESSAGE_RATE", "Messages a second one connection may send on average.")] = 20.0,
+    message_burst: Annotated[float, _env(
+        "MESSAGE_BURST", "Messages one connection may send at once.")] = 60.0,
+    min_turn_seconds: Annotated[float, _env(
+        "MIN_TURN_SECONDS", "The shortest turn timer a table may have.")] = 5.0,
+    resume_delay: Annotated[float, _env(
+        "RESUME_DELAY", "After a restart, seconds the restored tables' bots wait for their "
+                        "players to come back before playing on.")] = 1.0,
+    abandon_after: Annotated[float, _env(
+        "ABANDON_AFTER", "Seconds without a seated human connected after which a table "
+                         "finishes its hand and closes.")] = 600.0,
+    bot_budget: Annotated[float, _env(
+        "BOT_BUDGET", "Seconds a bot decision may take before its worker is replaced and a "
+                      "quick bot decides instead.")] = 10.0,
+    max_tables_per_player: Annotated[int, _env(
+        "MAX_TABLES_PER_PLAYER", "Open tables one player may have created.")] = 3,
+    max_tables: Annotated[int, _env("MAX_TABLES", "Open tables in the whole room.")] = 2000,
+    max_registrations_per_minute: Annotated[int, _env(
+        "MAX_REGISTRATIONS_PER_MINUTE", "Registrations from one client address per minute.")]
+    = 10,
+    max_connections_per_address: Annotated[int, _env(
+        "MAX_CONNECTIONS_PER_ADDRESS", "WebSocket connections from one client address at once.")]
+    = 32,
+    max_bug_reports_per_hour: Annotated[int, _env(
+        "MAX_BUG_REPORTS_PER_HOUR", "Bug reports one player may send per hour.")] = 5,
+    max_hints_per_minute: Annotated[int, _env(
+        "MAX_HINTS_PER_MINUTE", "Hint requests one player may send per minute.")] = 20,
+    forwarded_allow_ips: Annotated[str, _env(
+        "FORWARDED_ALLOW_IPS", "Proxies (addresses, comma-separated, or *) trusted to name the "
+                               "client in X-Forwarded-For; none by default.")] = "",
+    log_level: Annotated[str, _env("LOG_LEVEL", "debug, info, warning or error.")] = "info",
     allowed_origin: Annotated[list[str] | None, typer.Option(
         envvar="CARDROOM_ALLOWED_ORIGINS",
         help="Another origin (https://example.org) whose pages may open the WebSocket, "
@@ -247,9 +243,7 @@ app.add_typer(db_app, name="db")
 
 @db_app.command("upgrade", cls=ReadableCommand)
 def db_upgrade(
-    database_url: Annotated[str, typer.Option(
-        envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
-        help="sqlite:///file or postgresql://user@host/db")] = "sqlite:///cardroom.sqlite3",
+    database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
     revision: Annotated[str, typer.Option(help="Target revision (default: the newest).")]
     = "head",
 ) -> None:
@@ -277,8 +271,7 @@ def db_upgrade(
 @app.command(cls=ReadableCommand)
 def bugs(
     database_url: Annotated[str, typer.Option(
-        envvar=["CARDROOM_DATABASE_URL", "DATABASE_URL"],
-        help="The server's database.")] = "sqlite:///cardroom.sqlite3",
+        envvar=DATABASE_URL_ENVVARS, help="The server's database.")] = DEFAULT_DATABASE_URL,
 ) -> None:
     """List the bug reports players sent, newest last (player text shown as plain text)."""
     # Everything a player wrote (names, descriptions, client state, table ids) is printed as
