@@ -73,13 +73,18 @@ def test_record_then_replay(tmp_path: Path) -> None:
     assert output.count("Hand ") >= hands
 
 
+def assert_replay_fails(path: Path, message: str) -> None:
+    """Replaying ``path`` exits with code 1 and an output that says ``message``."""
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert message in result.output
+
+
 @pytest.mark.parametrize("text", ["not a record\n", "# cardroom game record\ngame: 500\n"])
 def test_replay_of_a_bad_file_exits_1(tmp_path: Path, text: str) -> None:
     path = tmp_path / "bad.txt"
     path.write_text(text)
-    result = runner.invoke(app, ["replay", str(path)])
-    assert result.exit_code == 1
-    assert "Error: cannot replay" in result.output
+    assert_replay_fails(path, "Error: cannot replay")
 
 
 def test_replay_of_a_1000_match(tmp_path: Path) -> None:
@@ -108,14 +113,11 @@ def test_replay_of_a_record_with_an_illegal_action_names_it(tmp_path: Path) -> N
     record.seats.append(game.to_act)
     path = tmp_path / "broken.txt"
     record.save(path)
-    result = runner.invoke(app, ["replay", str(path)])
-    assert result.exit_code == 1
-    assert "record action 2" in result.output
+    assert_replay_fails(path, "record action 2")
 
 
 def test_replay_of_a_missing_file_exits_1(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["replay", str(tmp_path / "nowhere.txt")])
-    assert result.exit_code == 1 and "Error" in result.output
+    assert_replay_fails(tmp_path / "nowhere.txt", "Error")
 
 
 def test_a_human_typing_shortcuts_plays_a_whole_match() -> None:
