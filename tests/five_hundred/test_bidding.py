@@ -19,6 +19,12 @@ def bids_of(game: Game) -> set[str]:
     return {action[4:] for action in texts(game.legal_actions()) if action.startswith("bid ")}
 
 
+def assert_refused(game: Game, action: str, reason: str) -> None:
+    """``action`` is refused with a message that says ``reason``."""
+    with pytest.raises(IllegalAction, match=reason):
+        game.apply(action)
+
+
 def assert_legal_actions_are_exactly_the_accepted_ones(game: Game) -> None:
     candidates = ["pass", *(f"bid {bid}" for bid in game.rules.bid_ladder)]
     assert_legal_exactly_when_accepted(game, candidates)
@@ -52,10 +58,8 @@ def test_a_pass_is_final():
 def test_a_bid_must_beat_the_high_bid():
     game = auction("classic")
     game.apply("bid 7H")
-    with pytest.raises(IllegalAction, match="must beat 7 hearts"):
-        game.apply("bid 7S")
-    with pytest.raises(IllegalAction, match="must beat"):
-        game.apply("bid 7H")
+    assert_refused(game, "bid 7S", "must beat 7 hearts")
+    assert_refused(game, "bid 7H", "must beat")
     assert "7H" not in bids_of(game) and "7NT" in bids_of(game) and "6NT" not in bids_of(game)
     assert_legal_actions_are_exactly_the_accepted_ones(game)
 
@@ -102,16 +106,14 @@ def test_inkle_only_the_first_two_speakers_may_bid_six():
     game = auction("american")
     run(game, "bid 6S", "bid 6C")
     assert not any(bid.startswith("6") for bid in bids_of(game))
-    with pytest.raises(IllegalAction, match="first two"):
-        game.apply("bid 6H")
+    assert_refused(game, "bid 6H", "first two")
     game.apply("bid 7S")
 
 
 def test_inkle_counts_speakers_not_bids():
     game = auction("american")
     run(game, "pass", "bid 6S")
-    with pytest.raises(IllegalAction, match="first two"):
-        game.apply("bid 6NT")
+    assert_refused(game, "bid 6NT", "first two")
     assert_legal_actions_are_exactly_the_accepted_ones(game)
 
 
@@ -126,8 +128,7 @@ def test_dealer_must_bid_when_everyone_else_passed():
     run(game, "pass", "pass", "pass")
     assert game.to_act == 3
     assert "pass" not in texts(game.legal_actions())
-    with pytest.raises(IllegalAction, match="dealer must bid"):
-        game.apply("pass")
+    assert_refused(game, "pass", "dealer must bid")
     game.apply("bid 6S")
     assert (game.phase, game.contractor) == ("discard", 3)
 
@@ -141,11 +142,9 @@ def test_dealer_may_pass_when_someone_has_bid():
 def test_australian_misere_only_after_a_seven():
     game = auction("australian")
     assert "misere" not in bids_of(game)
-    with pytest.raises(IllegalAction, match="bid seven"):
-        game.apply("bid misere")
+    assert_refused(game, "bid misere", "bid seven")
     run(game, "bid 6NT")
-    with pytest.raises(IllegalAction, match="bid seven"):
-        game.apply("bid misere")
+    assert_refused(game, "bid misere", "bid seven")
     run(game, "bid 7S")
     assert "misere" in bids_of(game)
     game.apply("bid misere")
@@ -155,11 +154,9 @@ def test_australian_misere_only_after_a_seven():
 def test_australian_misere_beats_7nt_and_loses_to_8s():
     game = auction("australian")
     run(game, "bid 7NT", "bid misere")
-    with pytest.raises(IllegalAction, match="must beat"):
-        game.apply("bid 7NT")
+    assert_refused(game, "bid 7NT", "must beat")
     game.apply("bid 8S")
-    with pytest.raises(IllegalAction, match="must beat"):
-        game.apply("bid misere")
+    assert_refused(game, "bid misere", "must beat")
 
 
 def test_australian_open_misere_any_time():
@@ -171,16 +168,14 @@ def test_australian_open_misere_any_time():
 def test_online_misere_at_its_value_needs_no_seven():
     game = auction("online")
     run(game, "bid 8S", "bid misere")
-    with pytest.raises(IllegalAction, match="must beat"):
-        game.apply("bid 8S")
+    assert_refused(game, "bid 8S", "must beat")
     game.apply("bid 8C")
 
 
 def test_online_spread_only_after_a_no_tricks_bid():
     game = auction("online")
     assert "open-misere" not in bids_of(game)
-    with pytest.raises(IllegalAction, match="No Tricks"):
-        game.apply("bid open-misere")
+    assert_refused(game, "bid open-misere", "No Tricks")
     game.apply("bid misere")
     assert "open-misere" in bids_of(game)
     game.apply("bid open-misere")
@@ -200,8 +195,7 @@ def test_across_the_corner_only_after_an_opponents_no_tricks():
     assert_legal_actions_are_exactly_the_accepted_ones(game)
     game.apply("pass")
     assert "across-the-corner" not in bids_of(game)  # seat 2 is the No Tricks bidder's partner
-    with pytest.raises(IllegalAction, match="opponent bid No Tricks"):
-        game.apply("bid across-the-corner")
+    assert_refused(game, "bid across-the-corner", "opponent bid No Tricks")
 
 
 def test_across_the_corner_may_be_bid_over_no_tricks_of_equal_value():
@@ -214,8 +208,7 @@ def test_across_the_table_only_after_partners_no_tricks():
     game = auction("online")
     game.apply("bid misere")
     assert "across-the-table" not in bids_of(game)
-    with pytest.raises(IllegalAction, match="your partner bid No Tricks"):
-        game.apply("bid across-the-table")
+    assert_refused(game, "bid across-the-table", "your partner bid No Tricks")
     game.apply("pass")
     assert "across-the-table" in bids_of(game)
     assert_legal_actions_are_exactly_the_accepted_ones(game)
@@ -224,15 +217,13 @@ def test_across_the_table_only_after_partners_no_tricks():
 
 def test_across_the_table_refused_without_any_no_tricks_bid():
     game = auction("online")
-    with pytest.raises(IllegalAction, match="partner"):
-        game.apply("bid across-the-table")
+    assert_refused(game, "bid across-the-table", "partner")
 
 
 def test_nello_only_for_a_side_in_the_hole():
     game = auction("american", scores=(0, 0))
     assert "nello" not in bids_of(game)
-    with pytest.raises(IllegalAction, match="in the hole"):
-        game.apply("bid nello")
+    assert_refused(game, "bid nello", "in the hole")
 
 
 def test_nello_allowed_with_a_negative_score():
