@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import pytest
+
 from cardroom.games.cards import cards_of
 from cardroom.games.five_hundred import Game, IllegalAction, Rules
 
@@ -109,6 +111,12 @@ MISERE_45 = {
     3: "KC AC 4D 5D 6D 7D 8D 9D 10D JD",
 }
 MISERE_45_KITTY = "JH QH KH AH JK"
+
+
+def assert_refused(game: Game, action: str, reason: str, seat: int | None = None) -> None:
+    """``action`` (of ``seat``, when given) is refused with a message matching ``reason``."""
+    with pytest.raises(IllegalAction, match=reason):
+        game.apply(action, seat=seat)
 
 
 def assert_legal_exactly_when_accepted(game: Game, candidates: Iterable[str]) -> None:

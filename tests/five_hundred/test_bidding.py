@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from cardroom.games.five_hundred import Game, IllegalAction, Rules
-from conftest import assert_legal_exactly_when_accepted, new_game, rules_of, run, texts
+from conftest import (
+    assert_legal_exactly_when_accepted,
+    assert_refused,
+    new_game,
+    rules_of,
+    run,
+    texts,
+)
 
 
 def auction(rules: Rules | str, scores: tuple[int, int] = (0, 0)) -> Game:
@@ -17,12 +24,6 @@ def auction(rules: Rules | str, scores: tuple[int, int] = (0, 0)) -> Game:
 
 def bids_of(game: Game) -> set[str]:
     return {action[4:] for action in texts(game.legal_actions()) if action.startswith("bid ")}
-
-
-def assert_refused(game: Game, action: str, reason: str) -> None:
-    """``action`` is refused with a message that says ``reason``."""
-    with pytest.raises(IllegalAction, match=reason):
-        game.apply(action)
 
 
 def assert_legal_actions_are_exactly_the_accepted_ones(game: Game) -> None:

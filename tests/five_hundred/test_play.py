@@ -7,6 +7,7 @@ import pytest
 from cardroom.games.five_hundred import Game, IllegalAction
 from conftest import (
     assert_legal_exactly_when_accepted,
+    assert_refused,
     cards,
     first_legal,
     new_game,
@@ -51,8 +52,7 @@ def test_must_follow_the_suit_led():
     game = hearts_game("KS 4C 5C 6C 7C 8C 9C 10C JC QC", seat0="AS " + HEARTS_LEADER[3:])
     game.apply("play AS")
     assert texts(game.legal_actions()) == ["play KS"]
-    with pytest.raises(IllegalAction, match="must follow suit"):
-        game.apply("play 4C")
+    assert_refused(game, "play 4C", "must follow suit")
     game.apply("play KS")
     assert game.to_act == 2
 
@@ -76,16 +76,14 @@ def test_left_bower_may_not_be_played_to_its_printed_suit_when_holding_that_suit
     game = hearts_game("JD 5D 4C 5C 6C 7C 8C 9C 10C JC")
     game.apply("play 4D")
     assert texts(game.legal_actions()) == ["play 5D"]
-    with pytest.raises(IllegalAction, match="must follow suit"):
-        game.apply("play JD")
+    assert_refused(game, "play JD", "must follow suit")
 
 
 def test_left_bower_must_follow_when_trumps_are_led():
     game = hearts_game("JD 4C 5C 6C 7C 8C 9C 10C JC QC")
     game.apply("play 5H")
     assert texts(game.legal_actions()) == ["play JD"]
-    with pytest.raises(IllegalAction, match=r"Trumps \(hearts\) were led"):
-        game.apply("play 4C")
+    assert_refused(game, "play 4C", r"Trumps \(hearts\) were led")
     game.apply("play JD")
 
 
@@ -112,8 +110,7 @@ def test_joker_is_a_trump_and_may_not_be_played_to_another_suit_that_one_can_fol
     game = hearts_game("JK 4C 5C 6C 7C 8C 9C 10C JC QC", seat0="KC " + HEARTS_LEADER[3:])
     game.apply("play KC")
     assert "play JK" not in texts(game.legal_actions())
-    with pytest.raises(IllegalAction, match="joker is a trump"):
-        game.apply("play JK")
+    assert_refused(game, "play JK", "joker is a trump")
 
 
 def test_joker_must_follow_when_trumps_are_led():
@@ -134,8 +131,7 @@ def test_joker_may_trump_when_void_and_wins():
 def test_joker_led_in_a_suit_contract_names_no_suit():
     game = hearts_game("4S 5S 6S 7S 8S 9S 10S JS QS KS", seat0="JK " + HEARTS_LEADER[3:])
     assert "play JK" in texts(game.legal_actions())
-    with pytest.raises(IllegalAction, match="Only the joker led in no trumps"):
-        game.apply("play JK:H")
+    assert_refused(game, "play JK:H", "Only the joker led in no trumps")
     game.apply("play JK")
 
 
@@ -146,8 +142,7 @@ def test_leading_the_joker_in_no_trumps_requires_naming_a_suit():
     game = no_trumps_game("JK 4S 5S 6S 7S 8S 9S 10S JS QS", "4H 5H 6H 7H 8H 9H AS 4C 5C 6C")
     assert {"play JK:S", "play JK:C", "play JK:D", "play JK:H"} <= set(texts(game.legal_actions()))
     assert "play JK" not in texts(game.legal_actions())
-    with pytest.raises(IllegalAction, match="name the suit"):
-        game.apply("play JK")
+    assert_refused(game, "play JK", "name the suit")
 
 
 def test_joker_led_with_a_named_suit_must_be_followed_and_wins():
@@ -156,8 +151,7 @@ def test_joker_led_with_a_named_suit_must_be_followed_and_wins():
     assert events[0]["nominated"] == "H"
     assert game.view(1)["led"] == "H"
     assert "play AS" not in texts(game.legal_actions())
-    with pytest.raises(IllegalAction, match="must follow suit"):
-        game.apply("play AS")
+    assert_refused(game, "play AS", "must follow suit")
     game.apply("play 9H")
     while game.trick:
         game.apply(first_legal(game))
@@ -167,8 +161,7 @@ def test_joker_led_with_a_named_suit_must_be_followed_and_wins():
 
 def test_only_the_joker_names_a_suit():
     game = no_trumps_game("JK 4S 5S 6S 7S 8S 9S 10S JS QS", "4H 5H 6H 7H 8H 9H AS 4C 5C 6C")
-    with pytest.raises(IllegalAction, match="only the joker"):
-        game.apply("play 4S:H")
+    assert_refused(game, "play 4S:H", "only the joker")
 
 
 def test_nt_joker_play_any_time_may_be_played_holding_the_suit_led_and_wins():
@@ -187,8 +180,7 @@ def test_nt_joker_only_when_void_may_not_be_played_holding_the_suit_led():
                           rules=rules)
     game.apply("play KS")
     assert texts(game.legal_actions()) == ["play AS"]
-    with pytest.raises(IllegalAction, match="only be played when you cannot follow"):
-        game.apply("play JK")
+    assert_refused(game, "play JK", "only be played when you cannot follow")
 
 
 def test_nt_joker_only_when_void_may_be_played_when_void_and_wins():
@@ -224,8 +216,7 @@ def test_misere_joker_may_not_be_led():
     game = won_bid(new_game("online", MISERE_JOKER), "misere")
     assert game.active == (0, 1, 3)
     assert not any(action.startswith("play JK") for action in texts(game.legal_actions()))
-    with pytest.raises(IllegalAction, match="may not be led"):
-        game.apply("play JK:H")
+    assert_refused(game, "play JK:H", "may not be led")
 
 
 def test_misere_joker_must_be_played_when_void():
@@ -234,8 +225,7 @@ def test_misere_joker_must_be_played_when_void():
     run(game, "play 4H", "play 5D")
     assert game.to_act == 0
     assert texts(game.legal_actions()) == ["play JK"]
-    with pytest.raises(IllegalAction, match="must play the joker"):
-        game.apply("play 5S")
+    assert_refused(game, "play 5S", "must play the joker")
     game.apply("play JK")
 
 
@@ -308,27 +298,22 @@ def test_illegal_play_leaves_the_game_unchanged():
 
 def test_illegal_action_messages_say_why():
     game = hearts_game("KS 4C 5C 6C 7C 8C 9C 10C JC QC")
-    with pytest.raises(IllegalAction, match=r"^You do not hold KS\.$"):
-        game.apply("play KS")
-    with pytest.raises(IllegalAction, match="time to play a card"):
-        game.apply("bid 8H")
-    with pytest.raises(IllegalAction, match="not an action"):
-        game.apply("shuffle")
+    assert_refused(game, "play KS", r"^You do not hold KS\.$")
+    assert_refused(game, "bid 8H", "time to play a card")
+    assert_refused(game, "shuffle", "not an action")
 
 
 def test_acting_out_of_turn_is_refused():
     game = hearts_game("KS 4C 5C 6C 7C 8C 9C 10C JC QC")
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="seat 0's turn, not seat 1's"):
-        game.apply("play KS", seat=1)
+    assert_refused(game, "play KS", "seat 0's turn, not seat 1's", seat=1)
     assert snapshot(game) == before
     game.apply("play 5H", seat=0)
 
 
 def test_out_of_turn_in_the_bidding():
     game = new_game("online", {})
-    with pytest.raises(IllegalAction, match="seat 0's turn"):
-        game.apply("bid 7H", seat=2)
+    assert_refused(game, "bid 7H", "seat 0's turn", seat=2)
     assert game.bids == []
 
 
@@ -338,12 +323,9 @@ def test_discard_must_be_the_right_number_of_held_cards():
     assert (game.phase, game.to_act) == ("discard", 0)
     assert game.hands[0].bit_count() == 15
     before = snapshot(game)
-    with pytest.raises(IllegalAction, match="discard 5 cards"):
-        game.apply("discard 4D 5H")
-    with pytest.raises(IllegalAction, match="You do not hold AS"):
-        game.apply("discard AS 4D 5H 6H 7H")
-    with pytest.raises(IllegalAction, match="discard 5 cards"):
-        game.apply("play 4D")
+    assert_refused(game, "discard 4D 5H", "discard 5 cards")
+    assert_refused(game, "discard AS 4D 5H 6H 7H", "You do not hold AS")
+    assert_refused(game, "play 4D", "discard 5 cards")
     assert snapshot(game) == before
 
 
