@@ -58,13 +58,21 @@ def test_fast_equals_minimax_on_small_endings() -> None:
                 == brute_force(position, side, maximisers)), position
 
 
+def window_case(rng: random.Random, max_tricks: int) -> tuple[Position, list[int], int, int, int]:
+    """A random ending and side (see :func:`random_case`), its exact value, and a random window
+    ``lo`` to ``hi`` within the tricks left."""
+    position, side, _ = random_case(rng, max_tricks)
+    exact = Search(position, side).value()
+    left = position.tricks_left
+    lo, hi = sorted((rng.randint(0, left), rng.randint(0, left)))
+    return position, side, exact, lo, hi
+
+
 def test_fast_clamped_values_and_yes_no_questions() -> None:
     rng = random.Random("fast:clamp")
     for _ in range(100):
-        position, side, _ = random_case(rng, 5)
-        exact = Search(position, side).value()
+        position, side, exact, lo, hi = window_case(rng, 5)
         left = position.tricks_left
-        lo, hi = sorted((rng.randint(0, left), rng.randint(0, left)))
         assert FastSearch(position, side).value(lo, hi) == max(min(exact, hi), lo)
         target = rng.randint(0, left + 1)
         assert FastSearch(position, side).reaches(target) == (exact >= target)
@@ -75,10 +83,8 @@ def test_fast_clamped_values_and_yes_no_questions() -> None:
 def test_a_guess_never_changes_the_answer() -> None:
     rng = random.Random("fast:guess")
     for _ in range(100):
-        position, side, _ = random_case(rng, 6)
-        exact = Search(position, side).value()
+        position, side, exact, lo, hi = window_case(rng, 6)
         left = position.tricks_left
-        lo, hi = sorted((rng.randint(0, left), rng.randint(0, left)))
         for guess in (-3, 0, exact - 2, exact, exact + 1, left, left + 5):
             assert FastSearch(position, side).value(lo, hi, guess) == max(min(exact, hi), lo)
             assert Search(position, side).value(guess=guess) == exact
