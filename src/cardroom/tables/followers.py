@@ -14,6 +14,7 @@ import asyncio
 import time
 from typing import Any
 
+from cardroom.protocol import TableUpdate
 from cardroom.store.db import Change
 from cardroom.tables.core import Core
 from cardroom.tables.model import Listener, Player, Table
@@ -81,7 +82,7 @@ class Followers:
         """After any change: presence brought up to date (seats may have changed hands),
         then each follower's view, built once per seat."""
         self.refresh(table)
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[int | None, TableUpdate] = {}
         seated = table.seats_by_player()
         for listener, player in list(table.listeners.items()):
             seat = seated.get(player.id) if player is not None else None
