@@ -3,30 +3,14 @@ it, and the next action is judged against that match."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cardroom.store.db import Change, Store
-from cardroom.tables.quotas import QuotaSettings
-from cardroom.tables.room import Player, Room, RoomError, RoomSettings
+from cardroom.store.db import Change
+from cardroom.tables.room import Player, Room, RoomError
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
-
-
-@pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[Room]:
-    store = await Store.open(f"sqlite:///{tmp_path / 'rollback.sqlite3'}")
-    room = Room(store, RoomSettings(bot_workers=1, disconnect_grace=3600,
-                                    quotas=QuotaSettings(tables_per_player=100)))
-    await room.start()
-    try:
-        yield room
-    finally:
-        await room.stop()
-        await store.close()
 
 
 async def _full_table(room: Room) -> tuple[str, list[Player]]:

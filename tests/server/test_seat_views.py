@@ -6,15 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cardroom.store.db import Store
-from cardroom.tables.quotas import QuotaSettings
-from cardroom.tables.room import Player, Room, RoomError, RoomSettings
+from cardroom.tables.room import Player, Room, RoomError
 from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import close_all, register_clients
 
@@ -43,19 +39,6 @@ class Connection:
         view = message["view"]
         if view is not None and expected is None and view.get("hand"):
             self.wrong.append(f"{self.player.name} saw a hand from no seat")
-
-
-@pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[Room]:
-    store = await Store.open(f"sqlite:///{tmp_path / 'seats.sqlite3'}")
-    generous = QuotaSettings(tables_per_player=10_000, tables=100_000)
-    room = Room(store, RoomSettings(bot_workers=1, disconnect_grace=3600, quotas=generous))
-    await room.start()
-    try:
-        yield room
-    finally:
-        await room.stop()
-        await store.close()
 
 
 async def _step(room: Room, rng: random.Random, table_id: str, players: list[Player],
