@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from cardroom.bots import make_bot
@@ -33,6 +34,27 @@ async def close_all(clients: list[Client]) -> None:
     for client in clients:
         for message in client.received:
             check_message(message)
+
+
+@asynccontextmanager
+async def registered_client(url: str, name: str) -> AsyncIterator[Client]:
+    """One connected client registered as ``name``; closed at the end, and its messages
+    checked, as :func:`close_all` does."""
+    clients, _ = await register_clients(url, [name])
+    try:
+        yield clients[0]
+    finally:
+        await close_all(clients)
+
+
+async def lobby_row(client: Client, table: str) -> dict[str, Any]:
+    """The table's row in the client's lobby, once it shows."""
+    for _ in range(200):
+        rows = [t for t in (client.lobby or {}).get("tables", []) if t["table_id"] == table]
+        if rows:
+            return rows[0]
+        await asyncio.sleep(0.02)
+    raise AssertionError("the table never reached the lobby")
 
 
 def my_turn(update: dict[str, Any]) -> bool:

@@ -4,7 +4,6 @@ rows and presets, and a six-seat table killed mid-trick that comes back with eve
 
 from __future__ import annotations
 
-import asyncio
 import json
 import urllib.request
 from typing import Any
@@ -13,12 +12,12 @@ import pytest
 
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import ALL_PRESET_NAMES
-from cardroom.tools.client import Client, ClientError
+from cardroom.tools.client import ClientError
 from tests.server.helpers import (
-    close_all,
     hand_scored,
+    lobby_row,
     play_seat,
-    register_clients,
+    registered_client,
     survives_a_kill,
 )
 from tests.shapes import check_message
@@ -28,16 +27,6 @@ SIDES = {
     "five-handed": [[0], [1], [2], [3], [4]],
     "six-handed": [[0, 2, 4], [1, 3, 5]],
 }
-
-
-async def lobby_row(client: Client, table: str) -> dict:
-    """The table's row in the client's lobby, once it shows."""
-    for _ in range(200):
-        rows = [t for t in (client.lobby or {}).get("tables", []) if t["table_id"] == table]
-        if rows:
-            return rows[0]
-        await asyncio.sleep(0.02)
-    raise AssertionError("the table never reached the lobby")
 
 
 def called(update: dict) -> bool:
@@ -64,9 +53,7 @@ class Opener:
 
 @pytest.mark.parametrize("preset", list(SIDES))
 async def test_one_player_and_bots_play_a_hand_at_every_table_size(server, preset) -> None:
-    clients, _ = await register_clients(server.url, ["Pat"])
-    client = clients[0]
-    try:
+    async with registered_client(server.url, "Pat") as client:
         await client.watch_lobby()
         table = await client.create_table(preset=preset, seat=1)
         row = await lobby_row(client, table)
@@ -88,15 +75,11 @@ async def test_one_player_and_bots_play_a_hand_at_every_table_size(server, prese
         assert len(hand["tricks"]) == players
         if hand["contract"] is not None:
             assert sum(hand["tricks"]) == 10 or hand["made"] is not None
-    finally:
-        await close_all(clients)
 
 
 async def test_five_handed_contractor_calls_a_partner(server) -> None:
     """Whoever wins the bidding at a five-seat table names a card; everyone sees the call."""
-    clients, _ = await register_clients(server.url, ["Caller"])
-    client = clients[0]
-    try:
+    async with registered_client(server.url, "Caller") as client:
         table = await client.create_table(preset="five-handed", seat=0,
                                           rules={"misere": False, "open_misere": False})
         await client.start_with_bots(table)
@@ -106,8 +89,6 @@ async def test_five_handed_contractor_calls_a_partner(server) -> None:
         assert len(view["called"]) == (2 if int(bid.rstrip("SCDHNT")) >= 8 else 1)
         assert view["contract"]["contractor"] in view["contract_side"]
         assert set(view["partners"]) <= set(range(5)) - {view["contract"]["contractor"]}
-    finally:
-        await close_all(clients)
 
 
 async def test_presets_offered_and_impossible_rules_refused(server) -> None:
@@ -119,22 +100,19 @@ async def test_presets_offered_and_impossible_rules_refused(server) -> None:
     names = {option["name"] for option in catalogue["options"]}
     assert {"players", "six_handed_teams", "hi_lo", "slam_call", "joker_suit_nomination"} \
         <= names
-    clients, _ = await register_clients(server.url, ["Picky"])
-    try:
+    async with registered_client(server.url, "Picky") as client:
         for preset, rules, words in [
                 ("online", {"players": 6}, "63"),
                 ("three-handed", {"nello": True}, "partner"),
                 ("six-handed", {"six_handed_teams": "three_teams_of_two", "deck": "45"}, "45")]:
             with pytest.raises(ClientError) as refused:
-                await clients[0].create_table(preset=preset, rules=rules)
+                await client.create_table(preset=preset, rules=rules)
             assert refused.value.code == "bad_rules" and words in str(refused.value), rules
-        table = await clients[0].create_table(
+        table = await client.create_table(
             preset="six-handed", rules={"six_handed_teams": "three_teams_of_two"}, seat=5)
-        await clients[0].watch_lobby()
-        row = await lobby_row(clients[0], table)
+        await client.watch_lobby()
+        row = await lobby_row(client, table)
         assert row["teams"] == [[0, 3], [1, 4], [2, 5]] and row["preset"] is None
-    finally:
-        await close_all(clients)
 
 
 async def test_a_six_seat_table_killed_mid_trick_comes_back(server) -> None:

@@ -3,34 +3,23 @@ played over real WebSockets, and a server killed mid-deal that comes back with e
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from cardroom.tools.client import Client, ClientError
+from cardroom.tools.client import ClientError
 from tests.server.helpers import (
     close_all,
     hand_scored,
+    lobby_row,
     play_seat,
     register_clients,
+    registered_client,
     survives_a_kill,
 )
 from tests.shapes import check_message
 
 
-async def lobby_row(client: Client, table: str) -> dict:
-    """The table's row in the client's lobby, once it shows."""
-    for _ in range(200):
-        rows = [t for t in (client.lobby or {}).get("tables", []) if t["table_id"] == table]
-        if rows:
-            return rows[0]
-        await asyncio.sleep(0.02)
-    raise AssertionError("the table never reached the lobby")
-
-
 async def test_one_player_and_two_bots_play_a_deal_of_1000(server) -> None:
-    clients, _ = await register_clients(server.url, ["Olga"])
-    client = clients[0]
-    try:
+    async with registered_client(server.url, "Olga") as client:
         table = await client.create_table(game="1000", seat=0)
         await client.start_with_bots(table)
         await play_seat(client, table, hand_scored, timeout=60)
@@ -46,8 +35,6 @@ async def test_one_player_and_two_bots_play_a_deal_of_1000(server) -> None:
         assert sum(deal["card_points"]) + deal["discard_points"] == 120
         assert view["scores"] == list(deal["scores"])
         assert [s["bot"] for s in update["seats"]] == [None, "simple", "simple"]
-    finally:
-        await close_all(clients)
 
 
 async def test_the_creator_deals_first_wherever_they_sit_and_the_lobby_shows_1000(
@@ -65,9 +52,7 @@ async def test_the_creator_deals_first_wherever_they_sit_and_the_lobby_shows_100
 
 
 async def test_lobby_row_and_seats_of_a_four_player_1000_table(server) -> None:
-    clients, _ = await register_clients(server.url, ["Four"])
-    client = clients[0]
-    try:
+    async with registered_client(server.url, "Four") as client:
         await client.watch_lobby()
         table = await client.create_table(game="1000", preset="russian", seat=1,
                                           rules={"players": 4})
@@ -80,14 +65,10 @@ async def test_lobby_row_and_seats_of_a_four_player_1000_table(server) -> None:
         view = update["view"]
         assert view["sitting_out"] == view["dealer"]
         assert len(view["active"]) == 3
-    finally:
-        await close_all(clients)
 
 
 async def test_bad_games_seats_and_rules_are_refused(server) -> None:
-    clients, _ = await register_clients(server.url, ["Careful"])
-    client = clients[0]
-    try:
+    async with registered_client(server.url, "Careful") as client:
         for kwargs, code in [({"game": "2000"}, "bad_rules"),
                              ({"game": "1000", "preset": "online"}, "bad_rules"),
                              ({"game": "1000", "seat": 3}, "bad_message"),
@@ -105,8 +86,6 @@ async def test_bad_games_seats_and_rules_are_refused(server) -> None:
             assert error.code == "bad_message"
         else:
             raise AssertionError("a bot in seat 3 of three")
-    finally:
-        await close_all(clients)
 
 
 async def test_a_1000_table_killed_mid_deal_comes_back_with_every_action(server) -> None:
