@@ -113,6 +113,21 @@ POLICIES = ("uniform", "passive", "low", "special")
 """
 
 SEEDS = st.integers(min_value=0, max_value=2**40)
+
+
+def on_every_rule_set(examples: int, **options: Any) -> Callable[[Callable[..., None]], Any]:
+    """A property test run for every ``preset`` of :data:`PRESET_NAMES`, each with
+    :func:`scaled` ``examples`` of ``seed`` drawn from :data:`SEEDS`, no deadline; ``options``
+    are more Hypothesis settings."""
+
+    def decorate(test: Callable[..., None]) -> Any:
+        test = settings(max_examples=scaled(examples), deadline=None, **options)(
+            given(seed=SEEDS)(test))
+        return pytest.mark.parametrize("preset", PRESET_NAMES)(test)
+
+    return decorate
+
+
 MATCH_ACTION_LIMIT = 20_000
 """No match of random play may take more actions than this (they take about 50 to 2,000)."""
 
@@ -398,9 +413,7 @@ def sampled(rng: random.Random, probability: float,
 # -- property 1 and 2: turns and cards --------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(20), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(20)
 def test_someone_may_act_until_the_match_is_over(preset: str, seed: int) -> None:
     for policy, game_seed in game_plan(seed, MANY):
         for game in random_game(preset, game_seed, policy):
@@ -410,9 +423,7 @@ def test_someone_may_act_until_the_match_is_over(preset: str, seed: int) -> None
         assert game.is_over
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(20), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(20)
 def test_every_card_is_in_exactly_one_place(preset: str, seed: int) -> None:
     for policy, game_seed in game_plan(seed, MIXED):
         for game in random_game(preset, game_seed, policy, max_actions=1500):
@@ -442,9 +453,7 @@ def test_across_the_table_passes_discards_without_copying_them(
     assert not conservation_problems(game)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(15), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(15)
 def test_special_contracts_keep_the_cards(preset: str, seed: int) -> None:
     """Misère, Spread, Nello and the Across contracts move hands and widows correctly."""
     for policy, game_seed in game_plan(seed, {"special": 6}):
@@ -455,9 +464,7 @@ def test_special_contracts_keep_the_cards(preset: str, seed: int) -> None:
 # -- property 3: views ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(8), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(8)
 def test_views_show_only_what_the_viewer_may_see(preset: str, seed: int) -> None:
     """Every step of one short match, and sampled steps of four more, all five views each."""
     plan = game_plan(seed, {"uniform": 1, "passive": 1, "special": 2, "low": 1})
@@ -468,9 +475,7 @@ def test_views_show_only_what_the_viewer_may_see(preset: str, seed: int) -> None
                 check_all_views(game)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(10), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(10)
 def test_views_of_the_special_contracts_show_only_what_they_may(preset: str, seed: int) -> None:
     """Every step of the hands played under a special contract, in up to three matches."""
     for policy, game_seed in game_plan(seed, {"special": 3}):
@@ -479,9 +484,7 @@ def test_views_of_the_special_contracts_show_only_what_they_may(preset: str, see
                 check_all_views(game)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(10), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(10)
 def test_events_reveal_only_the_card_played(preset: str, seed: int) -> None:
     """``apply`` returns public events (sent to every seat): no hidden card may be in them."""
     for policy, game_seed in game_plan(seed, {"uniform": 2, "passive": 1, "special": 2}):
@@ -653,9 +656,7 @@ def check_hand_results(game: Game) -> None:
             assert played == 10, result
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(20), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(20)
 def test_scores_are_the_sum_of_hand_results(preset: str, seed: int) -> None:
     for policy, game_seed in game_plan(seed, MANY):
         game = play_out(preset, game_seed, policy)
@@ -666,9 +667,7 @@ def test_scores_are_the_sum_of_hand_results(preset: str, seed: int) -> None:
 # -- property 5: replay ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(6), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(6)
 def test_replay_of_the_record_gives_the_same_game(preset: str, seed: int) -> None:
     plan = game_plan(seed, {"uniform": 2, "passive": 1, "special": 2, "low": 1})
     for policy, game_seed in plan:
@@ -755,9 +754,7 @@ def is_listed(game: Game, candidate: Any) -> bool:
     return candidate.text in {action.text for action in legal}
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=SEEDS)
+@on_every_rule_set(8, suppress_health_check=[HealthCheck.too_slow])
 def test_illegal_actions_are_refused_and_change_nothing(preset: str, seed: int) -> None:
     tried = 0
     for policy, game_seed in game_plan(seed, {"uniform": 1, "passive": 1, "special": 1}):
@@ -786,9 +783,7 @@ def test_illegal_actions_are_refused_and_change_nothing(preset: str, seed: int) 
     assert tried > 0
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(6), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(6)
 def test_an_action_is_accepted_exactly_when_it_is_listed(preset: str, seed: int) -> None:
     """Every pass, bid, play and give is tried at sampled steps: accepted iff legal."""
     universe: list[Action] = [PASS_ACTION, *BID_ACTIONS.values(), *PLAY_ACTIONS,
@@ -819,9 +814,7 @@ def test_an_action_is_accepted_exactly_when_it_is_listed(preset: str, seed: int)
 # -- property 7: copies ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(6), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(6)
 def test_a_copy_is_independent_of_the_original(preset: str, seed: int) -> None:
     for policy, game_seed in game_plan(seed, {"uniform": 1, "special": 1, "low": 1}):
         rng = random.Random(game_seed)
@@ -913,9 +906,7 @@ def check_match_end(game: Game) -> None:
                 assert result.scores[game.winner] == max(result.scores[s] for s in standing)
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-@settings(max_examples=scaled(20), deadline=None)
-@given(seed=SEEDS)
+@on_every_rule_set(20)
 def test_every_match_ends_with_a_winner(preset: str, seed: int) -> None:
     for policy, game_seed in game_plan(seed, MANY):
         game = play_out(preset, game_seed, policy)
