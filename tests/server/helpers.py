@@ -47,6 +47,17 @@ async def registered_client(url: str, name: str) -> AsyncIterator[Client]:
         await close_all(clients)
 
 
+async def alone_with_bots(url: str, name: str, **table: Any) -> tuple[Client, str, str]:
+    """A client registered as ``name`` at a new table (``table``: ``create_table``'s options)
+    whose other seats bots took: the client, its token and the table's id."""
+    client = Client(url)
+    await client.connect()
+    token = await client.register(name)
+    table_id = await client.create_table(**table)
+    await client.start_with_bots(table_id)
+    return client, token, table_id
+
+
 async def lobby_row(client: Client, table: str) -> dict[str, Any]:
     """The table's row in the client's lobby, once it shows."""
     for _ in range(200):

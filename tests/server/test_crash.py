@@ -10,7 +10,7 @@ import pytest
 
 from cardroom.tools.client import Client
 from cardroom.tools.processes import process_stat
-from tests.server.helpers import STOP_POINTS, act_until, survives_a_kill
+from tests.server.helpers import STOP_POINTS, act_until, alone_with_bots, survives_a_kill
 
 
 def _same_bidding(before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -31,11 +31,8 @@ async def test_sigkill_and_restart_keeps_every_acknowledged_action(server, point
 async def test_a_server_killed_between_matches_starts_the_next_one_after_restart(
         server_factory) -> None:
     server = server_factory(**{"next-match-delay": 2})
-    client = Client(server.url)
-    await client.connect()
-    token = await client.register("Between")
-    table = await client.create_table(seat=0, rules={"target": 50, "lose_at": -50})
-    await client.start_with_bots(table)
+    client, token, table = await alone_with_bots(server.url, "Between", seat=0,
+                                                 rules={"target": 50, "lose_at": -50})
     await act_until(client, table, lambda u: len(u["matches"]) >= 1, [])
     server.kill()
     await client.close()

@@ -5,17 +5,13 @@ from __future__ import annotations
 import asyncio
 
 from cardroom.tools.client import Client
-from tests.server.helpers import my_turn
+from tests.server.helpers import alone_with_bots, my_turn
 
 
 async def test_restored_tables_wait_for_their_player_before_the_bots_play_on(
         server_factory) -> None:
     server = server_factory(**{"bot-delay": 3})
-    client = Client(server.url)
-    await client.connect()
-    token = await client.register("Back")
-    table = await client.create_table(seat=0)
-    await client.start_with_bots(table)
+    client, token, table = await alone_with_bots(server.url, "Back", seat=0)
     update = await client.wait_for(table, my_turn)
     acted = await client.act(table, update["view"]["legal_actions"][0])
     # Killed while the bots wait to answer; back with bots that act at once, but only once
