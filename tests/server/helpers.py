@@ -37,14 +37,21 @@ async def close_all(clients: list[Client]) -> None:
 
 
 @asynccontextmanager
-async def registered_client(url: str, name: str) -> AsyncIterator[Client]:
-    """One connected client registered as ``name``; closed at the end, and its messages
+async def registered_clients(url: str, *names: str) -> AsyncIterator[list[Client]]:
+    """Connected clients registered as ``names``; closed at the end, and their messages
     checked, as :func:`close_all` does."""
-    clients, _ = await register_clients(url, [name])
+    clients, _ = await register_clients(url, list(names))
     try:
-        yield clients[0]
+        yield clients
     finally:
         await close_all(clients)
+
+
+@asynccontextmanager
+async def registered_client(url: str, name: str) -> AsyncIterator[Client]:
+    """The one client of :func:`registered_clients` for ``name``."""
+    async with registered_clients(url, name) as clients:
+        yield clients[0]
 
 
 async def alone_with_bots(url: str, name: str, **table: Any) -> tuple[Client, str, str]:

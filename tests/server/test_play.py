@@ -7,7 +7,11 @@ import asyncio
 import pytest
 
 from cardroom.tools.client import Client, ClientError
-from tests.server.helpers import close_all, hand_scored, play_seat, register_clients
+from tests.server.helpers import (
+    hand_scored,
+    play_seat,
+    registered_clients,
+)
 
 
 def match_over(update: dict) -> bool:
@@ -16,8 +20,7 @@ def match_over(update: dict) -> bool:
 
 
 async def test_four_players_play_a_hand_to_the_score(server) -> None:
-    clients, _ = await register_clients(server.url, ["Shaun", "Alice", "Susan", "Bob"])
-    try:
+    async with registered_clients(server.url, "Shaun", "Alice", "Susan", "Bob") as clients:
         table = await clients[0].create_table(preset="online", seat=0)
         for seat, client in enumerate(clients[1:], start=1):
             await client.join(table, seat)
@@ -30,13 +33,10 @@ async def test_four_players_play_a_hand_to_the_score(server) -> None:
         assert all(s == scores[0] for s in scores)
         assert [s["name"] for s in clients[0].tables[table]["seats"]] == [
             "Shaun", "Alice", "Susan", "Bob"]
-    finally:
-        await close_all(clients)
 
 
 async def test_two_players_and_two_bots_play_a_whole_match(server) -> None:
-    clients, _ = await register_clients(server.url, ["Ann", "Ben"])
-    try:
+    async with registered_clients(server.url, "Ann", "Ben") as clients:
         table = await clients[0].create_table(preset="classic", seat=0,
                                               rules={"target": 300, "lose_at": -300})
         await clients[1].join(table, 2)
@@ -53,13 +53,10 @@ async def test_two_players_and_two_bots_play_a_whole_match(server) -> None:
         update = await clients[0].wait_for(table, lambda u: u["match_number"] == 2)
         assert update["status"] == "playing"
         assert update["view"]["scores"] == [0, 0]
-    finally:
-        await close_all(clients)
 
 
 async def test_lobby_lists_tables_with_seats_preset_and_age(server) -> None:
-    clients, _ = await register_clients(server.url, ["Shaun", "Alice"])
-    try:
+    async with registered_clients(server.url, "Shaun", "Alice") as clients:
         await clients[1].watch_lobby()
         table = await clients[0].create_table(preset="australian", seat=0)
         lobby = await _wait_lobby(clients[1], lambda rows: any(r["table_id"] == table
@@ -73,13 +70,10 @@ async def test_lobby_lists_tables_with_seats_preset_and_age(server) -> None:
         await clients[1].join(table, 1)
         lobby = await _wait_lobby(clients[1], lambda rows: rows[0]["seats"][1]["name"])
         assert lobby[0]["seats"][1]["name"] == "Alice"
-    finally:
-        await close_all(clients)
 
 
 async def test_leave_before_the_start_and_not_during_a_match(server) -> None:
-    clients, _ = await register_clients(server.url, ["Shaun", "Alice"])
-    try:
+    async with registered_clients(server.url, "Shaun", "Alice") as clients:
         table = await clients[0].create_table(seat=0)
         await clients[1].join(table, 1)
         await clients[1].leave(table)
@@ -89,13 +83,10 @@ async def test_leave_before_the_start_and_not_during_a_match(server) -> None:
         with pytest.raises(ClientError) as refused:
             await clients[0].leave(table)
         assert refused.value.code == "table_started"
-    finally:
-        await close_all(clients)
 
 
 async def test_spectator_sees_the_table_without_hidden_cards(server) -> None:
-    clients, _ = await register_clients(server.url, ["Shaun", "Watcher"])
-    try:
+    async with registered_clients(server.url, "Shaun", "Watcher") as clients:
         table = await clients[0].create_table(seat=0)
         await clients[0].start_with_bots(table)
         assert await clients[1].open(table) is None
@@ -103,8 +94,6 @@ async def test_spectator_sees_the_table_without_hidden_cards(server) -> None:
         assert update["seat"] is None
         assert update["view"]["hand"] is None
         assert update["view"]["hand_sizes"] == [10, 10, 10, 10]
-    finally:
-        await close_all(clients)
 
 
 async def _wait_lobby(client: Client, condition) -> list[dict]:

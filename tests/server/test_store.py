@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,16 @@ async def _store_with_tables(path: Path, count: int) -> Store:
     return store
 
 
+@asynccontextmanager
+async def _open_tables(path: Path, count: int) -> AsyncIterator[Store]:
+    """:func:`_store_with_tables`, closed at the end."""
+    store = await _store_with_tables(path, count)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
 async def _actions(store: Store, table_id: str) -> list[tuple[int, int, str]]:
     stored = await store.load_table(table_id)
     assert stored is not None
@@ -32,8 +44,7 @@ async def _actions(store: Store, table_id: str) -> list[tuple[int, int, str]]:
 
 
 async def test_changes_arriving_together_are_written_together(tmp_path: Path) -> None:
-    store = await _store_with_tables(tmp_path / "room.sqlite3", 50)
-    try:
+    async with _open_tables(tmp_path / "room.sqlite3", 50) as store:
         assert store.group_commit is not None
         before = store.group_commit.groups
         written = await asyncio.gather(*(
@@ -45,14 +56,11 @@ async def test_changes_arriving_together_are_written_together(tmp_path: Path) ->
             assert await _actions(store, f"t{n}") == [(0, n % 4, "pass")]
             stored = await store.load_table(f"t{n}")
             assert stored is not None and stored.version == 2
-    finally:
-        await store.close()
 
 
 async def test_a_change_that_lost_its_race_writes_nothing_and_the_rest_of_its_group_stands(
         tmp_path: Path) -> None:
-    store = await _store_with_tables(tmp_path / "room.sqlite3", 2)
-    try:
+    async with _open_tables(tmp_path / "room.sqlite3", 2) as store:
         written = await asyncio.gather(
             store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))),
             store.commit(Change("t0", 1, 1.1, action=(1, 0, 2, "bid 6S"))),
@@ -60,8 +68,6 @@ async def test_a_change_that_lost_its_race_writes_nothing_and_the_rest_of_its_gr
         assert written == [True, False, True]
         assert await _actions(store, "t0") == [(0, 1, "pass")]
         assert await _actions(store, "t1") == [(0, 3, "bid 7H")]
-    finally:
-        await store.close()
 
 
 async def _group_with_a_taken_key(store: Store, failing_commits: int = 0) -> list[object]:
@@ -78,8 +84,7 @@ async def _group_with_a_taken_key(store: Store, failing_commits: int = 0) -> lis
 
 
 async def test_a_failing_change_fails_alone(tmp_path: Path) -> None:
-    store = await _store_with_tables(tmp_path / "room.sqlite3", 3)
-    try:
+    async with _open_tables(tmp_path / "room.sqlite3", 3) as store:
         written = await _group_with_a_taken_key(store)
         assert written[0] is True and written[2] is True
         assert isinstance(written[1], IntegrityError)
@@ -88,8 +93,6 @@ async def test_a_failing_change_fails_alone(tmp_path: Path) -> None:
         stored = await store.load_table("t1")
         assert stored is not None and stored.version == 2  # its bump was rolled back
         assert await _actions(store, "t2") == [(0, 3, "bid 7H")]
-    finally:
-        await store.close()
 
 
 async def test_closing_the_store_writes_what_is_queued(tmp_path: Path) -> None:
@@ -130,8 +133,7 @@ def _fail_commits(store: Store, how_many: int) -> None:
 
 
 async def test_a_group_whose_commit_fails_reports_no_change_written(tmp_path: Path) -> None:
-    store = await _store_with_tables(tmp_path / "room.sqlite3", 2)
-    try:
+    async with _open_tables(tmp_path / "room.sqlite3", 2) as store:
         _fail_commits(store, 1)
         written = await asyncio.gather(
             store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))),
@@ -142,13 +144,10 @@ async def test_a_group_whose_commit_fails_reports_no_change_written(tmp_path: Pa
         # The writer goes on: the same changes are written when tried again.
         assert await store.commit(Change("t0", 1, 2.0, action=(1, 0, 1, "pass")))
         assert await _actions(store, "t0") == [(0, 1, "pass")]
-    finally:
-        await store.close()
 
 
 async def test_a_change_written_alone_answers_only_once_committed(tmp_path: Path) -> None:
-    store = await _store_with_tables(tmp_path / "room.sqlite3", 3)
-    try:
+    async with _open_tables(tmp_path / "room.sqlite3", 3) as store:
         # t1's taken key sends the group one by one, and then t0's COMMIT fails.
         written = await _group_with_a_taken_key(store, failing_commits=1)
         assert isinstance(written[0], OSError)
@@ -156,14 +155,11 @@ async def test_a_change_written_alone_answers_only_once_committed(tmp_path: Path
         assert written[2] is True
         assert await _actions(store, "t0") == []
         assert await _actions(store, "t2") == [(0, 3, "bid 7H")]
-    finally:
-        await store.close()
 
 
 async def test_a_change_whose_caller_gave_up_before_its_group_is_not_written(
         tmp_path: Path) -> None:
-    store = await _store_with_tables(tmp_path / "room.sqlite3", 1)
-    try:
+    async with _open_tables(tmp_path / "room.sqlite3", 1) as store:
         waiting = asyncio.ensure_future(
             store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))))
         await asyncio.sleep(0)  # queued, not yet written
@@ -172,8 +168,6 @@ async def test_a_change_whose_caller_gave_up_before_its_group_is_not_written(
         stored = await store.load_table("t0")
         assert stored is not None and stored.version == 1 and stored.actions == ()
         assert await store.commit(Change("t0", 1, 2.0, action=(1, 0, 2, "pass")))
-    finally:
-        await store.close()
 
 
 async def test_a_closed_store_refuses_changes_instead_of_hanging(tmp_path: Path) -> None:
