@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from cardroom.bots import make_bot
+from cardroom.tables.room import Player, Room
 from cardroom.tools.client import Client
 from tests.shapes import check_message
 
@@ -73,6 +74,15 @@ async def lobby_row(client: Client, table: str) -> dict[str, Any]:
             return rows[0]
         await asyncio.sleep(0.02)
     raise AssertionError("the table never reached the lobby")
+
+
+def known_players(room: Room, *names: str) -> list[Player]:
+    """Players named ``names`` that ``room`` knows as if they had registered (their ids: the
+    names in lower case), for tests that drive a room without clients."""
+    players = [Player(name.lower(), name) for name in names]
+    for player in players:
+        room.core.players[player.id] = player
+    return players
 
 
 def my_turn(update: dict[str, Any]) -> bool:

@@ -12,7 +12,7 @@ import pytest
 
 from cardroom.tables.room import Player, Room, RoomError
 from cardroom.tools.client import Client, ClientError
-from tests.server.helpers import close_all, register_clients
+from tests.server.helpers import close_all, known_players, register_clients
 
 SEQUENCES = 300
 STEPS = 30
@@ -82,9 +82,7 @@ def _check_presence(room: Room, table_id: str, connections: list[Connection]) ->
 
 async def test_random_seatings_send_each_connection_its_players_seat_only(room: Room) -> None:
     rng = random.Random(15)
-    players = [Player(f"p{n}", f"Player {n}") for n in range(5)]
-    for player in players:
-        room.core.players[player.id] = player
+    players = known_players(room, *(f"Player {n}" for n in range(5)))
     started = 0
     for _ in range(SEQUENCES):
         creator = rng.choice(players)
@@ -102,9 +100,7 @@ async def test_random_seatings_send_each_connection_its_players_seat_only(room: 
 
 
 async def test_a_creator_who_left_may_not_seat_bots_until_seated_again(room: Room) -> None:
-    creator, other = Player("c", "Creator"), Player("o", "Other")
-    for player in (creator, other):
-        room.core.players[player.id] = player
+    creator, other = known_players(room, "Creator", "Other")
     table = await room.create_table(creator, "online", {}, 0, None, "simple")
     await room.join(other, table.id, 2)
     await room.leave(creator, table.id)
