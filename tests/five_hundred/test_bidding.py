@@ -152,11 +152,15 @@ def test_australian_misere_only_after_a_seven():
     assert str(game.high_bid) == "misere"
 
 
-def test_australian_misere_beats_7nt_and_loses_to_8s():
-    game = auction("australian")
-    run(game, "bid 7NT", "bid misere")
-    assert_refused(game, "bid 7NT", "must beat")
-    game.apply("bid 8S")
+@pytest.mark.parametrize(("preset", "below", "above"), [
+    ("australian", "7NT", "8S"),  # after the sevens
+    ("online", "8S", "8C"),  # at its value, 250: no seven needed first
+])
+def test_misere_beats_the_bid_below_it_and_loses_to_the_one_above(preset, below, above):
+    game = auction(preset)
+    run(game, f"bid {below}", "bid misere")
+    assert_refused(game, f"bid {below}", "must beat")
+    game.apply(f"bid {above}")
     assert_refused(game, "bid misere", "must beat")
 
 
@@ -164,13 +168,6 @@ def test_australian_open_misere_any_time():
     game = auction("australian")
     game.apply("bid open-misere")
     assert str(game.high_bid) == "open-misere"
-
-
-def test_online_misere_at_its_value_needs_no_seven():
-    game = auction("online")
-    run(game, "bid 8S", "bid misere")
-    assert_refused(game, "bid 8S", "must beat")
-    game.apply("bid 8C")
 
 
 def test_online_spread_only_after_a_no_tricks_bid():
