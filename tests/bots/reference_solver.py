@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable
 
 from cardroom.bots.five_hundred.solver import (
-    JOKER_BIT,
+    JOKERS,
     SUITS,
     Move,
     Position,
@@ -52,7 +52,7 @@ def brute_force(position: Position, side: int | Iterable[int],
             if not hands[winner]:
                 return won
             return won + value(hands, [], 0, winner)
-        mask = playable(hands[seat], not trick, led, follow, JOKER_BIT,
+        mask = playable(hands[seat], not trick, led, follow, JOKERS,
                         position.joker_forced, position.joker_any_time)
         results = []
         for card in iter_indexes(mask):
@@ -121,7 +121,7 @@ class Search(SearchRoot):
         left = hands[leader].bit_count()
         if target > left:
             return False
-        key = (hands[0], hands[1], hands[2], hands[3], leader)
+        key = (*hands, leader)
         entry = self.table.get(key)
         if entry is None:
             lo, hi = self._bounds(hands, leader, left, target)
@@ -153,7 +153,7 @@ class Search(SearchRoot):
         maximising = self.maximisers >> seat & 1
         mask = playable(hands[seat], pos == 0, led, layout.follow, self.joker, self.forced,
                         self.any_time)
-        in_play = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
+        in_play = self.in_play(hands) | trick_mask
         for card, named in self._ordered_moves(mask, in_play, pos, led, best_key, best_seat,
                                                seat, hands, maximising):
             if pos == 0:
@@ -208,7 +208,7 @@ class Search(SearchRoot):
         """Third to play: the trick key of the best card the fourth player holds in the suit
         led (-1: none, or not third). When it beats partner's card, the cards that beat it
         are tried first (a tenth fewer positions)."""
-        if pos != 2 or len(self.active) != 4:
+        if pos != 2 or not self.partnered:
             return -1
         suited = hands[(seat + 1) % 4] & self.layout.follow[led]
         return self.layout.keys[led][suited.bit_length() - 1] if suited else -1
@@ -217,7 +217,7 @@ class Search(SearchRoot):
                         in_play: int) -> bool:
         """Second to play, with partner (fourth) holding the top card of the suit led: low
         cards are tried before the winners (a fifth fewer positions in no trumps)."""
-        if pos != 1 or len(self.active) != 4:
+        if pos != 1 or not self.partnered:
             return False
         top = (in_play & self.layout.follow[led]).bit_length() - 1
         return top >= 0 and bool(hands[(seat + 2) % 4] >> top & 1)
@@ -232,7 +232,7 @@ class Search(SearchRoot):
             return -(1000 + card)
         if self._to_partner(card, seat, hands, in_play):
             return card - 500
-        if len(self.active) != 4:
+        if not self.partnered:
             return card
         pair_length = ((hands[seat] | hands[(seat + 2) % 4]) & follow).bit_count()
         if self.trump_mask and follow == self.trump_mask:
@@ -246,7 +246,7 @@ class Search(SearchRoot):
         """Whether leading ``card`` puts the lead with a partner who holds the top card of
         its suit, and no opponent can ruff it: such leads are tried right after the sure
         winners (in no trumps they cut the search by a fifth)."""
-        if len(self.active) != 4:
+        if not self.partnered:
             return False
         partner = (seat + 2) % 4
         suit = self.layout.suit[card]
@@ -278,7 +278,7 @@ class Search(SearchRoot):
             else:
                 hi = min(hi, left - sure)
         partner = (leader + 2) & 3
-        if (lo < target <= hi and len(self.active) == 4
+        if (lo < target <= hi and self.partnered
                 and self.side >> partner & 1 == counted
                 and self.maximisers >> partner & 1 == counted and hands[partner]
                 and self._entry(hands, leader, partner)):
@@ -290,26 +290,23 @@ class Search(SearchRoot):
         return lo, hi
 
     def _top_trump_tricks(self, hands: list[int]) -> tuple[int | None, int]:
-        """The seat holding the card nothing can beat (the top trump, or in no trumps a
-        joker that wins), and the tricks it takes whatever anyone does: that card must be
-        played some time and wins its trick, and so does each trump just below it in the
-        same hand, since a hand plays one card a trick."""
-        in_play = hands[0] | hands[1] | hands[2] | hands[3]
-        if self.strain.trump is not None:
-            trumps = in_play & self.trump_mask
-            top = 1 << (trumps.bit_length() - 1) if trumps else 0
-        else:
-            top = in_play & self.joker if self.joker_wins else 0
+        """The seat holding the card nothing can beat (the top trump, or in no trumps the
+        higher joker when the jokers win), and the tricks it takes whatever anyone does: that
+        card must be played some time and wins its trick, and so does each trump (or joker)
+        just below it in the same hand, since a hand plays one card a trick."""
+        ruffers = self.in_play(hands) & self._ruffers()
+        if not ruffers:
+            return None, 0
+        top = 1 << (ruffers.bit_length() - 1)
         for seat in self.active:
             if hands[seat] & top:
-                run = _top_run(hands[seat], trumps) if self.strain.trump is not None else 1
-                return seat, run
+                return seat, _top_run(hands[seat], ruffers)
         return None, 0
 
 
     def _ruffers(self) -> int:
-        """The cards that win a trick in a suit their holder lacks: trumps, or a winning
-        no-trumps joker."""
+        """The cards that win a trick in a suit their holder lacks: trumps, or the winning
+        no-trumps jokers."""
         if self.strain.trump is not None:
             return self.trump_mask
         return self.joker if self.joker_wins else 0
@@ -321,7 +318,7 @@ class Search(SearchRoot):
         played at any time is out against them). The partner's quick tricks then count
         for the pair, the entry trick among them."""
         ruffers = self._ruffers()
-        in_play = hands[0] | hands[1] | hands[2] | hands[3]
+        in_play = self.in_play(hands)
         if self.any_time and in_play & ~hands[partner] & ruffers & self.joker:
             return False
         follow = self.layout.follow
@@ -353,10 +350,8 @@ class Search(SearchRoot):
         trump = self.strain.trump
         ruffers = self._ruffers()
         count = 0
-        if trump is not None:
+        if trump is not None or not self.forced:  # top trumps, or top no-trumps jokers
             count = _top_run(mine, in_play & ruffers)
-        elif mine & ruffers and not self.forced:
-            count += 1
         if self.any_time and others & ruffers & self.joker:
             return count  # the joker may beat anything at any time
         for suit in SUITS:

@@ -11,7 +11,7 @@ import pytest
 from tests.bots.reference_solver import Search, brute_force
 
 from cardroom.bots.five_hundred.solver import (
-    JOKER_BIT,
+    JOKERS,
     FastSearch,
     Position,
     SearchRoot,
@@ -22,7 +22,7 @@ from cardroom.bots.five_hundred.solver import (
     solve,
 )
 from cardroom.games.cards import Suit, iter_indexes, mask_of
-from cardroom.games.five_hundred import PRESET_NAMES, Game, Rules, strain_for
+from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game, Rules, strain_for
 
 DECK = list(iter_indexes(Rules.preset("online").deck_spec.mask))
 SEATINGS = ((0, 1, 2, 3), (0, 1, 3), (1, 3))
@@ -30,13 +30,16 @@ SEATINGS = ((0, 1, 2, 3), (0, 1, 3), (1, 3))
 
 def random_ending(rng: random.Random, tricks: int, trump: Suit | None,
                   active: tuple[int, ...], *, joker: bool = True, joker_low: bool = False,
-                  forced: bool = False, any_time: bool = False) -> Position:
-    """Random hands of ``tricks`` cards for the active seats, a random leader and a random
-    part of a trick already played by the rules."""
-    strain = strain_for(trump, joker_low)
-    deck = [c for c in DECK if joker or c != 64]
+                  forced: bool = False, any_time: bool = False, deck: list[int] = DECK,
+                  seats: int = 4, joker_suit: Suit | None = None) -> Position:
+    """Random hands of ``tricks`` cards for the active seats of a table of ``seats`` seats,
+    dealt from ``deck`` (without its jokers unless ``joker``), a random leader and a random
+    part of a trick already played by the rules; ``joker_suit`` names the no-trumps jokers'
+    suit."""
+    strain = strain_for(trump, joker_low, joker_suit=joker_suit)
+    deck = [c for c in deck if joker or c < 64]
     rng.shuffle(deck)
-    hands = [0, 0, 0, 0]
+    hands = [0] * seats
     for seat in active:
         for card in deck[:tricks]:
             hands[seat] |= 1 << card
@@ -46,7 +49,7 @@ def random_ending(rng: random.Random, tricks: int, trump: Suit | None,
     trick: list[tuple[int, int]] = []
     led = 0
     for _ in range(rng.randrange(len(active))):
-        mask = playable(hands[seat], not trick, led, strain.follow_mask, JOKER_BIT, forced,
+        mask = playable(hands[seat], not trick, led, strain.follow_mask, JOKERS, forced,
                         any_time)
         card = rng.choice(list(iter_indexes(mask)))
         if not trick:
@@ -172,12 +175,21 @@ def test_a_ruff_beats_an_ace() -> None:
     assert solve(position, (1, 3)) == 1
 
 
+EVERY_TABLE = (*(Rules.preset(name) for name in ALL_PRESET_NAMES),
+               Rules.preset("online").replace(deck="46"),
+               Rules.preset("classic").replace(joker_suit_nomination=True),
+               Rules.preset("six-handed").replace(six_handed_teams="three_teams_of_two"))
+"""Every preset, and the tables the presets leave out: two jokers, a nominated joker, six
+players in three teams of two."""
+
+
 def test_solver_positions_from_real_games_match_minimax() -> None:
-    """Late positions of random games, read from the engine, against minimax."""
+    """Late positions of random games at every table, read from the engine, against
+    minimax."""
     rng = random.Random(7)
     checked = 0
     for seed in range(40):
-        game = Game.new(PRESET_NAMES[seed % len(PRESET_NAMES)], seed=seed)
+        game = Game.new(EVERY_TABLE[seed % len(EVERY_TABLE)], seed=seed)
         while game.phase != "play" or len(game.completed) < 8:
             if game.is_over:
                 break
@@ -195,15 +207,15 @@ def test_playable_is_the_engines_rule() -> None:
     """At every play of random games in every preset, the solver's rule gives exactly the
     cards the engine accepts."""
     rng = random.Random(8)
-    for seed in range(12):
-        game = Game.new(PRESET_NAMES[seed % len(PRESET_NAMES)], seed=seed)
+    for seed in range(2 * len(EVERY_TABLE)):
+        game = Game.new(EVERY_TABLE[seed % len(EVERY_TABLE)], seed=seed)
         for _ in range(300):
             if game.is_over:
                 break
             if game.phase == "play":
                 seat = game.to_act
                 mask = playable(game.hands[seat], not game.trick, game.led,
-                                game.strain.follow_mask, JOKER_BIT, game.joker_forced,
+                                game.strain.follow_mask, JOKERS, game.joker_forced,
                                 game.joker_any_time)
                 legal = mask_of(a.cards[0] for a in game.legal_actions())
                 assert mask == legal

@@ -33,7 +33,8 @@ from functools import partial
 import numpy as np
 
 from cardroom.bots.five_hundred.solver_kernel import (
-    FRAME_FIELDS,
+    CFG_FIELDS,
+    FRAME_KEY,
     MAX_MOVES,
     STAT_ABORTED,
     STAT_LIMIT,
@@ -41,10 +42,12 @@ from cardroom.bots.five_hundred.solver_kernel import (
     search_kernel,
     shared_table,
 )
-from cardroom.games.cards import JOKER_INDEX, Suit, iter_indexes
+from cardroom.games.cards import BLACK_JOKER_INDEX, JOKER_INDEX, Suit, iter_indexes
 from cardroom.games.five_hundred.tricks import JOKER_SUIT, Strain
 
 JOKER_BIT = 1 << JOKER_INDEX
+JOKERS = JOKER_BIT | 1 << BLACK_JOKER_INDEX
+"""Both jokers (the 46-card deck has two; the black one beats the other)."""
 SUITS = tuple(int(suit) for suit in Suit)
 Move = tuple[int, int | None]
 """A move: the card index played and, for a joker led in no trumps, the suit it names."""
@@ -74,8 +77,9 @@ class SolverTimeout(Exception):
 class Position:
     """A moment of the play, with every hand known (engine masks, by seat).
 
-    ``hands`` has one mask per seat (folded seats hold 0 or are simply left out of
-    ``active``); ``trick`` is the trick so far as ``(seat, card index)`` pairs in play order;
+    ``hands`` has one mask per seat of the table, three to six (folded seats hold 0 or are
+    simply left out of ``active``); ``trick`` is the trick so far as ``(seat, card index)``
+    pairs in play order;
     ``led`` is the effective suit led (needed when ``trick`` is not empty, and the suit a
     led no-trumps joker named); ``to_play`` is the seat to play next. ``joker_forced`` and
     ``joker_any_time`` are the engine's no-tricks and no-trumps joker rules.
@@ -112,21 +116,21 @@ def playable(hand: int, leading: bool, led: int, follow: Sequence[int], joker: i
              joker_forced: bool, joker_any_time: bool) -> int:
     """Mask of the cards of ``hand`` that may be played, by the engine's rules.
 
-    The same rules as ``Game._playable`` (the tests compare the two on random games), written
-    over any numbering of the cards: ``follow[s]`` is the mask of effective suit ``s`` and
-    ``joker`` the joker's bit (0 when it is out of play).
+    The same rules as the engine's ``playable`` (the tests compare the two on random games),
+    written over any numbering of the cards: ``follow[s]`` is the mask of effective suit
+    ``s`` and ``joker`` the mask of the jokers (0 when none is in play).
     """
     if leading:
-        if joker_forced and hand & joker and hand != joker:
+        if joker_forced and hand & joker and hand & ~joker:
             return hand & ~joker
         return hand
     following = hand & follow[led]
     if following:
-        if joker_any_time and hand & joker:
-            following |= joker
+        if joker_any_time:
+            following |= hand & joker
         return following
     if joker_forced and hand & joker:
-        return joker
+        return hand & joker
     return hand
 
 
@@ -162,7 +166,8 @@ class Layout:
         for pos, suit in enumerate(self.suit):
             self.follow[suit] |= 1 << pos
         self.keys = [[strain.keys[led][card] for card in order] for led in range(5)]
-        self.joker = 1 << self.compact[JOKER_INDEX] if JOKER_INDEX in self.compact else 0
+        self.joker = self.to_compact(cards & JOKERS)
+        """The mask of the jokers in play (none, one or two)."""
 
     def to_compact(self, mask: int) -> int:
         """An engine mask in the compact numbering."""
@@ -198,6 +203,11 @@ class SearchRoot(ABC):
         self.side = side_of(side)
         self.maximisers = self.side if maximisers is None else side_of(maximisers)
         self.active = tuple(sorted(position.active))
+        self.seats = max(4, len(position.hands))
+        """Seats of the table: every array by seat is this long."""
+        self.partnered = self.seats == 4 and len(self.active) == 4
+        """Four players in two partnerships facing each other: the one table where the move
+        ordering and the bounds look for the partner (two seats on)."""
         self.after = next_seats(self.active)
         self.orders = {seat: self._order_from(seat) for seat in self.active}
         self.joker = layout.joker
@@ -205,16 +215,27 @@ class SearchRoot(ABC):
         self.any_time = position.joker_any_time
         trump = strain.trump
         self.trump_mask = layout.follow[int(trump)] if trump is not None else 0
-        self.joker_wins = (bool(self.joker) and trump is None
-                           and layout.suit[layout.compact[JOKER_INDEX]] == JOKER_SUIT
-                           and layout.keys[0][layout.compact[JOKER_INDEX]] > 0)
-        """In no trumps, the joker beats every card (not when it is low, nor when its holder
-        named a suit it belongs to: then it is that suit's top card and nothing more)."""
-        self.hands = [0, 0, 0, 0]
+        jokers = [layout.compact[card] for card in (JOKER_INDEX, BLACK_JOKER_INDEX)
+                  if card in layout.compact]
+        self.joker_wins = (trump is None and any(layout.suit[card] == JOKER_SUIT
+                                                 and layout.keys[0][card] > 0
+                                                 for card in jokers))
+        """In no trumps, the jokers beat every card (not when they are low, nor when their
+        holder named a suit they belong to: then they are that suit's top cards and nothing
+        more)."""
+        self.hands = [0] * self.seats
         for seat in self.active:
             self.hands[seat] = layout.to_compact(position.hands[seat])
         self.deadline = deadline
         self.nodes = 0
+
+    @staticmethod
+    def in_play(hands: Sequence[int]) -> int:
+        """Every card still in one of ``hands``."""
+        cards = 0
+        for hand in hands:
+            cards |= hand
+        return cards
 
     def _order_from(self, leader: int) -> tuple[int, ...]:
         seats = [leader]
@@ -237,14 +258,14 @@ class SearchRoot(ABC):
         one trick low a probe more, so the estimate leans 0.3 of a trick up before
         rounding."""
         position = self.position
-        if (position.trick or len(self.active) != 4 or position.tricks_left != FULL_DEAL
+        if (position.trick or not self.partnered or position.tricks_left != FULL_DEAL
                 or self.side not in (0b0101, 0b1010) or self.maximisers != self.side):
             return None
         ours = 0
         for seat in self.active:
             if self.side >> seat & 1:
                 ours |= self.hands[seat]
-        in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        in_play = self.in_play(self.hands)
         trump = JOKER_SUIT if self.strain.trump is None else int(self.strain.trump)
         weights, constant = GUESS_WEIGHTS[self.strain.trump is not None]
         counts = [0] * len(weights)
@@ -341,7 +362,7 @@ class SearchRoot(ABC):
         hands = self.hands
         mask = playable(hands[seat], trick is None, led, layout.follow, self.joker,
                         self.forced, self.any_time)
-        in_play = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
+        in_play = self.in_play(hands) | trick_mask
         moves: list[tuple[Move, list[int]]] = []
         for rep, group in equivalent_groups(mask, in_play, layout.suit):
             engine_group = [layout.index[c] for c in group]
@@ -436,18 +457,21 @@ class FastSearch(SearchRoot):
         trump = self.strain.trump
         cards = len(layout.index)
         size = 1 << min(self.TABLE_BITS, max(10, 2 * (cards // len(self.active)) + 2))
-        self.tt_keys, self.tt_bounds, self.tt_moves, generation = shared_table(size)
+        seats = self.seats
+        self.tt_keys, self.tt_bounds, self.tt_moves, generation = shared_table(size, seats)
         self.cfg = np.array([len(self.active), self.joker, self.forced, self.any_time,
                              self.side, self.maximisers, -1 if trump is None else int(trump),
-                             self.trump_mask, self.joker_wins, generation], dtype=np.int64)
+                             self.trump_mask, self.joker_wins, generation, self.partnered],
+                            dtype=np.int64)
+        assert len(self.cfg) == CFG_FIELDS
         self.suit_of = np.array(layout.suit or [0], dtype=np.int64)
         self.follow = np.array(layout.follow, dtype=np.int64)
         self.keys = np.array([keys or [0] for keys in layout.keys], dtype=np.int64)
-        self.order_table = np.zeros((4, 4), dtype=np.int64)
+        self.order_table = np.zeros((seats, seats), dtype=np.int64)
         for seat, order in self.orders.items():
             self.order_table[seat, :len(order)] = order
         self.moves = np.zeros((cards + 2, 4, MAX_MOVES), dtype=np.int64)
-        self.frames = np.zeros((cards + 2, FRAME_FIELDS), dtype=np.int64)
+        self.frames = np.zeros((cards + 2, FRAME_KEY + seats + 1), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
         self.hand_array = np.array(self.hands, dtype=np.int64)
 

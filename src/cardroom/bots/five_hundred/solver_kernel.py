@@ -20,9 +20,19 @@ import numba as _numba
 import numba.extending  # loads _numba.extending, for its intrinsic decorator
 import numpy as np
 
-# Slots of the kernel's ``cfg`` array.
+# Slots of the kernel's ``cfg`` array. ``_C_JOKER`` is the mask of every joker in play (one
+# or two); ``_C_PAIRS`` is set when four seats play in two partnerships facing each other,
+# the only table whose partner the move ordering and the entry bound look for.
 _C_PLAYERS, _C_JOKER, _C_FORCED, _C_ANY_TIME, _C_SIDE, _C_MAX = 0, 1, 2, 3, 4, 5
-_C_TRUMP, _C_TRUMP_MASK, _C_JOKER_WINS, _C_GENERATION = 6, 7, 8, 9
+_C_TRUMP, _C_TRUMP_MASK, _C_JOKER_WINS, _C_GENERATION, _C_PAIRS = 6, 7, 8, 9, 10
+CFG_FIELDS = 11
+MAX_SEATS = 6
+"""The most seats at a table of 500: the arrays by seat (``hands``, the order table, a table
+row's squeezed hands) are as long as the table has seats, from four (three players keep a
+fourth, empty hand) to six."""
+_HASH_FACTORS = np.array([0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D, 0x27D4EB2F, 0x7FEB352D,
+                          0x846CA68B, 0x165667B1], dtype=np.int64)
+"""Odd factors mixing each squeezed hand into a table row's hash; the last one mixes the tag."""
 _GENERATION_SHIFT = 40
 """Where a table row's tag keeps the generation (suit lengths and leader fit below)."""
 _GENERATIONS = 1 << 20
@@ -30,7 +40,7 @@ _GENERATIONS = 1 << 20
 # Slots of the kernel's ``stats`` array: nodes so far, node limit, aborted flag.
 STAT_NODES, STAT_LIMIT, STAT_ABORTED = 0, 1, 2
 MAX_MOVES = 32
-"""Room for the moves of one node: at most one per card held plus three joker namings."""
+"""Room for the moves of one node: at most one per card held plus four namings per joker."""
 
 
 def _jit(function: Callable) -> Callable:
@@ -58,6 +68,17 @@ def _highest(x: int) -> int:
     return n
 
 
+def _in_play_k(hands) -> int:
+    """Every card still in a hand, whatever the number of seats (four spelt out: the usual
+    table, and the kernel's most frequent question)."""
+    if hands.shape[0] == 4:
+        return hands[0] | hands[1] | hands[2] | hands[3]
+    cards = 0
+    for seat in range(hands.shape[0]):
+        cards |= hands[seat]
+    return cards
+
+
 def _top_run_k(mine: int, suit_cards: int) -> int:
     """``Search``'s ``_top_run`` without a loop over the cards: how many of the top cards of
     a suit (its highest bits) are in ``mine`` in a row."""
@@ -68,8 +89,8 @@ def _top_run_k(mine: int, suit_cards: int) -> int:
 
 
 def _ruffers_k(cfg) -> int:
-    """The cards that win a trick in a suit their holder lacks: trumps, or a winning
-    no-trumps joker."""
+    """The cards that win a trick in a suit their holder lacks: trumps, or the winning
+    no-trumps jokers."""
     if cfg[_C_TRUMP] >= 0:
         return cfg[_C_TRUMP_MASK]
     return cfg[_C_JOKER] if cfg[_C_JOKER_WINS] else 0
@@ -79,23 +100,21 @@ def _quick_k(hands, seat: int, follow, cfg) -> int:
     """:meth:`Search._quick_tricks` of ``seat``."""
     mine = hands[seat]
     others = 0
-    for other in range(4):
+    for other in range(hands.shape[0]):
         if other != seat:
             others |= hands[other]
     in_play = mine | others
     trump = cfg[_C_TRUMP]
     ruffers = _ruffers_k(cfg)
     count = 0
-    if trump >= 0:
+    if trump >= 0 or not cfg[_C_FORCED]:
         count = _top_run_k(mine, in_play & ruffers)
-    elif mine & ruffers and not cfg[_C_FORCED]:
-        count = 1
     if not (cfg[_C_ANY_TIME] and others & ruffers & cfg[_C_JOKER]):
         for suit in range(4):
             if suit != trump:
                 run = _top_run_k(mine, in_play & follow[suit])
                 if run and others & ruffers:
-                    for other in range(4):
+                    for other in range(hands.shape[0]):
                         if other != seat and hands[other] & ruffers:
                             run = min(run, _popcount(hands[other] & follow[suit]))
                 count += run
@@ -105,7 +124,7 @@ def _quick_k(hands, seat: int, follow, cfg) -> int:
 def _entry_k(hands, leader: int, partner: int, follow, cfg) -> bool:
     """:meth:`Search._entry`."""
     ruffers = _ruffers_k(cfg)
-    in_play = hands[0] | hands[1] | hands[2] | hands[3]
+    in_play = _in_play_k(hands)
     if cfg[_C_ANY_TIME] and (in_play & ~hands[partner]) & ruffers & cfg[_C_JOKER]:
         return False
     for suit in range(4):
@@ -115,7 +134,7 @@ def _entry_k(hands, leader: int, partner: int, follow, cfg) -> bool:
         if suit == cfg[_C_TRUMP]:
             return True
         safe = True
-        for other in range(4):
+        for other in range(hands.shape[0]):
             if (other != leader and other != partner and hands[other] & ruffers
                     and not hands[other] & follow[suit]):
                 safe = False
@@ -129,28 +148,22 @@ def _bounds_k(hands, leader: int, left: int, target: int, follow, cfg) -> tuple[
     counted = (cfg[_C_SIDE] >> leader) & 1
     if counted != ((cfg[_C_MAX] >> leader) & 1):
         return 0, left
-    trump = cfg[_C_TRUMP]
-    in_play = hands[0] | hands[1] | hands[2] | hands[3]
+    in_play = _in_play_k(hands)
     quick = _quick_k(hands, leader, follow, cfg)
     lo, hi = (quick, left) if counted else (0, left - quick)
     # as :meth:`Search._top_trump_tricks`
-    top = 0
-    if trump >= 0:
-        trumps = in_play & cfg[_C_TRUMP_MASK]
-        if trumps:
-            top = 1 << _highest(trumps)
-    elif cfg[_C_JOKER_WINS]:
-        top = in_play & cfg[_C_JOKER]
-    if top:
-        for seat in range(4):
+    ruffers = in_play & _ruffers_k(cfg)
+    if ruffers:
+        top = 1 << _highest(ruffers)
+        for seat in range(hands.shape[0]):
             if hands[seat] & top:
-                sure = _top_run_k(hands[seat], in_play & cfg[_C_TRUMP_MASK]) if trump >= 0 else 1
+                sure = _top_run_k(hands[seat], ruffers)
                 if (cfg[_C_SIDE] >> seat) & 1:
                     lo = max(lo, sure)
                 else:
                     hi = min(hi, left - sure)
     partner = (leader + 2) & 3
-    if (lo < target <= hi and cfg[_C_PLAYERS] == 4
+    if (lo < target <= hi and cfg[_C_PAIRS]
             and ((cfg[_C_SIDE] >> partner) & 1) == counted
             and ((cfg[_C_MAX] >> partner) & 1) == counted and hands[partner]
             and _entry_k(hands, leader, partner, follow, cfg)):
@@ -167,9 +180,9 @@ def _squeeze_k(hands, follow, squeezed) -> int:
     suit lengths with the leader's slot free (the return value). Two positions that agree on
     these play alike: within a suit only the order of the remaining cards matters, so the
     table serves every position with the same relative ranks."""
-    rest = hands[0] | hands[1] | hands[2] | hands[3]
+    rest = _in_play_k(hands)
     lengths = 0
-    for seat in range(4):
+    for seat in range(hands.shape[0]):
         hand = hands[seat]
         out = 0
         while hand:
@@ -186,37 +199,50 @@ def _slot_k(tt_keys, hands, leader: int, follow, squeezed, generation: int
             ) -> tuple[int, bool]:
     """The table slot of a trick-boundary position and whether it already holds it; a
     missing position gets an empty slot near its hash, or one to overwrite. A row holds the
-    squeezed hands and a tag: the suit lengths, the leader plus one and the search's
-    generation (see :func:`shared_table`); a row of another generation counts as empty."""
-    squeezed[4] = (_squeeze_k(hands, follow, squeezed) + leader + 1
+    squeezed hands (one per seat) and a tag after them: the suit lengths, the leader plus one
+    and the search's generation (see :func:`shared_table`); a row of another generation
+    counts as empty."""
+    squeezed[hands.shape[0]] = (_squeeze_k(hands, follow, squeezed) + leader + 1
                    + (generation << _GENERATION_SHIFT))
     return _find_k(tt_keys, squeezed, generation)
 
 
 def _find_k(tt_keys, squeezed, generation: int) -> tuple[int, bool]:
     """:func:`_slot_k` once the position is squeezed."""
-    tag = squeezed[4]
-    h = (squeezed[0] * 0x9E3779B1 ^ squeezed[1] * 0x85EBCA77 ^ squeezed[2] * 0xC2B2AE3D
-         ^ squeezed[3] * 0x27D4EB2F ^ tag * 0x165667B1)
+    seats = squeezed.shape[0] - 1
+    tag = squeezed[seats]
+    if seats == 4:  # the usual table, spelt out
+        h = (squeezed[0] * 0x9E3779B1 ^ squeezed[1] * 0x85EBCA77 ^ squeezed[2] * 0xC2B2AE3D
+             ^ squeezed[3] * 0x27D4EB2F ^ tag * 0x165667B1)
+    else:
+        h = tag * _HASH_FACTORS[MAX_SEATS]
+        for seat in range(seats):
+            h ^= squeezed[seat] * _HASH_FACTORS[seat]
     h ^= h >> 29
     size_mask = tt_keys.shape[0] - 1
     first = h & size_mask
     for probe in range(4):
         slot = (first + probe) & size_mask
         row = tt_keys[slot]
-        if row[4] >> _GENERATION_SHIFT != generation:
+        if row[seats] >> _GENERATION_SHIFT != generation:
             return slot, False
-        if (row[4] == tag and row[0] == squeezed[0] and row[1] == squeezed[1]
-                and row[2] == squeezed[2] and row[3] == squeezed[3]):
-            return slot, True
+        if row[seats] == tag:
+            same = True
+            for seat in range(seats):
+                if row[seat] != squeezed[seat]:
+                    same = False
+                    break
+            if same:
+                return slot, True
     return first, False
 
 
 # Fields of a frame of the kernel's explicit stack (one row per card played below the root).
 (_F_POS, _F_LEADER, _F_LED, _F_BEST, _F_BEST_SEAT, _F_TRICK, _F_TARGET, _F_NEXT, _F_TOTAL,
  _F_SEAT, _F_MAX, _F_BIT, _F_BOUNDARY, _F_LO, _F_HI, _F_FIRST, _F_KEY) = range(17)
-FRAME_FIELDS = _F_KEY + 5
-"""A frame ends with the squeezed position of a trick boundary (five fields from ``_F_KEY``)."""
+FRAME_KEY = _F_KEY
+"""A frame ends with the squeezed position of a trick boundary: from ``FRAME_KEY``, one field
+per seat and the tag (so a frame has ``FRAME_KEY + seats + 1`` fields)."""
 
 
 def _last_trick_k(hands, order, players: int, suit_of, keys) -> int:
@@ -271,7 +297,8 @@ def search_kernel(hands, pos, leader, led, best_key, best_seat, trick_mask, targ
     players = cfg[_C_PLAYERS]
     side = cfg[_C_SIDE]
     maximisers = cfg[_C_MAX]
-    squeezed = np.zeros(5, dtype=np.int64)
+    width = hands.shape[0] + 1  # a squeezed position: the hands and the tag
+    squeezed = np.zeros(width, dtype=np.int64)
     depth = 0
     while True:
         # enter the node described by the locals: settle it at once, or push a frame
@@ -321,7 +348,7 @@ def search_kernel(hands, pos, leader, led, best_key, best_seat, trick_mask, targ
             frame[_F_MAX] = (maximisers >> seat) & 1
             frame[_F_BOUNDARY], frame[_F_LO], frame[_F_HI] = boundary, lo, hi
             if boundary:
-                frame[_F_KEY:_F_KEY + 5] = squeezed
+                frame[_F_KEY:_F_KEY + width] = squeezed
             total = _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat,
                              frame[_F_MAX], suit_of, follow, keys, cfg, moves[depth])
             frame[_F_TOTAL] = total
@@ -362,11 +389,10 @@ def search_kernel(hands, pos, leader, led, best_key, best_seat, trick_mask, targ
                     lo = max(lo, frame[_F_TARGET])
                 else:
                     hi = min(hi, frame[_F_TARGET] - 1)
-                squeezed[:] = frame[_F_KEY:_F_KEY + 5]
+                squeezed[:] = frame[_F_KEY:_F_KEY + width]
                 slot, found = _find_k(tt_keys, squeezed, cfg[_C_GENERATION])
-                for i in range(4):
+                for i in range(width):
                     tt_keys[slot, i] = squeezed[i]
-                tt_keys[slot, 4] = squeezed[4]
                 tt_bounds[slot, 0] = lo
                 tt_bounds[slot, 1] = hi
                 if res == frame[_F_MAX]:  # a cut-off: remember the lead that made it
@@ -390,7 +416,7 @@ def _ruffed_k(hands, seat: int, partner: int, suit: int, follow, cfg) -> bool:
     trump = cfg[_C_TRUMP]
     if trump < 0 or suit == trump:
         return False
-    for other in range(4):
+    for other in range(hands.shape[0]):
         if (other != seat and other != partner and (hands[other] & follow[suit]) == 0
                 and hands[other] & cfg[_C_TRUMP_MASK]):
             return True
@@ -407,18 +433,18 @@ def _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat, maximising,
     hand = hands[seat]
     joker = cfg[_C_JOKER]
     if pos == 0:
-        mask = hand & ~joker if cfg[_C_FORCED] and hand & joker and hand != joker else hand
+        mask = hand & ~joker if cfg[_C_FORCED] and hand & joker and hand & ~joker else hand
     else:
         mask = hand & follow[led]
         if mask:
-            if cfg[_C_ANY_TIME] and hand & joker:
-                mask |= joker
+            if cfg[_C_ANY_TIME]:
+                mask |= hand & joker
         elif cfg[_C_FORCED] and hand & joker:
-            mask = joker
+            mask = hand & joker
         else:
             mask = hand
-    in_play = hands[0] | hands[1] | hands[2] | hands[3] | trick_mask
-    partner = (seat + 2) & 3 if cfg[_C_PLAYERS] == 4 else -1
+    in_play = _in_play_k(hands) | trick_mask
+    partner = (seat + 2) & 3 if cfg[_C_PAIRS] else -1
     fourth_top = -1  # as :meth:`Search._fourth_top`
     if pos == 2 and partner >= 0 and led < 4:
         fourth = hands[(seat + 1) & 3]
@@ -488,7 +514,7 @@ def _moves_k(hands, pos, led, best_key, best_seat, trick_mask, seat, maximising,
         card = row_card[index]
         if pos == 0 and suit_of[card] == 4:
             others = 0
-            for other in range(4):
+            for other in range(hands.shape[0]):
                 if other != seat:
                     others |= hands[other]
             void = -1
@@ -549,6 +575,7 @@ def _intrinsic_highest() -> Callable:
 # Compile the kernel: each function above is rebound to its compiled form.
 _popcount = _intrinsic_popcount()
 _highest = _intrinsic_highest()
+_in_play_k = _jit(_in_play_k)
 _top_run_k = _jit(_top_run_k)
 _ruffers_k = _jit(_ruffers_k)
 _quick_k = _jit(_quick_k)
@@ -568,20 +595,21 @@ search_kernel = _jit(search_kernel)
 _tables = threading.local()
 
 
-def shared_table(size: int) -> tuple[Any, Any, Any, int]:
-    """A transposition table of ``size`` rows for a new search, and its generation.
+def shared_table(size: int, seats: int = 4) -> tuple[Any, Any, Any, int]:
+    """A transposition table of ``size`` rows for a new search at a table of ``seats``
+    seats (a row holds one squeezed hand per seat and a tag), and its generation.
 
     Allocating and first touching a full-size table costs as much as solving a deal, so each
-    thread keeps one table per size and every search takes the next generation of it: rows
+    thread keeps one table per size and shape and every search takes the next generation of it: rows
     written by earlier searches no longer match (they answer other questions) and count as
     empty. After :data:`_GENERATIONS` searches the table is cleared and counting restarts.
     """
     tables = _tables.__dict__.setdefault("by_size", {})
-    entry = tables.get(size)
+    entry = tables.get((size, seats))
     if entry is None or entry[3] + 1 >= _GENERATIONS:
-        entry = [np.zeros((size, 5), dtype=np.int64), np.zeros((size, 2), dtype=np.int8),
+        entry = [np.zeros((size, seats + 1), dtype=np.int64), np.zeros((size, 2), dtype=np.int8),
                  np.zeros(size, dtype=np.int8), 0]
-        tables[size] = entry
+        tables[(size, seats)] = entry
     entry[3] += 1
     return entry[0], entry[1], entry[2], entry[3]
 
