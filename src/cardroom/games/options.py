@@ -64,14 +64,51 @@ def field_docstrings(cls: type) -> dict[str, str]:
 
 
 def for_players(doc: str) -> str:
-    """A field docstring as players read it: no code quotes, no references to our sources."""
+    """A field docstring as players read it: no code quotes, no references to our sources
+    (the seeds, pagat), and an empty number field, not Python's or JSON's null, for "none"."""
     doc = re.sub(r"``([^`]*)``", r"\1", doc)
-    return re.sub(r"\s*\((?:RULES\.md [0-9.]+|seeds? [0-9, /]+)\)", "", doc)
+    doc = re.sub(r"\b(?:None|null)(?=: )", "empty", doc)
+    doc = doc.replace("(pagat: ", "(usually ")
+    doc = re.sub(r",\s*(?:seeds? \d{3}|pagat)(?=[),;])", "", doc)
+    return re.sub(r"\s*\((?:RULES\.md [0-9.]+|seeds? [0-9, /]+|pagat)\)", "", doc)
+
+
+_WORDS: dict[type, tuple[dict[str, str], dict[str, dict[str, str]]]] = {}
+"""Each ``Rules`` class's names for its options and their values (see :func:`name_options`)."""
+
+
+def name_options(rules_class: type, options: dict[str, str],
+                 values: dict[str, dict[str, str]]) -> None:
+    """Give a ``Rules`` class's options (option → label) and the values of its choice
+    options (option → value → label) their names for people, as the game's text module says
+    them: the catalogue offers the values by these names, and the options' explanations say
+    them in place of the code words (``slam_250``, ``see six_handed_teams``)."""
+    _WORDS[rules_class] = (options, values)
+
+
+def value_label(value: str) -> str:
+    """A value's name when its game gives none: ``play_any_time`` → "Play any time"."""
+    words = str(value).replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def _choice_labels(rules_class: type, name: str, choices: list[Any]) -> dict[str, str]:
+    given = _WORDS.get(rules_class, ({}, {}))[1].get(name, {})
+    return {str(c): given.get(str(c), value_label(str(c))) for c in choices}
+
+
+def _in_words(doc: str, labels: dict[str, str]) -> str:
+    """An explanation with each code word (one with an underscore) of ``labels`` replaced by
+    its label in quotes: "slam_250 (…)" → "“At least 250” (…)"."""
+    for code, label in labels.items():
+        if "_" in code:
+            doc = re.sub(rf"\b{re.escape(code)}\b", f"“{label}”", doc)
+    return doc
 
 
 def option_catalogue(cls: type) -> list[dict[str, Any]]:
-    """Every option of a ``Rules`` class with its kind, allowed values, default and help,
-    for forms (the lobby's "New table") and documentation."""
+    """Every option of a ``Rules`` class with its kind, allowed values (and their labels for
+    people), default and help, for forms (the lobby's "New table") and documentation."""
     docs = field_docstrings(cls)
     defaults = cls()
     catalogue = []
@@ -87,6 +124,9 @@ def option_catalogue(cls: type) -> list[dict[str, Any]]:
         else:
             entry["kind"] = "choice"
             entry["choices"] = list(choices)
+            entry["choice_labels"] = _choice_labels(cls, name, entry["choices"])
+            entry["doc"] = _in_words(entry["doc"], entry["choice_labels"])
+        entry["doc"] = _in_words(entry["doc"], _WORDS.get(cls, ({}, {}))[0])
         catalogue.append(entry)
     return catalogue
 

@@ -26,6 +26,7 @@ from cardroom.games.five_hundred.text_bidding import (
     has_no_tricks_contracts,
     special_bids,
 )
+from cardroom.games.options import name_options
 from cardroom.games.text import (
     Block,
     Bullets,
@@ -113,6 +114,33 @@ OPTION_LABELS = {
     "both_at_lose_at": "Several sides at the losing score",
 }
 """Short human names of the rules options, for the list of a table's house rules."""
+
+VALUE_LABELS = {
+    "deck": {"43": "43 cards (kitty 3)", "45": "45 cards (kitty 5)",
+             "46": "46 cards, two jokers", "43-red-trump-4": "43 cards, trump-colour 4",
+             "42": "42 cards, no joker", "33": "33 cards (3 players)",
+             "53": "53 cards (5 players)", "63": "63 cards (6 players)"},
+    "six_handed_teams": {"two_teams_of_three": "Two teams of three",
+                         "three_teams_of_two": "Three teams of two"},
+    "bidding": {"until_passed": "Until all but one pass", "single": "One round"},
+    "rebid": {"after_intervening_bid": "After another bid", "any_time": "Any time"},
+    "all_pass": {"redeal": "Deal again", "redeal_then_pass_deal": "Deal again, then pass the deal",
+                 "next_dealer": "Next dealer deals", "play_no_trump": "Play in no trumps",
+                 "dealer_must_bid": "Dealer must bid"},
+    "first_lead": {"contractor": "The contractor", "dealer_left": "Left of the dealer"},
+    "misere_placement": {"after_seven": "After a seven", "by_value": "By its value"},
+    "misere_failure": {"stop": "Stop the hand", "play_on": "Play on"},
+    "nt_joker": {"play_any_time": "Any time", "only_when_void": "Only when void"},
+    "all_tricks_bonus": {"none": "None", "slam_250": "At least 250",
+                         "sweep_plus_50": "Plus 50 for 6–9 bids"},
+    "defender_points": {"always": "Always", "none": "Never", "not_over_490": "Up to 490",
+                        "not_over_400": "Up to 400"},
+    "both_reach_target": {"contractor": "Contractor's side", "higher_score": "Higher score"},
+    "both_at_lose_at": {"higher_score": "Higher score wins",
+                        "contractor_loses": "Contractor's side loses"},
+}
+"""Short human names of the choice options' values, for the New table form."""
+name_options(Rules, OPTION_LABELS, VALUE_LABELS)
 
 SUIT_ORDER = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
 """Suits as the page lists them: highest bidding seniority first."""

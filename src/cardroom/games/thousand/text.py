@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.cards import Card, Rank, Suit
+from cardroom.games.options import name_options
 from cardroom.games.text import (
     Explanation,
     Paragraph,
@@ -73,6 +74,16 @@ OPTION_LABELS = {
     "first_dealer": "First dealer",
 }
 """Short human names of the 1000 options, for the list of a table's house rules."""
+
+VALUE_LABELS = {
+    "bank_use": {"discard": "Discard three", "give": "Give one to each"},
+    "marriage_timing": {"when_leading": "When leading", "after_first_trick": "After a trick won"},
+    "opponent_rounding": {"tens": "To tens", "fives": "To fives", "none": "Not rounded"},
+    "barrel_count": {"without_bank": "Without the bank", "on_barrel": "All on the barrel"},
+    "first_dealer": {"host": "The host", "random": "A random player"},
+}
+"""Short human names of the choice options' values, for the New table form."""
+name_options(Rules, OPTION_LABELS, VALUE_LABELS)
 
 SUITS_BY_VALUE = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
 """Suits as the page lists them: the most valuable marriage first."""

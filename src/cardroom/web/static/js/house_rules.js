@@ -4,7 +4,8 @@
  * Every option, its allowed values and its explanation come from the server (`/api/rules`,
  * built from the engine's Rules), so the form can never offer an option the engine lacks.
  * The inputs start at the chosen preset's values; only the options changed from the preset
- * are sent, and the server refuses impossible combinations with the reason.
+ * are sent, and the server refuses impossible combinations with the reason. Options and
+ * their values show the game's words for them (its text module, through the catalogue).
  */
 import { el } from "./dom.js";
 
@@ -51,7 +52,10 @@ function inputFor(option) {
     return el("input", { ...common, type: "number", step: option.step || 1, inputmode: "numeric",
       placeholder: option.nullable ? "none" : "" });
   }
-  return el("select", common, ...option.choices.map((value) => el("option", { value, text: value })));
+  // Each value by the game's name for it (the catalogue's `choice_labels`), never its code.
+  const names = option.choice_labels || {};
+  return el("select", common, ...option.choices.map((value) =>
+    el("option", { value, text: names[value] || label({ name: String(value) }) })));
 }
 
 /** The value an input holds, typed as the server expects. */
@@ -90,15 +94,17 @@ export function houseRules(presetSelect, gameSelect) {
     for (const option of options) show(inputs.get(option.name), option, base[option.name]);
   };
 
+  let builds = 0;
   const build = () => {
     const game = gameSelect ? gameSelect.value : "";
+    const build = ++builds;
     options = [];
     presets = {};
     inputs.clear();
     list.replaceChildren();
     if (gameSelect && !game) return; // the games are loading: built again when one is chosen
     loadCatalogue(game).then((data) => {
-      if ((gameSelect ? gameSelect.value : "") !== game) return; // changed meanwhile
+      if (build !== builds) return; // built again meanwhile (the same game or another)
       presets = data.presets;
       options = data.options.filter((option) => !OWN_FIELDS.has(option.name));
       for (const option of options) {
