@@ -189,6 +189,23 @@ def test_help_explains_the_site(client: TestClient) -> None:
     assert 'href="/rules"' in page(client, "/help")
 
 
+@pytest.mark.parametrize("path", ["/rules", "/rules/online", "/rules/1000/seed", "/help",
+                                  f"/rules/table/{HOUSE_TABLE}"])
+def test_pages_wear_the_card_rooms_look_and_icon(client: TestClient, path: str) -> None:
+    """The same look as the game screens (the room's stylesheet first, then the pages' own),
+    the same header for every game, and the room's icon."""
+    html = page(client, path)
+    assert html.index('href="/static/css/base.css"') < html.index('href="/static/css/pages.css"')
+    assert '<link rel="icon" href="/static/favicon.svg"' in html
+    assert 'class="brand-game">— 500 &amp; 1000<' in html
+
+
+def test_the_favicon_is_never_missing(client: TestClient) -> None:
+    response = client.get("/favicon.ico", follow_redirects=False)
+    assert response.status_code == 301
+    assert response.headers["location"] == "/static/favicon.svg"
+
+
 def test_pages_escape_what_they_echo(client: TestClient) -> None:
     response = client.get("/rules/<b>x</b>")
     assert response.status_code == 404

@@ -126,11 +126,18 @@ async def help_page(_request: Request) -> HTMLResponse:
     return render("help.html", section="help")
 
 
+async def favicon(_request: Request) -> RedirectResponse:
+    """``GET /favicon.ico``: browsers ask for it whatever the page links; the icon is the
+    card room's SVG (static/favicon.svg), so nothing answers 404."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
+
+
 routes: list[Route] = [
     Route("/rules", rules_index, methods=["GET"]),
     Route("/rules/table/{table_id}", rules_table, methods=["GET"]),
     Route("/rules/{game}/{preset}", game_preset, methods=["GET"]),
     Route("/rules/{preset}", rules_preset, methods=["GET"]),
     Route("/help", help_page, methods=["GET"]),
+    Route("/favicon.ico", favicon, methods=["GET"]),
 ]
 """The pages' routes, for the app to include."""
