@@ -65,6 +65,11 @@ class State(Match):
     COPIED = ("scores", "history", "actions", "action_seats", "notes", "hands", "discards",
               "bids", "tricks_won", "trick", "trick_seats", "completed", "called", "revealed")
 
+    rules: Rules
+    history: list[HandResult]
+    """The results of the hands played, oldest first."""
+    actions: list[Action]
+
     is_over: bool = False
     """True once the match has a winner: a plain attribute, set by :meth:`finish`, because
     every driver of a game reads it before every action."""
@@ -116,9 +121,6 @@ class State(Match):
     def __init__(self, rules: Rules, seed: int, dealer: int,
                  first_deal: tuple[list[int], int] | None = None) -> None:
         super().__init__(rules, seed, dealer, first_deal)
-        self.rules: Rules = rules
-        self.history: list[HandResult] = []
-        self.actions: list[Action] = []
         self.teams = rules.teams
         self.team_of = rules.side_of
         self.scores = [0] * len(self.teams)

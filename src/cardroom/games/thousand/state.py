@@ -65,6 +65,11 @@ class State(Match):
               "marriage_points", "card_points", "tricks_won", "trick", "trick_seats",
               "completed")
 
+    rules: Rules
+    history: list[HandResult]
+    """The results of the hands played, oldest first."""
+    actions: list[Action]
+
     # The deal in progress; :meth:`_deal` sets every one of these afresh.
     active: tuple[int, ...]
     """The seats that play this deal (a fourth player deals and sits out)."""
@@ -104,9 +109,6 @@ class State(Match):
     def __init__(self, rules: Rules, seed: int, dealer: int,
                  first_deal: tuple[list[int], int] | None = None) -> None:
         super().__init__(rules, seed, dealer, first_deal)
-        self.rules: Rules = rules
-        self.history: list[HandResult] = []
-        self.actions: list[Action] = []
         self.scores = [0] * self.players
         self.on_barrel = [False] * self.players
         self.barrel_deals = [0] * self.players
