@@ -202,7 +202,7 @@ async function openTable(tableId) {
   state.tableId = tableId;
   showScreen("table");
   drawToolbar(state.tables.get(tableId) || null);
-  renderScores($("#scores-root"), state.tables.get(tableId) || null, options.scoreMode);
+  drawScores(state.tables.get(tableId) || null);
   mountTableView(tableId);
   try {
     const result = await room.follow(tableId);
@@ -244,6 +244,7 @@ async function mountTableView(tableId) {
   state.tableGame = game;
   const latest = state.tables.get(tableId);
   if (latest) state.tableView.update(latest);
+  drawScores(latest || null); // now with the sides the game's widgets know
 }
 
 function destroyTableView() {
@@ -284,12 +285,18 @@ function onTable(message) {
   if (id !== state.tableId) return;
   if (state.tableView && state.tableGame !== gameOf(id)) mountTableView(id); // drawn for the wrong game
   else state.tableView?.update(message);
-  renderScores($("#scores-root"), message, options.scoreMode);
+  drawScores(message);
   drawToolbar(message);
   // table.js clicks for our own plays (after the ack); here the others' plays click too.
   if (previous && message.events?.some((event) => event.type === "play" && event.seat !== message.seat)) {
     playSound("play");
   }
+}
+
+/** The score panel for a table message, with the sides the table's game widgets give. */
+function drawScores(message) {
+  const game = message && state.tableGame === gameOf(message.table_id) ? state.tableView?.game : null;
+  renderScores($("#scores-root"), message, options.scoreMode, game);
 }
 
 /**
@@ -324,17 +331,17 @@ async function startWithBots() {
 }
 
 /**
- * Leave the table shown: give up the seat if seats may change now (the table waits for
- * players), then go back to the lobby. During a match the seat is kept: coming back
- * ("Reconnect") picks up the hand.
+ * Leave the table shown (the table asked for a confirmation during a match) and go back to
+ * the lobby. Before the match the seat is given up; during it the seat stays ours but a bot
+ * plays it until we come back ("Reconnect" in the lobby), and this tab stops following it.
  */
 async function leaveTable() {
   const tableId = state.tableId;
   const latest = tableId ? state.tables.get(tableId) : null;
-  if (latest && latest.seat != null && latest.status === "waiting") {
+  if (latest && latest.seat != null) {
     try {
       await room.request("leave", { table_id: tableId });
-      state.myTables.delete(tableId);
+      if (latest.status !== "playing") state.myTables.delete(tableId);
     } catch (error) {
       notify(error.message);
     }
@@ -460,9 +467,9 @@ function clientState() {
 function wirePage() {
   renderOptions($("#options-root"), options, () => {
     const latest = state.tableId ? state.tables.get(state.tableId) : null;
-    if (state.screen === "table") renderScores($("#scores-root"), latest || null, options.scoreMode);
+    if (state.screen === "table") drawScores(latest || null);
   });
-  renderScores($("#scores-root"), null, options.scoreMode);
+  drawScores(null);
   $("#name-form").addEventListener("submit", submitName);
   $("#back-to-lobby").addEventListener("click", () => goTo("lobby"));
   $("#table-start-bots").addEventListener("click", startWithBots);

@@ -163,8 +163,20 @@ export class FiveHundredWidgets extends GameWidgets {
     const trump = contract.trump ? suitHTML(contract.trump, ` title="Trumps: ${SUITS[contract.trump].name}"`) : "";
     return `${scores}`
       + `<span class="ct-contract-bid team-${side}">${bidHTML(contract.bid, view.ladder)} <span class="ct-by">${esc(table.nameOf(contract.contractor))}</span>${trump ? ` trumps ${trump}` : ""}</span>`
-      + `<span class="ct-count" title="Tricks: the contract's side · the others"><span class="team-${side}">${tricksOf(makers)}${match ? `/${needed}` : ""}</span>`
-      + `<span class="ct-sep">·</span><span class="${otherClass}">${tricksOf(others)}</span></span>`;
+      + this.trickCountHTML(match ? needed : null, tricksOf(makers), tricksOf(others), side, otherClass);
+  }
+
+  /**
+   * The tricks in words: "7 to make · 3 won · 0 against" (a contract without a number of
+   * tricks, such as misère, leaves the first out), explained in full on hover.
+   */
+  trickCountHTML(needed, won, against, side, otherClass) {
+    const plural = (n) => `${n} trick${n === 1 ? "" : "s"}`;
+    const title = `${needed === null ? "" : `The contract needs ${plural(needed)}. `}`
+      + `Its side has won ${plural(won)}, the others ${plural(against)}.`;
+    return `<span class="ct-count" data-testid="trick-count" title="${esc(title)}">`
+      + `<span class="team-${side}">${needed === null ? "" : `${needed} to make · `}${won} won</span>`
+      + `<span class="ct-sep">·</span><span class="${otherClass}">${against} against</span></span>`;
   }
 
   /** The called cards and the partners known so far, slam, the joker's named suit. */

@@ -9,7 +9,7 @@
  * - on every `table` message: `sync()` before anything is drawn (drop choices the new state
  *   no longer allows), then the shared parts, then `render(events)` for the game's panels;
  * - for the seats: `name`, `handSize`, `teams()`, `isSittingOut(seat)`, `seatBidHTML(entry)`,
- *   `seatTricksText(seat)`;
+ *   `seatTricksText(seat)`; for the score panel, `scoreTags(side)`;
  * - for the bar: `phaseStatus(view, mine, who)` and `contractHTML(view)`;
  * - for my hand: `handCards(cards)`, `isPlayable(card)`, `selectedCard()` and
  *   `onCardClick(card, area)`;
@@ -25,6 +25,15 @@
  */
 
 import { esc, signed, score } from "./markup.js";
+
+/**
+ * The sides when neither the view nor the message names them: partners across at four
+ * seats, else each seat for itself.
+ * @param {number} count seats at the table
+ */
+export function defaultTeams(count) {
+  return count === 4 ? [[0, 2], [1, 3]] : Array.from({ length: count }, (_, seat) => [seat]);
+}
 
 export class GameWidgets {
   /** The game, as the table message's `game` names it ("" for the plain table). */
@@ -60,9 +69,16 @@ export class GameWidgets {
   teams() {
     const { view, message } = this.table;
     const given = (view && view.teams) || (message && message.teams);
-    if (given) return given;
-    const count = this.table.seatCount();
-    return count === 4 ? [[0, 2], [1, 3]] : Array.from({ length: count }, (_, seat) => [seat]);
+    return given || defaultTeams(this.table.seatCount());
+  }
+
+  /**
+   * Marks by a side's score in the score panel (scores.js), each
+   * `{text, title, kind, testid}`: none by default.
+   * @param {number} side an index of `teams()`
+   */
+  scoreTags(side) {
+    return [];
   }
 
   /** Whether a seat takes no part in this hand (drawn faded). */

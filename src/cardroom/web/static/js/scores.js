@@ -6,12 +6,16 @@
  * match's `view.history` — with the contract, whether it was made, the change for each side
  * and the running scores. Both show a small SVG line chart of the current match.
  *
+ * Nothing here knows which game is played: the sides and any marks by a side's score (1000's
+ * barrel and bolts) come from the table's game widgets (game_widgets.js), and each side is
+ * drawn in its `team-N` colour, the same as on the table (base.css).
+ *
  * @module scores
  */
 
 import { el, svg, seatName, teamName } from "./dom.js";
+import { defaultTeams } from "./game_widgets.js";
 
-const DEFAULT_TEAMS = [[0, 2], [1, 3]];
 const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 
 /**
@@ -19,38 +23,32 @@ const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
  * @param {HTMLElement} root
  * @param {object|null} update the latest `table` message (null: nothing to show)
  * @param {"detailed"|"simple"} mode
+ * @param {import("./game_widgets.js").GameWidgets|null} [game] the shown table's game
+ *   widgets, which know its sides (null while the table is still being laid out)
  */
-export function renderScores(root, update, mode) {
+export function renderScores(root, update, mode, game = null) {
   root.dataset.mode = mode;
   if (!update) {
     root.replaceChildren(el("p", { class: "muted", text: "Scores appear here once you sit at a table." }));
     return;
   }
   const view = update.view;
-  const teams = sidesOf(update);
+  const teams = game ? game.teams() : view?.teams || defaultTeams(update.seats?.length || 4);
   const names = teams.map((team, side) => teamName(update.seats, team, sideLabel(teams, side)));
   const current = currentHands(update);
   const scores = view?.scores || current.at(-1)?.scores || teams.map(() => 0);
   const target = view?.rules?.target;
+  const tags = (side) => (game ? game.scoreTags(side) : []).map(tag);
 
-  const parts = [summary(names, scores, target, update, teams)];
-  parts.push(chart(current, names, target, teams));
+  const parts = [summary(names, scores, target, update, teams, tags)];
+  parts.push(chart(chartedHands(update), names, target, teams));
   if (mode === "detailed") parts.push(history(update, names, teams));
   root.replaceChildren(...parts);
 }
 
-/**
- * The sides that keep a score: the view's teams (500), else one seat each (1000, where each
- * plays for themself), else the two partnerships of four.
- */
-function sidesOf(update) {
-  const view = update.view;
-  if (view?.teams?.length) return view.teams;
-  const count = update.seats?.length || 4;
-  if (update.game === "1000" || view?.game === "1000" || count !== 4) {
-    return Array.from({ length: count }, (_, seat) => [seat]);
-  }
-  return DEFAULT_TEAMS;
+/** A mark by a side's score, as a game's widgets describe it (`scoreTags`). */
+function tag({ text, title, kind, testid }) {
+  return el("span", { class: `tag${kind ? ` tag-${kind}` : ""}`, "data-testid": testid, text, title });
 }
 
 /** "Team One" for partnerships, "Seat 2" for a player on their own. */
@@ -70,34 +68,24 @@ function currentHands(update) {
 }
 
 /**
- * Each side's name and score, the target, and the winner once a match is over; in 1000 also
- * who sits on the barrel (and for how many deals) and the bolts.
+ * The hands the chart draws: the current match's; between a match's end and the next, the
+ * match just finished (the chart of a match just won is not emptied the moment it is won).
+ * @returns {Array<object>} HandResult dicts
  */
-function summary(names, scores, target, update, teams) {
+function chartedHands(update) {
+  const finished = (update.matches || []).find((m) => m.match === update.match_number);
+  return finished ? finished.hands || [] : update.view?.history || [];
+}
+
+/** Each side's name and score (with the game's marks), the target, and the winner once over. */
+function summary(names, scores, target, update, teams, tags) {
   const mySide = update.seat == null ? -1 : teams.findIndex((team) => team.includes(update.seat));
   const view = update.view;
-  const notes = (i) => {
-    if (teams[i].length !== 1 || !view) return [];
-    const seat = teams[i][0];
-    const found = [];
-    const barrel = view.barrel?.[seat];
-    if (barrel?.on) {
-      const deals = view.rules?.barrel_deals;
-      found.push(el("span", { class: "tag tag-barrel", "data-testid": "barrel", text: `on the barrel${deals ? ` ${barrel.deals}/${deals}` : ""}`,
-        title: "No points as an opponent: only a contract made counts" }));
-    }
-    if (view.rules?.bolts && view.bolts?.[seat]) {
-      found.push(el("span", { class: "tag tag-bolts", "data-testid": "bolts", text: `bolts ${view.bolts[seat]}/${view.rules.bolts}`,
-        title: "Deals without a trick; a full set costs points" }));
-    }
-    if (view.sitting_out === seat) found.push(el("span", { class: "tag", text: "deals" }));
-    return found;
-  };
-  const side = (i) => el("div", { class: `score-side${i === mySide ? " mine" : ""}`, dataset: { side: i } },
+  const side = (i) => el("div", { class: `score-side team-${i}${i === mySide ? " mine" : ""}`, dataset: { side: i } },
     el("span", { class: "score-team", text: sideLabel(teams, i) }),
     el("span", { class: "score-names", text: names[i] }),
     el("span", { class: "score-value", text: String(scores[i] ?? 0) }),
-    ...notes(i));
+    ...tags(i));
   const winner = view?.winner;
   return el("div", { class: "score-summary" },
     el("div", { class: `score-sides sides-${teams.length}` }, ...teams.map((_, i) => side(i))),
@@ -133,7 +121,7 @@ function history(update, names, teams) {
       el("thead", {}, el("tr", {},
         el("th", { scope: "col", text: "#" }),
         el("th", { scope: "col", text: "Contract" }),
-        ...teams.map((team, i) => el("th", { scope: "col", title: names[i],
+        ...teams.map((team, i) => el("th", { scope: "col", class: `team-${i}`, title: names[i],
           text: teams.length === 2 && team.length > 1 ? ["One", "Two"][i] : shortName(names[i]) })))),
       body));
 }
@@ -217,11 +205,11 @@ function chart(hands, names, target, teams) {
     svg("text", { x: PAD.left - 4, y: y(value) + 3, class: "chart-label", "text-anchor": "end", text: label }),
   ];
   const line = (points, side) => svg("polyline", {
-    class: `chart-line side-${side}`,
+    class: `chart-line team-${side}`,
     points: points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
   });
   const dots = (points, side) => points.slice(1).map((v, i) =>
-    svg("circle", { cx: x(i + 1), cy: y(v), r: 2.5, class: `chart-dot side-${side}` },
+    svg("circle", { cx: x(i + 1), cy: y(v), r: 2.5, class: `chart-dot team-${side}` },
       svg("title", { text: `${names[side]}: ${v} after hand ${hands[i].number}` })));
 
   const description = hands.length
@@ -240,5 +228,5 @@ function chart(hands, names, target, teams) {
   return el("figure", { class: "score-chart", "data-testid": "score-chart" },
     picture,
     el("figcaption", { class: "chart-legend" },
-      ...teams.map((_, side) => el("span", { class: `legend side-${side}`, text: teams.length === 2 && teams[0].length > 1 ? sideLabel(teams, side) : names[side] }))));
+      ...teams.map((_, side) => el("span", { class: `legend team-${side}`, text: teams.length === 2 && teams[0].length > 1 ? sideLabel(teams, side) : names[side] }))));
 }

@@ -40,11 +40,21 @@ const POSITIONS_BY_COUNT = {
 /** Team colour classes: one per side, up to six. */
 const TEAM_CLASSES = ["team-0", "team-1", "team-2", "team-3", "team-4", "team-5"];
 
-/** How long a notice and a hand result stay up (ms). */
+/** How long a notice stays up (ms). */
 const NOTICE_MS = 4500;
-const RESULT_MS = 7000;
+/** How long the end of a hand, and of a match, stays on screen before the next deal is shown
+ * (ms), unless a click or a key goes on sooner: long enough to read the verdict. */
+const RESULT_MS = 6000;
+const MATCH_RESULT_MS = 10000;
 /** A click arriving while an action is in flight is ignored for at most this long (ms). */
 const SEND_GUARD_MS = 1500;
+/** After my turn comes or my cards move, my cards and buttons ignore the pointer for this
+ * long (ms): the second tap of a double tap, or a tap meant for a card that has just slid
+ * away, never picks what is now under the finger. */
+const SETTLE_MS = 350;
+
+/** My cards and the buttons of the game's panels: what a misclick must not choose. */
+const CHOICES = ".ct-card, .ct-bid, .ct-button, .ct-joker-suit, .ct-call-card";
 
 /** The static skeleton of the table; `update` fills it, a game's widgets add their panels. */
 function skeleton() {
@@ -53,6 +63,8 @@ function skeleton() {
       <div class="ct-plate">
         <span class="ct-spinner" aria-hidden="true"></span>
         <span class="ct-name"></span>
+        <span class="ct-you" hidden>(you)</span>
+        <span class="ct-presence" data-testid="seat-presence" hidden></span>
         <span class="ct-dealer" title="Dealer" hidden>D</span>
         <span class="ct-lastbid" data-testid="seat-bid"></span>
         <span class="ct-tricks" data-testid="seat-tricks"></span>
@@ -76,7 +88,15 @@ function skeleton() {
         <div class="ct-trick" data-testid="trick" aria-label="Cards on the table"></div>
       </div>
       <div class="ct-overlay">
-        <div class="ct-result" data-testid="hand-result" role="status" hidden></div>
+        <div class="ct-result" data-testid="hand-result" role="status" tabindex="-1" hidden></div>
+        <div class="ct-panel ct-leaving" data-testid="leave-confirm" role="alertdialog" aria-labelledby="ct-leave-title" hidden>
+          <div class="ct-panel-title" id="ct-leave-title">Leave the match?</div>
+          <p class="ct-leaving-text">A bot plays your seat from now on. Come back from the lobby to take it over again.</p>
+          <div class="ct-panel-actions">
+            <button type="button" class="ct-button" data-testid="leave-cancel">Stay</button>
+            <button type="button" class="ct-button ct-primary" data-testid="leave-confirm-button">Leave</button>
+          </div>
+        </div>
       </div>
     </div>
     <div class="ct-mine">
@@ -113,6 +133,10 @@ export class TableView {
     this.clockTimer = 0;
     this.noticeTimer = 0;
     this.resultTimer = 0;
+    this.settleTimer = 0;
+    /** While the end of a hand is on show: the latest message held back, and the events of
+     * the messages after the one that ended the hand (see `holdEndOfHand`). */
+    this.held = null;
 
     root.innerHTML = skeleton();
     this.el = this.collectElements();
@@ -139,6 +163,7 @@ export class TableView {
       leave: q("[data-testid=leave]"), felt: q(".ct-felt"), seats,
       center: q(".ct-center"), trick: q("[data-testid=trick]"), overlay: q(".ct-overlay"),
       result: q("[data-testid=hand-result]"), hand: q("[data-testid=hand]"),
+      leaving: q("[data-testid=leave-confirm]"),
     };
   }
 
@@ -159,9 +184,27 @@ export class TableView {
   /** The table's listeners: my hand, Leave, the result, options changes. */
   bindEvents() {
     const { el } = this;
-    el.leave.addEventListener("click", () => this.ctx.onLeave && this.ctx.onLeave());
+    // Misclicks stop here, before any card's or panel's own listener, whatever the game.
+    this.root.addEventListener("click", (event) => {
+      if (this.misclick(event)) {
+        event.stopPropagation();
+        event.preventDefault();
+      }
+    }, true);
+    el.leave.addEventListener("click", () => this.askToLeave());
+    el.leaving.querySelector("[data-testid=leave-cancel]").addEventListener("click", () => {
+      el.leaving.hidden = true;
+    });
+    el.leaving.querySelector("[data-testid=leave-confirm-button]").addEventListener("click", () => {
+      el.leaving.hidden = true;
+      this.leave();
+    });
     this.cardArea(el.hand, "hand");
-    el.result.addEventListener("click", () => { el.result.hidden = true; });
+    el.result.addEventListener("click", () => this.releaseHeld());
+    this.onKey = (event) => {
+      if (this.held && !el.result.hidden && !event.repeat) this.releaseHeld();
+    };
+    document.addEventListener("keydown", this.onKey);
     this.onOptions = (event) => {
       this.options = { ...this.options, ...(event.detail || {}) };
       this.seatCardKeys.clear();
@@ -191,15 +234,66 @@ export class TableView {
     });
   }
 
+  /** Leave: at once while no match is played; during one, only once confirmed (a bot takes
+   * the seat over, so a slip of the finger must not hand it away). */
+  askToLeave() {
+    const playing = this.message && this.message.status === "playing" && this.mySeat !== null;
+    if (!playing) {
+      this.leave();
+      return;
+    }
+    this.el.leaving.hidden = false;
+    this.el.leaving.querySelector("[data-testid=leave-cancel]").focus();
+  }
+
+  leave() {
+    if (this.ctx.onLeave) this.ctx.onLeave();
+  }
+
   // -- the update ------------------------------------------------------------------------------
 
   /**
-   * Show a new `table` message (docs/protocol.md).
+   * Show a new `table` message (docs/protocol.md). A message that ends a hand (or a match) is
+   * held back behind its last trick and its result: see `holdEndOfHand`.
    * @param {object} message
    */
   update(message) {
     if (!message) return;
-    const previous = this.message;
+    if (this.message && this.message.table_id !== message.table_id) this.resetLocalState();
+    if (this.held) {
+      this.held.message = message;
+      this.held.events.push(...(message.events || []));
+      return;
+    }
+    const events = message.events || [];
+    if (this.view && endsHand(events) && !document.hidden) this.holdEndOfHand(message, events);
+    else this.draw(message, events);
+  }
+
+  /**
+   * The last card of a hand: the message already holds the next deal. Show the hand as it
+   * ended instead (the last trick, then the result), and the next deal only once the result
+   * has been read (`RESULT_MS`, or a click or a key): the next deal never appears under it.
+   */
+  holdEndOfHand(message, events) {
+    this.held = { message, events: [], over: events.some((e) => e.type === "match_over") };
+    this.draw({ ...message, view: handAsItEnded(this.view, events) }, events);
+  }
+
+  /** Put the result away and show what came while it was on show. */
+  releaseHeld() {
+    clearTimeout(this.resultTimer);
+    this.el.result.hidden = true;
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    this.draw(held.message, held.events);
+  }
+
+  /** Draw a message: the shared parts, then the game's. */
+  draw(message, events) {
+    const wasMyTurn = this.isMyTurn();
+    const handBefore = this.view && this.view.hand ? this.view.hand.join() : "";
     this.message = message;
     this.view = message.view || null;
     this.mySeat = message.seat ?? null;
@@ -210,9 +304,7 @@ export class TableView {
     table.dataset.seat = this.mySeat === null ? "" : String(this.mySeat);
     table.dataset.toAct = view && view.to_act !== null && view.to_act !== undefined ? String(view.to_act) : "";
     table.classList.toggle("my-turn", this.isMyTurn());
-    if (previous && previous.table_id !== message.table_id) this.resetLocalState();
 
-    const events = message.events || [];
     this.game.sync();
     this.renderSeats();
     this.renderStatus();
@@ -223,17 +315,43 @@ export class TableView {
     this.renderEvents(events);
     this.renderClock();
     this.hints.render();
+    const handNow = view && view.hand ? view.hand.join() : "";
+    if ((this.isMyTurn() && !wasMyTurn) || handNow !== handBefore) this.settle();
+  }
+
+  /** My cards and buttons ignore the pointer for a moment (`SETTLE_MS`): the screen changed
+   * under it. Drawn as `.settling` (CSS turns pointer events off). */
+  settle() {
+    const table = this.el.table;
+    table.classList.add("settling");
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => table.classList.remove("settling"), SETTLE_MS);
+  }
+
+  /**
+   * Whether a click on one of my cards or choices is not meant: the second click of a double
+   * click or tap, or one landing while the screen settles (a keyboard's Enter, detail 0, is
+   * always meant).
+   * @param {MouseEvent} event
+   */
+  misclick(event) {
+    if (!event.target.closest(CHOICES)) return false;
+    return event.detail > 1 || (event.detail === 1 && this.el.table.classList.contains("settling"));
   }
 
   /** Forget choices tied to another table. */
   resetLocalState() {
     this.game.reset();
+    this.held = null;
+    clearTimeout(this.resultTimer);
     this.el.result.hidden = true;
   }
 
   /** Stop timers and listeners and empty the root. */
   destroy() {
     window.removeEventListener("cardroom:options", this.onOptions);
+    document.removeEventListener("keydown", this.onKey);
+    clearTimeout(this.settleTimer);
     this.hints.destroy();
     this.game.destroy();
     this.trick.cancel();
@@ -277,6 +395,12 @@ export class TableView {
   /** A seat's name, as the lobby and score panel give it (dom.js). */
   nameOf(seat) {
     return seatName(this.message && this.message.seats ? this.message.seats[seat] : null, seat);
+  }
+
+  /** Who acts for a seat: "Frank's bot" while a bot plays for an away player. */
+  actorName(seat) {
+    const info = this.message && this.message.seats ? this.message.seats[seat] : null;
+    return info && info.away ? `${this.nameOf(seat)}'s bot` : this.nameOf(seat);
   }
 
   /** Who a seat is in a sentence: "you" for me. */
@@ -328,13 +452,12 @@ export class TableView {
       element.classList.add(`team-${this.teamOf(seat)}`);
       element.classList.toggle("me", seat === this.mySeat);
       element.classList.toggle("empty", !info.name && !info.bot);
-      // Away: a bot plays for them. Offline: not connected, the seat waits for them.
-      element.classList.toggle("away", Boolean(info.away));
-      element.classList.toggle("offline", Boolean(!info.away && info.name && !info.bot && info.connected === false));
+      this.renderPresence(seat, element, info);
       const toAct = Boolean(view) && view.to_act === seat && view.phase !== "over";
       element.classList.toggle("to-act", toAct);
       element.classList.toggle("sitting-out", Boolean(view) && game.isSittingOut(seat));
-      element.querySelector(".ct-name").textContent = this.nameOf(seat) + (seat === this.mySeat ? " (you)" : "");
+      element.querySelector(".ct-name").textContent = this.nameOf(seat);
+      element.querySelector(".ct-you").hidden = seat !== this.mySeat;
       element.querySelector(".ct-dealer").hidden = !view || view.dealer !== seat;
       const bid = lastBids.get(seat);
       const bidElement = element.querySelector(".ct-lastbid");
@@ -347,6 +470,23 @@ export class TableView {
       tricks.textContent = tricksText;
       this.renderSeatCards(seat, element, info);
     }
+  }
+
+  /**
+   * A player's absence, short by the name ("bot playing", "offline") and in full on hover.
+   * Away: a bot plays for them. Offline: not connected, the seat waits for them.
+   */
+  renderPresence(seat, element, info) {
+    const away = Boolean(info.away);
+    const offline = !away && Boolean(info.name) && !info.bot && info.connected === false;
+    element.classList.toggle("away", away);
+    element.classList.toggle("offline", offline);
+    const presence = element.querySelector(".ct-presence");
+    const name = this.nameOf(seat);
+    presence.textContent = away ? "bot playing" : offline ? "offline" : "";
+    presence.title = away ? `A bot plays for ${name} until they come back`
+      : offline ? `${name} lost the connection: the seat waits for them` : "";
+    presence.hidden = !away && !offline;
   }
 
   /**
@@ -390,8 +530,9 @@ export class TableView {
       if (missing) return `Waiting for ${missing} more player${missing === 1 ? "" : "s"} to join`;
       return "Starting the match…";
     }
+    if (this.held) return this.held.over ? "The match is over: a new one follows" : "The hand is over: the next deal follows";
     const actor = view.to_act;
-    const who = actor === null || actor === undefined ? "" : this.nameOf(actor);
+    const who = actor === null || actor === undefined ? "" : this.actorName(actor);
     return this.game.phaseStatus(view, this.isMyTurn(), who);
   }
 
@@ -556,12 +697,15 @@ export class TableView {
    */
   showResult(scored, over) {
     const result = this.el.result;
-    result.innerHTML = this.game.resultHTML(scored, over);
+    const tap = matchMedia("(pointer: coarse)").matches ? "Tap" : "Click";
+    const next = !this.held ? "to close" : over ? "for the new match" : "for the next deal";
+    result.innerHTML = `${this.game.resultHTML(scored, over)}<div class="ct-result-next">${tap} ${next}</div>`;
     result.classList.toggle("made", Boolean(scored && scored.made));
     result.classList.toggle("failed", Boolean(scored && scored.made === false));
+    result.classList.toggle("match", Boolean(over));
     result.hidden = false;
     clearTimeout(this.resultTimer);
-    this.resultTimer = setTimeout(() => { result.hidden = true; }, over ? RESULT_MS * 2 : RESULT_MS);
+    this.resultTimer = setTimeout(() => this.releaseHeld(), over ? MATCH_RESULT_MS : RESULT_MS);
   }
 
   // -- the turn clock --------------------------------------------------------------------------
@@ -585,4 +729,35 @@ export class TableView {
     tick();
     this.clockTimer = setInterval(tick, 250);
   }
+}
+
+/** Whether a message's events end a hand or a match. */
+function endsHand(events) {
+  return events.some((e) => e.type === "hand_scored" || e.type === "match_over");
+}
+
+/**
+ * The view as the hand ended, from the view before its last message: the last trick's cards
+ * gone from the hands and counted to its winner, nobody to act, nothing to choose, and the
+ * scores after the hand. (The message's own view already holds the next deal.)
+ * @param {object} view the view shown before
+ * @param {object[]} events the events of the message that ended the hand
+ */
+function handAsItEnded(view, events) {
+  const done = [...events].reverse().find((e) => e.type === "trick");
+  const scored = events.find((e) => e.type === "hand_scored");
+  const played = new Set(done ? done.cards : []);
+  const seats = new Set(done ? done.seats : []);
+  const unplayed = (cards) => cards && cards.filter((card) => !played.has(card));
+  const openHands = {};
+  for (const [seat, cards] of Object.entries(view.open_hands || {})) openHands[seat] = unplayed(cards);
+  return {
+    ...view, phase: "scored", to_act: null, legal_actions: [], trick: [],
+    hand: unplayed(view.hand),
+    hand_sizes: view.hand_sizes.map((count, seat) => (seats.has(seat) ? Math.max(0, count - 1) : count)),
+    open_hands: view.open_hands ? openHands : view.open_hands,
+    tricks_won: view.tricks_won && done
+      ? view.tricks_won.map((count, seat) => count + (seat === done.winner ? 1 : 0)) : view.tricks_won,
+    scores: scored ? scored.scores : view.scores,
+  };
 }

@@ -91,6 +91,9 @@ export class ThousandWidgets extends GameWidgets {
     /** Index of the chosen value among the legal bids or bets shown on the stepper. */
     this.stepIndex = 0;
     this.stepKey = "";
+    /** The blind bid asked to be confirmed (its action): a blind bid doubles every point of
+     * the deal, so it is made by two clicks, never by a slip on the panel's main button. */
+    this.blindAsked = "";
     /** Cards picked to discard or give, in order, and for which deal and phase. */
     this.picked = [];
     this.pickKey = "";
@@ -115,7 +118,14 @@ export class ThousandWidgets extends GameWidgets {
     el.pass.addEventListener("click", () => table.act("pass"));
     el.bidSubmit.addEventListener("click", () => {
       const chosen = this.stepValues()[this.stepIndex];
-      if (chosen) table.act(chosen.action);
+      if (!chosen) return;
+      if (chosen.blind && this.blindAsked !== chosen.action) {
+        this.blindAsked = chosen.action;
+        this.renderBidding();
+        return;
+      }
+      this.blindAsked = "";
+      table.act(chosen.action);
     });
     el.kPickClear.addEventListener("click", () => {
       this.picked = [];
@@ -181,6 +191,25 @@ export class ThousandWidgets extends GameWidgets {
     return Array.from({ length: this.table.seatCount() }, (_, seat) => [seat]);
   }
 
+  /** By a player's score: on the barrel (for how many deals), and their bolts. */
+  scoreTags(seat) {
+    const view = this.table.view;
+    if (!view) return [];
+    const tags = [];
+    const barrel = view.barrel?.[seat];
+    if (barrel?.on) {
+      const deals = view.rules?.barrel_deals;
+      tags.push({ kind: "barrel", testid: "barrel", text: `on the barrel${deals ? ` ${barrel.deals}/${deals}` : ""}`,
+        title: "No points as an opponent: only a contract made counts" });
+    }
+    if (view.rules?.bolts && view.bolts?.[seat]) {
+      tags.push({ kind: "bolts", testid: "bolts", text: `bolts ${view.bolts[seat]}/${view.rules.bolts}`,
+        title: "Deals without a trick; a full set costs points" });
+    }
+    if (view.sitting_out === seat) tags.push({ text: "deals", title: "The dealer sits this deal out" });
+    return tags;
+  }
+
   seatBidHTML(entry) {
     if (entry.bid === "pass") return "Pass";
     return `${esc(entry.bid)}${entry.blind ? ' <span class="ct-blind">blind</span>' : ""}`;
@@ -239,7 +268,7 @@ export class ThousandWidgets extends GameWidgets {
   contractHTML(view) {
     const table = this.table;
     const scores = `<span class="ct-scores ct-k-scores" title="Scores">${view.scores.map((s, seat) =>
-      `<span class="ct-k-score${view.barrel[seat] && view.barrel[seat].on ? " on-barrel" : ""}" data-seat="${seat}" title="${esc(table.nameOf(seat))}${view.barrel[seat] && view.barrel[seat].on ? ": on the barrel" : ""}">${esc(this.shortName(seat))} <b>${score(s)}</b></span>`).join("")}</span>`;
+      `<span class="ct-k-score team-${seat}${view.barrel[seat] && view.barrel[seat].on ? " on-barrel" : ""}" data-seat="${seat}" title="${esc(table.nameOf(seat))}${view.barrel[seat] && view.barrel[seat].on ? ": on the barrel" : ""}">${esc(this.shortName(seat))} <b>${score(s)}</b></span>`).join("")}</span>`;
     const trump = view.trump
       ? `<span class="ct-k-trump" data-testid="trump" title="Trumps: ${SUITS[view.trump].name}">trumps ${suitHTML(view.trump)}</span>`
       : `<span class="ct-k-trump" data-testid="trump">no trumps</span>`;
@@ -251,7 +280,7 @@ export class ThousandWidgets extends GameWidgets {
     const taken = view.card_points[contract.contractor] + view.marriage_points[contract.contractor];
     return `${scores}`
       + `<span class="ct-contract-bid" data-testid="k-contract">${contract.bet === contract.bid ? "Bid" : "Bet"} <b>${contract.bet}</b>${contract.blind ? ' <span class="ct-blind" title="Blind: all points doubled">blind ×2</span>' : ""} <span class="ct-by">${esc(table.nameOf(contract.contractor))}</span></span>`
-      + (view.phase === "play" ? `${trump}<span class="ct-count" title="Points taken by the contractor (cards and marriages)">${taken}/${contract.bet}</span>` : "");
+      + (view.phase === "play" ? `${trump}<span class="ct-count" data-testid="trick-count" title="Points taken by the contractor (cards and marriages), and the bet to reach">${taken} taken of ${contract.bet}</span>` : "");
   }
 
   /** A seat's name, shortened for the score line. */
@@ -349,26 +378,39 @@ export class ThousandWidgets extends GameWidgets {
 
   // -- the bank --------------------------------------------------------------------------------
 
-  /** The bank in the middle: backs until shown, faces while it matters, gone in the play. */
+  /**
+   * The bank in the middle while it is bid for (backs until shown). Once taken its cards are
+   * in the contractor's hand, so they leave the middle; a bank shown to all stays named by
+   * the contractor's seat ("took A♥ 10♠ 9♦") for as long as it matters.
+   */
   renderBank() {
     const { view, options } = this.table;
     const bank = this.el.bank;
-    let html = "";
-    let label = "";
-    if (view && view.phase === "bidding" && view.bank_size) {
-      label = "Bank";
-      html = Array.from({ length: view.bank_size }, () => `<span class="ct-mini ct-back">${backSVG(options.cardBack)}</span>`).join("");
-    } else if (view && view.bank && ["discard", "give", "bet"].includes(view.phase)) {
-      label = view.contract ? `Bank taken by ${this.table.whoIs(view.contract.contractor)}` : "Bank";
-      html = view.bank.map((card) => `<span class="ct-mini" data-card="${esc(card)}" title="${esc(cardName(card))}">${cardSVG(card)}</span>`).join("");
-    } else if (view && view.contract && ["discard", "give", "bet"].includes(view.phase)) {
-      label = `${this.table.nameOf(view.contract.contractor)} took the bank unseen`;
+    const bidding = Boolean(view && view.phase === "bidding" && view.bank_size);
+    const key = bidding ? `backs:${view.bank_size}:${options.cardBack}` : "";
+    if (bank.dataset.key !== key) {
+      bank.dataset.key = key;
+      bank.hidden = !bidding;
+      bank.innerHTML = bidding ? `<div class="ct-k-bank-label">Bank</div><div class="ct-k-bank-cards">${
+        Array.from({ length: view.bank_size }, () => `<span class="ct-mini ct-back">${backSVG(options.cardBack)}</span>`).join("")}</div>` : "";
     }
-    const key = `${label}|${html.length}|${view && view.bank ? view.bank.join(",") : ""}`;
-    if (bank.dataset.key === key) return;
-    bank.dataset.key = key;
-    bank.hidden = !label;
-    bank.innerHTML = label ? `<div class="ct-k-bank-label">${esc(label)}</div><div class="ct-k-bank-cards">${html}</div>` : "";
+    this.renderBankTaken();
+  }
+
+  /** By the contractor's name, what the bank held (if I may know) while the bank matters. */
+  renderBankTaken() {
+    const table = this.table;
+    const view = table.view;
+    for (const plate of table.root.querySelectorAll(".ct-k-took")) plate.remove();
+    if (!view || !view.contract || !["discard", "give", "bet"].includes(view.phase)) return;
+    const contractor = view.contract.contractor;
+    const note = document.createElement("span");
+    note.className = "ct-k-took";
+    note.dataset.testid = "bank-taken";
+    const seen = view.bank && contractor !== table.mySeat;
+    note.innerHTML = seen ? `took ${view.bank.map(cardText).join(" ")}` : "took the bank";
+    note.title = seen ? `The bank ${table.nameOf(contractor)} took: ${view.bank.map(cardName).join(", ")}` : "";
+    table.seatElement(contractor).querySelector(".ct-plate").append(note);
   }
 
   // -- bidding and the final bet ---------------------------------------------------------------
@@ -425,13 +467,19 @@ export class ThousandWidgets extends GameWidgets {
     el.kQuick.innerHTML = values.slice(0, 4).map((v) =>
       `<button type="button" class="ct-button ct-k-chip${v === chosen ? " selected" : ""}" data-value="${v.value}" data-action="${esc(v.action)}" aria-pressed="${v === chosen}">${v.value}</button>`).join("");
     el.kLook.hidden = !legal.includes("look");
+    // Before I look, looking is the suggested move; a blind bid is the other button, asked twice.
+    el.kLook.classList.toggle("ct-primary", !el.kLook.hidden);
+    el.bidSubmit.classList.toggle("ct-primary", el.kLook.hidden);
+    const asking = Boolean(chosen) && chosen.blind && this.blindAsked === chosen.action;
+    el.bidSubmit.classList.toggle("ct-k-asking", asking);
     el.pass.hidden = phase === "bet";
     el.pass.disabled = !legal.includes("pass");
     el.pass.title = legal.includes("pass") ? "Pass: out of the bidding for this deal" : "The first bidder must bid";
     el.bidSubmit.disabled = !chosen;
     el.bidSubmit.dataset.action = chosen ? chosen.action : "";
     el.bidSubmit.innerHTML = !chosen ? "Bid"
-      : `${phase === "bet" ? "Bet" : "Bid"} ${chosen.value}${chosen.blind ? ' <span class="ct-blind">blind ×2</span>' : ""}`;
+      : `${asking ? "Sure? " : ""}${phase === "bet" ? "Bet" : "Bid"} ${chosen.value}${chosen.blind ? ' <span class="ct-blind">blind ×2</span>' : ""}`;
+    el.bidSubmit.title = asking ? "Click again to bid without looking: every point of the deal counts double" : "";
   }
 
   // -- marriages -------------------------------------------------------------------------------
@@ -497,4 +545,9 @@ export class ThousandTableView extends TableView {
   constructor(root, ctx) {
     super(root, ctx, ThousandWidgets);
   }
+}
+
+/** A card as short HTML: "A♥" with the suit in its colour. */
+function cardText(card) {
+  return `${esc(card.slice(0, -1))}${suitHTML(card.slice(-1))}`;
 }

@@ -13,6 +13,9 @@ import { cardSVG, cardName, SUITS } from "./cards.js";
 const SLIDE_MS = 260;
 const TRICK_HOLD_MS = 1000;
 const SWEEP_MS = 260;
+/** The last trick of a hand stays longer: nothing follows it in a hurry (table.js holds the
+ * next deal back until the hand's result has been read). */
+const LAST_TRICK_HOLD_MS = 1800;
 
 /** Whether the user asked for less motion. */
 function reducedMotion() {
@@ -76,10 +79,11 @@ export class TrickArea {
     this.draw(done.cards.map((card, index) => played(done.seats[index], card, index, done.nominated)), done.winner);
     this.table.sound("trick");
     const motion = this.motion();
+    const hold = this.table.held ? LAST_TRICK_HOLD_MS : TRICK_HOLD_MS;
     this.table.later(() => {
       if (motion) this.sweep(done.winner);
       this.table.later(() => this.finish(), motion ? SWEEP_MS : 0, this.timers);
-    }, TRICK_HOLD_MS + (motion ? SLIDE_MS / 2 : 0), this.timers);
+    }, hold + (motion ? SLIDE_MS / 2 : 0), this.timers);
   }
 
   /** The trick animation is over: show the waiting state and run what waited for it. */
