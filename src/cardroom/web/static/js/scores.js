@@ -15,6 +15,7 @@
 
 import { el, svg, seatName, teamName } from "./dom.js";
 import { defaultTeams } from "./game_widgets.js";
+import { score, signed } from "./markup.js";
 
 const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 
@@ -84,7 +85,7 @@ function summary(names, scores, target, update, teams, tags) {
   const side = (i) => el("div", { class: `score-side team-${i}${i === mySide ? " mine" : ""}`, dataset: { side: i } },
     el("span", { class: "score-team", text: sideLabel(teams, i) }),
     el("span", { class: "score-names", text: names[i] }),
-    el("span", { class: "score-value", text: String(scores[i] ?? 0) }),
+    el("span", { class: "score-value", text: score(scores[i] ?? 0) }),
     ...tags(i));
   const winner = view?.winner;
   return el("div", { class: "score-summary" },
@@ -154,8 +155,8 @@ function handRow(hand, seats, teams) {
     const points = hand.points?.[i] ?? 0;
     return el("td", { class: "score-cell" },
       el("span", { class: `delta ${points > 0 ? "up" : points < 0 ? "down" : "zero"}`,
-        text: points > 0 ? `+${points}` : points < 0 ? `−${Math.abs(points)}` : "0" }),
-      el("span", { class: "running", text: String(hand.scores?.[i] ?? "") }));
+        text: points ? signed(points) : "0" }),
+      el("span", { class: "running", text: hand.scores ? score(hand.scores[i]) : "" }));
   };
   return el("tr", { class: `hand-row ${result[0]}`, title: hand.summary || "" },
     el("td", { class: "hand-number", text: String(hand.number) }),
@@ -210,10 +211,10 @@ function chart(hands, names, target, teams) {
   });
   const dots = (points, side) => points.slice(1).map((v, i) =>
     svg("circle", { cx: x(i + 1), cy: y(v), r: 2.5, class: `chart-dot team-${side}` },
-      svg("title", { text: `${names[side]}: ${v} after hand ${hands[i].number}` })));
+      svg("title", { text: `${names[side]}: ${score(v)} after hand ${hands[i].number}` })));
 
   const description = hands.length
-    ? `Scores after hand ${hands.length}: ${names.map((name, i) => `${name} ${series[i].at(-1)}`).join(", ")}`
+    ? `Scores after hand ${hands.length}: ${names.map((name, i) => `${name} ${score(series[i].at(-1))}`).join(", ")}`
     : "No hands scored yet in this match";
   const picture = svg("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "score-chart-svg", role: "img", "aria-label": description,
