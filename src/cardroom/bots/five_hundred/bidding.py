@@ -1,11 +1,12 @@
-"""Bidding and the kitty exchange by sampling, for the search bot.
+"""Bidding, the kitty exchange and the joker's nomination by sampling, for the search bot.
 
-Both decisions ask the same question: what would this contract score? The answer comes from
+The decisions ask the same question: what would this contract score? The answer comes from
 deals consistent with the seat's view (the hidden hands and the kitty dealt at random, the
 other seats' first calls explained as the rules bot would have made them), each solved double
 dummy with the compiled solver after the contractor's kitty exchange, and scored by the
 rules. The bid with the best average score is made when it beats passing; the discard with
-the best average score is put back. The rules bot's hand evaluation picks the candidates worth
+the best average score is put back; the joker is given the suit (or none) with the best
+average score. The rules bot's hand evaluation picks the candidates worth
 solving, so the time goes on the contracts and discards that could be right.
 """
 
@@ -17,7 +18,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.bots.five_hundred.knowledge import STRAINS, legal_trick_bids, team_of, view_strain
+from cardroom.bots.five_hundred.knowledge import (
+    STRAINS,
+    contract_bid,
+    holds_joker,
+    legal_trick_bids,
+    team_of,
+    view_strain,
+)
 from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.bots.five_hundred.valuation import hand_levels, in_suit, kitty_discards
@@ -182,7 +190,7 @@ class WholeDealSampler:
         self.deck = deck.mask
         self.kitty_size = deck.kitty
         self.hand = mask_of_texts(hand_of(view))
-        self.hidden = deck.mask & ~self.hand
+        self.hidden = deck.mask & ~self.hand & ~mask_of_texts(view["discards"])
         self.readings = first_calls(view)
 
     def deal(self, kitty_size: int) -> Deal:
@@ -227,10 +235,11 @@ def unexplained_calls(readings: Iterable[Reading], hands: Sequence[int] | Mappin
 
 
 def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple[int, ...],
-                 deadline: float, guess: float | None) -> int:
+                 deadline: float, guess: float | None, joker_any_time: bool = False) -> int:
     """Tricks ``side`` takes in a full deal with best play (``SolverTimeout`` past the
-    deadline)."""
-    position = Position(hands=tuple(deal_hands), strain=strain, to_play=leader)
+    deadline); ``joker_any_time`` when a no-trumps joker may be played at any time."""
+    position = Position(hands=tuple(deal_hands), strain=strain, to_play=leader,
+                        active=tuple(range(len(deal_hands))), joker_any_time=joker_any_time)
     return FastSearch(position, side, deadline).value(
         guess=None if guess is None else round(guess))
 
@@ -357,14 +366,20 @@ def discard_candidates(view: FiveHundredView, strain: Strain, count: int) -> lis
     return candidates
 
 
+DISCARD_PLAYERS = (3, 4)
+"""The tables whose kitty exchange is chosen by solving sampled whole deals."""
+
+
 def choose_discard(view: FiveHundredView, rng: random.Random, deadline: float,
                    samples: int) -> str | None:
     """The kitty discard with the best average score over sampled deals of the other hands
-    (``None`` when no deal could be solved in time)."""
+    (``None`` when no deal could be solved in time). Three and four players only: five
+    players call their partner after the exchange, so the side is not known yet, and six
+    full hands take seconds to solve."""
     contract = view["contract"]
     text = contract.get("bid") if contract else None
     bid = Bid.parse(text) if text else None
-    if bid is None or bid.is_misere_type or view.get("players") != 4:
+    if bid is None or bid.is_misere_type or view.get("players") not in DISCARD_PLAYERS:
         return None
     strain = view_strain(view)
     count = view["discard_count"]
@@ -391,3 +406,47 @@ def choose_discard(view: FiveHundredView, rng: random.Random, deadline: float,
         return None
     best = max(candidates, key=lambda d: (scores.mean(d) or -10_000.0, d == candidates[0]))
     return "discard " + " ".join(str(card) for card in cards_of(best))
+
+
+def choose_joker_suit(view: FiveHundredView, rng: random.Random, deadline: float,
+                      samples: int) -> str | None:
+    """The no-trumps contractor's nomination of the joker's suit (``pass`` keeps it a
+    joker) with the best average score over sampled deals, each solved once per choice:
+    naming a suit makes the joker that suit's top card, which can follow suit at once but no
+    longer wins a trick in a suit its holder lacks. Only the joker's holder names it (the
+    rules give the choice to no one else), so without the joker it passes. ``None`` when no
+    deal could be solved in time, or at tables whose whole deals are not solved
+    (:data:`DISCARD_PLAYERS`)."""
+    if not holds_joker(view):
+        return "pass"
+    bid = contract_bid(view)
+    legal = [action for action in view["legal_actions"]
+             if action == "pass" or action.startswith("joker ")]
+    if bid is None or len(legal) < 2 or view.get("players") not in DISCARD_PLAYERS:
+        return None
+    seat = seat_of(view)
+    rules = view["rules"]
+    deck = DECKS[rules["deck"]]
+    jack_high = bid.contract is Contract.J5
+    strains = {action: strain_for(None, jack_high=jack_high, colour_four=deck.colour_four,
+                                  joker_suit=None if action == "pass"
+                                  else Suit.parse(action.split()[1]))
+               for action in legal}
+    any_time = rules["nt_joker"] == "play_any_time"
+    sampler = WholeDealSampler(view, rng)
+    side = tuple(team_of(view, seat))
+    leader = first_leader(view, seat)
+    scores = Averages()
+
+    def step() -> None:  # every choice on the deal, or none (past the deadline)
+        hands = sampler.deal(0).hands
+        made = {action: solve_tricks(hands, strain, leader, side, deadline, None,
+                                     joker_any_time=any_time and action == "pass")
+                for action, strain in strains.items()}
+        for action, tricks in made.items():
+            scores.add(action, hand_points(rules, bid, tricks))
+
+    if not run_until(deadline, samples, step):
+        return None
+    means = scores.means()
+    return max(legal, key=lambda action: (means.get(action, float("-inf")), action == "pass"))

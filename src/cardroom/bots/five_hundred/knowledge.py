@@ -75,6 +75,11 @@ def expected_partners(view: FiveHundredView, seat: int) -> float:
     return 1.0 if players_of(view) == 5 else 0.0
 
 
+def holds_joker(view: FiveHundredView) -> bool:
+    """Whether the seat's hand holds a joker."""
+    return any(Card.parse(text).is_joker for text in view["hand"] or [])
+
+
 def contract_bid(view: FiveHundredView) -> Bid | None:
     """The contract of the hand, if one was won."""
     contract = view.get("contract")

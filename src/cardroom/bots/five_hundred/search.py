@@ -14,30 +14,34 @@ It reads nothing but the view dict it is given, so it never sees a hidden card.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from dataclasses import dataclass
 
-from cardroom.bots.five_hundred.aims import Aims, view_aims
+from cardroom.bots.five_hundred.aims import Aims, contract_aims, view_aims
 from cardroom.bots.five_hundred.bidding import (
     Averages,
     choose_bid,
     choose_discard,
+    choose_joker_suit,
     contract_points,
     first_calls,
     unexplained_calls,
 )
+from cardroom.bots.five_hundred.knowledge import contract_bid, players_of
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
-from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
+from cardroom.bots.five_hundred.solver import JOKERS, FastSearch, Position, SolverTimeout
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.seen import hand_of, mask_of_texts, played_cards, unseen_cards
-from cardroom.games.cards import JOKER_INDEX, Card, Suit, iter_indexes
+from cardroom.games.cards import Card, Suit, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
 from cardroom.games.five_hundred.shapes import FiveHundredView
 
 TRICKS_PER_HAND = 10
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -60,17 +64,21 @@ class SolverLevel(Level):
 
 
 LEVELS: dict[str, SolverLevel] = {
-    "fast": SolverLevel(budget=0.12, samples=10, max_tricks={4: 7, 3: 8, 2: 10},
+    "fast": SolverLevel(budget=0.12, samples=10, max_tricks={6: 5, 5: 6, 4: 7, 3: 8, 2: 10},
                   bid_budget=0.1, bid_samples=3),
-    "default": SolverLevel(budget=0.4, samples=24, max_tricks={4: 10, 3: 10, 2: 10},
+    "default": SolverLevel(budget=0.4, samples=24,
+                           max_tricks={6: 6, 5: 7, 4: 10, 3: 10, 2: 10},
                      bid_budget=0.5, bid_samples=10),
-    "strong": SolverLevel(budget=1.5, samples=64, max_tricks={4: 10, 3: 10, 2: 10},
+    "strong": SolverLevel(budget=1.5, samples=64, max_tricks={6: 7, 5: 8, 4: 10, 3: 10, 2: 10},
                     bid_budget=3.0, bid_samples=48),
 }
 """The bot's levels by registry suffix (``search:fast``, ``search``, ``search:strong``). The
-compiled solver takes a few milliseconds on six tricks and tens on a full deal: the default
-level solves about 8 sampled deals for the opening lead, 18 at the second trick and its full
-24 from the third trick on (bench/bots.py)."""
+compiled solver takes a few milliseconds on six tricks and tens on a full deal of four
+hands: the default level solves about 8 sampled deals for the opening lead, 18 at the second
+trick and its full 24 from the third trick on (bench/bots.py). More hands grow the tree
+fast: all the moves of a random deal take a median 5 ms with five hands of seven cards or six
+of six, 25 ms with five of eight or six of seven, a second or more with five or six full
+hands, hence the smaller limits for five and six players (three full hands take 5 ms)."""
 
 
 class SearchBot:
@@ -86,23 +94,33 @@ class SearchBot:
         self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
         self.heuristic = RulesBot(seed, match_tactics=True)
         """Decides where the search does not reach: the bidding (with the match score in
-        mind), special contracts, tables the solver does not model."""
+        mind), contracts the solver has no objective for, positions too big to solve in
+        time."""
+        self.last_samples = 0
+        """Deals solved for the last card played (0: the rules bot chose it)."""
+        self.last_reason: str | None = None
+        """Why the last card was not searched (``None`` when it was): also logged at debug
+        level, so that a table the search does not cover says so."""
 
     def choose(self, view: FiveHundredView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         if view.get("discard_count") or view["phase"] != "play":
             return self.exchange_or_bid(view)
         deadline = time.perf_counter() + self.level.budget
+        self.last_samples, self.last_reason = 0, None
         action = self.play(view, deadline)
         if action is None or action not in view["legal_actions"]:
+            self.last_reason = self.last_reason or "no sampled deal gave a legal play"
+            log.debug("%s plays by rule at seat %s: %s", self.name, view.get("seat"),
+                      self.last_reason)
             return self.heuristic.choose(view)
         return action
 
     def exchange_or_bid(self, view: FiveHundredView) -> str:
-        """Kitty discards (and, where the level says so, bids) by sampling
-        (:mod:`cardroom.bots.five_hundred.bidding`) at tables the solver models; the rules
-        bot's choice for special contracts, other phases and whenever the sampling finds
-        nothing in time."""
+        """Kitty discards, the joker's nomination (and, where the level says so, bids) by
+        sampling (:mod:`cardroom.bots.five_hundred.bidding`); the rules bot's choice for
+        special contracts, other phases, tables whose whole deals take too long to solve
+        and whenever the sampling finds nothing in time."""
         fallback = self.heuristic.choose(view)
         if not searchable(view) or not self.level.bid_samples:
             return fallback
@@ -111,11 +129,16 @@ class SearchBot:
         action = None
         if view.get("discard_count"):
             action = choose_discard(view, self.rng, deadline, samples)
+        elif view["phase"] == "joker":
+            action = choose_joker_suit(view, self.rng, deadline, samples)
         elif (self.level.sampled_bids and view["phase"] == "bidding"
               and (fallback == "pass" or _is_trick_bid(fallback))):
             levels = self.heuristic.levels(Table(view))
             order = sorted(levels, key=lambda strain: -levels[strain])
             action = choose_bid(view, self.rng, deadline, samples, order)
+        if action is None and (view.get("discard_count") or view["phase"] == "joker"):
+            log.debug("%s chose %r by rule at seat %s: no sampled whole deal solved",
+                      self.name, fallback, view.get("seat"))
         return action or fallback
 
     # card play
@@ -126,26 +149,32 @@ class SearchBot:
         legal: list[str] = view["legal_actions"]
         if len(legal) == 1:
             return legal[0]
-        if not searchable(view):
+        self.last_reason = unsearchable_reason(view)
+        if self.last_reason is not None:
             return None
         knowledge = Knowledge(view)
         level = self.level
         players = len(knowledge.active)
-        if knowledge.tricks_left > level.max_tricks.get(players, TRICKS_PER_HAND):
+        most = level.max_tricks.get(players, TRICKS_PER_HAND)
+        if knowledge.tricks_left > most:
+            self.last_reason = (f"{knowledge.tricks_left} tricks left: this level solves "
+                                f"{players} hands from {most} tricks")
             return None
         aims = view_aims(view)
-        if aims is None:
-            return None
+        assert aims is not None, "unsearchable_reason turns away contracts without aims"
         aim = Aim(knowledge, aims)
         totals: dict[str, float] = {}
         solved = 0
         while solved < level.samples and time.perf_counter() < deadline:
             hands = knowledge.sample(self.rng)
             if hands is None:
+                self.last_reason = "no deal fits what the seat has seen"
                 break
             try:
-                scores = aim.score_moves(knowledge.position(hands), deadline)
+                scores = aim.score_moves(knowledge.position(hands), deadline,
+                                         knowledge.aims_in(hands, aims))
             except SolverTimeout:
+                self.last_reason = "no sampled deal solved before the deadline"
                 break
             for action, score in scores.items():
                 totals[action] = totals.get(action, 0.0) + score
@@ -169,12 +198,23 @@ def _is_trick_bid(action: str) -> bool:
     return action.startswith("bid ") and Bid.parse(action[4:]).contract is Contract.TRICKS
 
 
+def unsearchable_reason(view: FiveHundredView) -> str | None:
+    """Why the solver cannot play this hand, or ``None`` when it can. It models every table
+    of 500 (three to six players, one or two jokers, a nominated joker, every contract with
+    an objective); what remains is a contract no seat simply wants more or fewer tricks in
+    (Hi/Lo, whose bidder must take exactly five) and pagat's limits on the suit a led joker
+    may name, which the solver does not track."""
+    bid = contract_bid(view)
+    if view["contract"] is not None and bid is not None and view_aims(view) is None:
+        return f"{bid} has no trick count for the solver to maximise"
+    if view["rules"].get("joker_lead_limits"):
+        return "the solver does not track which suits a led joker may still name"
+    return None
+
+
 def searchable(view: FiveHundredView) -> bool:
-    """Whether the solver models this table's card play: four players in two pairs and at
-    most one joker, whose suit nobody nominated (other tables are played by rule)."""
-    contract = view["contract"]
-    return (view.get("players", 4) == 4 and view["rules"]["deck"] != "46"
-            and not (contract and contract.get("joker_suit")))
+    """Whether the solver models this hand's play (see :func:`unsearchable_reason`)."""
+    return unsearchable_reason(view) is None
 
 
 # -- what the seat knows ------------------------------------------------------------------------
@@ -187,6 +227,9 @@ class Knowledge:
     the rest of the unseen cards are "elsewhere" (the kitty, others' discards, a folded hand).
     ``voids[seat]`` is the mask of cards a seat cannot hold, from the tricks it failed to
     follow (and, under the forced-joker rule, the joker it would have had to play).
+    ``hidden_calls`` are the cards a five-player contractor called whose holders the seat
+    does not know yet: each sampled deal places them, and with them the partners
+    (:meth:`aims_in`).
     """
 
     def __init__(self, view: FiveHundredView) -> None:
@@ -196,14 +239,16 @@ class Knowledge:
         self.seat: int = seen.seat
         contract = view["contract"]
         playing = contract.get("playing") if contract else None
-        self.active: tuple[int, ...] = tuple(playing or range(4))
+        self.players = players_of(view)
+        self.active: tuple[int, ...] = tuple(playing or range(self.players))
         rules = view["rules"]
         strain = seen.strain
         self.strain = strain
         self.joker_forced = seen.no_tricks and rules["misere_joker_forced"]
         no_trumps = seen.bid is None or (seen.bid.contract is Contract.TRICKS
                                          and seen.bid.trump is None)
-        self.joker_any_time = no_trumps and rules["nt_joker"] == "play_any_time"
+        self.joker_any_time = (no_trumps and rules["nt_joker"] == "play_any_time"
+                               and not (contract and contract.get("joker_suit")))
         self.hand = mask_of_texts(hand_of(view))
         self.open = {int(seat): mask_of_texts(cards)
                      for seat, cards in view["open_hands"].items()}
@@ -219,6 +264,7 @@ class Knowledge:
                        if seat != self.seat and seat not in self.open}
         self.voids = self._voids()
         self.only_partner = self._handed_over(played)
+        self.hidden_calls = mask_of_texts(view.get("called") or []) & self.unseen
         self.deck = DECKS[rules["deck"]]
         self.readings = [reading for reading in first_calls(view) if reading.seat in self.places]
         self.played_by = {seat: 0 for seat in self.places}
@@ -232,7 +278,7 @@ class Knowledge:
     def _voids(self) -> dict[int, int]:
         """Cards each seat cannot hold, from the suits it showed out of."""
         strain = self.strain
-        voids = {seat: 0 for seat in range(4)}
+        voids = {seat: 0 for seat in range(self.players)}
         tricks = [(t["cards"], t["seats"], t.get("nominated")) for t in self.view["tricks"]]
         if self.view["trick"]:
             tricks.append(([p["card"] for p in self.view["trick"]],
@@ -244,11 +290,11 @@ class Knowledge:
             for seat, card in zip(seats[1:], indexes[1:], strict=True):
                 if strain.suit_of[card] == led:
                     continue
-                if card == JOKER_INDEX and self.joker_any_time:
+                if 1 << card & JOKERS and self.joker_any_time:
                     continue
                 voids[seat] |= strain.follow_mask[led]
-                if self.joker_forced and card != JOKER_INDEX:
-                    voids[seat] |= 1 << JOKER_INDEX
+                if self.joker_forced and not 1 << card & JOKERS:
+                    voids[seat] |= JOKERS
         return voids
 
     def _handed_over(self, played: int) -> int:
@@ -322,9 +368,23 @@ class Knowledge:
                 hands[seat] |= 1 << card
         return hands
 
+    def aims_in(self, hidden: dict[int, int], aims: Aims) -> Aims:
+        """The aims in a sampled deal: those the view tells, unless a five-player contractor
+        called cards the seat has not seen played, whose holders in this deal (if any: a
+        called card may lie in the kitty) are then the contractor's partners."""
+        if not self.hidden_calls:
+            return aims
+        contractor = self.seen.contractor
+        assert contractor is not None, "only a contract calls partners"
+        side = set(self.view.get("contract_side") or [contractor])
+        side.update(seat for seat, cards in hidden.items() if cards & self.hidden_calls)
+        sampled = contract_aims(contract_bid(self.view), self.active, side)
+        assert sampled is not None, "partners are called only in trick contracts"
+        return sampled
+
     def position(self, hidden: dict[int, int]) -> Position:
         """The solver's position for one sampled deal."""
-        hands = [0, 0, 0, 0]
+        hands = [0] * max(4, self.players)
         hands[self.seat] = self.hand
         for seat, cards in {**self.open, **hidden}.items():
             hands[seat] = cards
@@ -359,9 +419,11 @@ class Aim:
         """Counted tricks after each move over the deals solved so far: their averages are
         the solver's first guesses on the next deal."""
 
-    def score_moves(self, position: Position, deadline: float) -> dict[str, float]:
-        """Points for the bot's side after each legal play, in one sampled deal."""
-        aims = self.aims
+    def score_moves(self, position: Position, deadline: float,
+                    aims: Aims | None = None) -> dict[str, float]:
+        """Points for the bot's side after each legal play, in one sampled deal (whose aims,
+        when the deal decides them, are ``aims``)."""
+        aims = aims or self.aims
         search = FastSearch(position, aims.counted, deadline, aims.maximisers)
         left = position.tricks_left
         hi = None
@@ -378,21 +440,21 @@ class Aim:
             text = f"play {Card.from_index(card)}"
             if named is not None:
                 text += f":{Suit(named).letter}"
-            scores[text] = (self.points(counted, left)
+            scores[text] = (self.points(counted, left, aims)
                             + 0.01 * counted * (1 if self.maximising else -1))
         return scores
 
-    def points(self, counted: int, left: int) -> float:
-        """The hand's points, the bot's side minus the other, when the counted seats take
-        ``counted`` of the ``left`` remaining tricks."""
+    def points(self, counted: int, left: int, aims: Aims) -> float:
+        """The hand's points, the bot's side minus the other, when the counted seats of
+        ``aims`` take ``counted`` of the ``left`` remaining tricks."""
         won = self.won
-        taken = sum(won[seat] for seat in self.aims.counted) + counted
+        taken = sum(won[seat] for seat in aims.counted) + counted
         bid = self.bid
         if bid is None:  # everybody passed: 10 a trick, and the bot's side is counted
             return 10.0 * (taken - (TRICKS_PER_HAND - taken))
         sign = 1 if self.ours else -1
         if bid.contract is Contract.ACROSS_THE_CORNER:
-            theirs = sum(won[seat] for seat in self.aims.maximisers) + left - counted
+            theirs = sum(won[seat] for seat in aims.maximisers) + left - counted
             return 0.0 if taken == theirs else sign * (bid.value if taken < theirs
                                                        else -bid.value)
         defence = 10 if self.rules["defender_points"] == "always" else 0
