@@ -14,7 +14,7 @@ import dataclasses
 import inspect
 import re
 import textwrap
-from functools import cache, cached_property
+from functools import cached_property
 from itertools import pairwise
 from typing import Any, ClassVar, Self, get_args, get_type_hints
 
@@ -131,15 +131,24 @@ def option_catalogue(cls: type) -> list[dict[str, Any]]:
     return catalogue
 
 
-@cache
+_OPTION_TYPES: dict[type, dict[str, Any]] = {}
+_PRESETS: dict[tuple[type, str], Any] = {}
+
+
 def _option_types_of(cls: type) -> dict[str, Any]:
-    return option_types(cls)
+    """A ``Rules`` class's option types, worked out once per class (rules are built often)."""
+    types = _OPTION_TYPES.get(cls)
+    if types is None:
+        types = _OPTION_TYPES[cls] = option_types(cls)
+    return types
 
 
-@cache
-def _preset_of(cls: type, name: str) -> Any:
+def _preset_of(cls: type[PresetRules], name: str) -> Any:
     """Presets are immutable, so each is built (and whatever it derives cached) once."""
-    return cls(**cls.PRESETS[name])  # type: ignore[attr-defined]
+    preset = _PRESETS.get((cls, name))
+    if preset is None:
+        preset = _PRESETS[(cls, name)] = cls(**cls.PRESETS[name])
+    return preset
 
 
 class PresetRules:
@@ -170,7 +179,7 @@ class PresetRules:
         if name not in cls.PRESETS:
             raise cls.ERROR(f"unknown preset {name!r}; choose one of: "
                             f"{', '.join(cls.PRESETS)}")
-        return _preset_of(cls, name)  # type: ignore[no-any-return]
+        return _preset_of(cls, name)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
