@@ -1,8 +1,10 @@
 """Bot thinking time: seconds per decision (median, p99, max) of each bot over random games
-of every preset, all four seats played by the bot measured.
+of every preset (three, five and six players included), every seat played by the bot
+measured.
 
-Run: ``python bench/bots.py [--actions 150] [--bots random,simple,search:fast,search]``.
-Prints a table; the integrator copies it to bench/RESULTS.md.
+Run: ``python -m bench.bots [--actions 150] [--bots random,simple,search:fast,search]
+[--presets online,six-handed] [--by-preset]``. Prints a table (with ``--by-preset``, a row
+per bot and preset as well); the integrator copies it to bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -15,28 +17,29 @@ from rich.console import Console
 from rich.table import Table
 
 from cardroom.bots import make_bot
-from cardroom.games.five_hundred import PRESET_NAMES, Game
+from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game
 
 
-def decision_times(name: str, actions: int) -> tuple[list[float], list[float]]:
-    """Seconds per decision (all, and card plays only) over ``actions`` actions per preset."""
+def decision_times(name: str, actions: int, preset: str,
+                   number: int) -> tuple[list[float], list[float]]:
+    """Seconds per decision (all, and card plays only) over ``actions`` actions of a game of
+    ``preset`` (dealt from seed ``100 + number``)."""
     every: list[float] = []
     plays: list[float] = []
-    for number, preset in enumerate(PRESET_NAMES):
-        game = Game.new(preset, seed=100 + number)
-        bots = [make_bot(name, seed=seat) for seat in range(4)]
-        for _ in range(actions):
-            if game.is_over:
-                break
-            seat: int = game.to_act  # type: ignore[assignment]
-            view = game.view(seat)
-            started = time.perf_counter()
-            action = bots[seat].choose(view)
-            elapsed = time.perf_counter() - started
-            every.append(elapsed)
-            if view["phase"] == "play":
-                plays.append(elapsed)
-            game.apply(action)
+    game = Game.new(preset, seed=100 + number)
+    bots = [make_bot(name, seed=seat) for seat in range(game.players)]
+    for _ in range(actions):
+        if game.is_over:
+            break
+        seat: int = game.to_act  # type: ignore[assignment]
+        view = game.view(seat)
+        started = time.perf_counter()
+        action = bots[seat].choose(view)
+        elapsed = time.perf_counter() - started
+        every.append(elapsed)
+        if view["phase"] == "play":
+            plays.append(elapsed)
+        game.apply(action)
     return every, plays
 
 
@@ -48,16 +51,32 @@ def p99(times: list[float]) -> float:
 
 def main(actions: int = typer.Option(150, help="Actions per preset and bot."),
          bots: str = typer.Option("random,simple,search:fast,search",
-                                  help="Comma-separated bot names.")) -> None:
+                                  help="Comma-separated bot names."),
+         presets: str = typer.Option(",".join(ALL_PRESET_NAMES),
+                                     help="Comma-separated presets."),
+         by_preset: bool = typer.Option(False, help="A row per bot and preset as well.")
+         ) -> None:
     """Measure each bot and print the table."""
     table = Table(title="Bot decision time, seconds")
-    for column in ("bot", "decisions", "median", "p99", "max", "plays: median", "plays: p99"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for name in bots.split(","):
-        every, plays = decision_times(name, actions)
-        table.add_row(name, str(len(every)), f"{statistics.median(every):.4f}",
+    for column in ("bot", "preset", "decisions", "median", "p99", "max", "plays: median",
+                   "plays: p99"):
+        table.add_column(column, justify="left" if column in ("bot", "preset") else "right")
+
+    def row(name: str, preset: str, every: list[float], plays: list[float]) -> None:
+        table.add_row(name, preset, str(len(every)), f"{statistics.median(every):.4f}",
                       f"{p99(every):.4f}", f"{max(every):.4f}",
-                      f"{statistics.median(plays):.4f}", f"{p99(plays):.4f}")
+                      f"{statistics.median(plays or [0.0]):.4f}", f"{p99(plays or [0.0]):.4f}")
+
+    names = presets.split(",")
+    for name in bots.split(","):
+        every, plays = [], []
+        for number, preset in enumerate(names):
+            preset_every, preset_plays = decision_times(name, actions, preset, number)
+            if by_preset:
+                row(name, preset, preset_every, preset_plays)
+            every += preset_every
+            plays += preset_plays
+        row(name, "all" if len(names) > 1 else names[0], every, plays)
     Console().print(table)
 
 
