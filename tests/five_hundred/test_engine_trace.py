@@ -23,8 +23,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from test_properties import RULE_SETS, choose_action
 from tests.engine_trace import assert_as_stored, digests, over_matches, write_when_asked
+from tests.five_hundred.random_games import RULE_SETS, choose_action
 
 from cardroom.games.five_hundred import DiscardChoices, Game
 
