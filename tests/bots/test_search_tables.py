@@ -21,9 +21,16 @@ TABLES: dict[str, Rules] = {
     "joker nomination": Rules.preset("classic").replace(joker_suit_nomination=True),
     "six, three teams of two": Rules.preset("six-handed").replace(
         six_handed_teams="three_teams_of_two"),
-    "double nullo": Rules.preset("australian").replace(double_nullo=True),
+    "pair and blind no-tricks contracts, J5": Rules.preset("australian").replace(
+        double_nullo=True, blind_misere=True, shields_double=True, patastrophe=True,
+        j5_no_trumps=True),
+    "red trump four": Rules.preset("online").replace(deck="43-red-trump-4"),
+    "joker lead limits": Rules.preset("online").replace(joker_lead_limits=True),
 }
 """Every preset, and tables only house rules make."""
+
+UNSEARCHED = {Contract.HI_LO.value}
+"""Contracts the solver has no objective for: the bot plays them by rule and says why."""
 
 PATIENT = SolverLevel(budget=20.0, samples=2, max_tricks={}, bid_budget=0.1, bid_samples=1)
 """A level that solves whatever it is given, however loaded the machine: the test asks
@@ -101,6 +108,13 @@ def _setup_action(game: Game, kind: str, rng: random.Random) -> str:
 CASES = [(table, kind) for table, rules in TABLES.items() for kind in sorted(kinds_offered(rules))]
 
 
+def test_every_kind_of_contract_is_listed() -> None:
+    """The tables above offer every kind of contract of 500 but those played by rule."""
+    offered = {contract_kind(bid) for rules in TABLES.values() for bid in rules.bid_ladder}
+    every = {kind.value for kind in Contract} - UNSEARCHED - {Contract.TRICKS.value}
+    assert offered == every | {"suit", "no trumps"}
+
+
 @pytest.mark.parametrize(("table", "kind"), CASES)
 def test_every_table_and_contract_is_searched(table: str, kind: str) -> None:
     rules = TABLES[table]
@@ -113,6 +127,20 @@ def test_every_table_and_contract_is_searched(table: str, kind: str) -> None:
     assert action in view["legal_actions"]
     assert bot.last_reason is None, bot.last_reason
     assert bot.last_samples == PATIENT.samples
+
+
+def test_a_contract_without_an_objective_says_why() -> None:
+    """Hi/Lo's bidder must take exactly five tricks: no count to maximise, so the bot plays
+    it by rule and names the reason."""
+    rules = Rules.preset("online").replace(hi_lo=True)
+    game = next((game for seed in range(60)
+                 if (game := reach_play(rules, Contract.HI_LO.value, seed))), None)
+    assert game is not None
+    bot = SearchBot(seed=1)
+    view = game.view(game.to_act)
+    assert bot.choose(view) in view["legal_actions"]
+    assert bot.last_samples == 0
+    assert bot.last_reason is not None and "maximise" in bot.last_reason
 
 
 def test_every_level_solves_every_table_size() -> None:

@@ -178,9 +178,14 @@ def test_a_ruff_beats_an_ace() -> None:
 EVERY_TABLE = (*(Rules.preset(name) for name in ALL_PRESET_NAMES),
                Rules.preset("online").replace(deck="46"),
                Rules.preset("classic").replace(joker_suit_nomination=True),
-               Rules.preset("six-handed").replace(six_handed_teams="three_teams_of_two"))
+               Rules.preset("six-handed").replace(six_handed_teams="three_teams_of_two"),
+               Rules.preset("online").replace(deck="43-red-trump-4"),
+               Rules.preset("australian").replace(double_nullo=True, blind_misere=True,
+                                                  shields_double=True, patastrophe=True,
+                                                  j5_no_trumps=True))
 """Every preset, and the tables the presets leave out: two jokers, a nominated joker, six
-players in three teams of two."""
+players in three teams of two, the red-trump-four deck, the pair and blind no-tricks
+contracts and J5."""
 
 
 def test_solver_positions_from_real_games_match_minimax() -> None:

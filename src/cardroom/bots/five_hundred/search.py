@@ -4,10 +4,14 @@ To play a card it deals the cards it cannot see at random, consistently with eve
 seat's view shows (cards played, suits a player showed out of, its own kitty discards, open
 hands), solves each such deal exactly with :mod:`cardroom.bots.five_hundred.solver` (its compiled
 search), scores every legal card by the points the hand would end with, and plays the best
-average. It works against a clock: when the deal is still too big to solve in time, or no
-sample finishes, it plays as the rules bot does. The kitty exchange compares candidate
-discards the same way, over whole deals (:mod:`cardroom.bots.five_hundred.bidding`, which can bid by
-sampling as well); bidding and Nello's gift are the rules bot's.
+average. It does so at every table of 500: three to six players (with five, each sample
+also places the called cards, and so the partners the seat cannot see yet), one or two
+jokers, a nominated joker, every contract but Hi/Lo. It works against a clock: when the deal
+is still too big to solve in time, or no sample finishes, it plays as the rules bot does, and
+says why (:attr:`SearchBot.last_reason`, logged at debug level). The kitty exchange and the
+joker's nomination compare their choices the same way, over whole deals
+(:mod:`cardroom.bots.five_hundred.bidding`, which can bid by sampling as well); bidding and
+Nello's gift are the rules bot's.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -202,13 +206,12 @@ def unsearchable_reason(view: FiveHundredView) -> str | None:
     """Why the solver cannot play this hand, or ``None`` when it can. It models every table
     of 500 (three to six players, one or two jokers, a nominated joker, every contract with
     an objective); what remains is a contract no seat simply wants more or fewer tricks in
-    (Hi/Lo, whose bidder must take exactly five) and pagat's limits on the suit a led joker
-    may name, which the solver does not track."""
+    (Hi/Lo, whose bidder must take exactly five). Under pagat's limits on the suit a led
+    joker may name (``joker_lead_limits``) the bot's own choices are the legal ones, while
+    deeper in the tree the solver lets a led joker name any suit."""
     bid = contract_bid(view)
     if view["contract"] is not None and bid is not None and view_aims(view) is None:
         return f"{bid} has no trick count for the solver to maximise"
-    if view["rules"].get("joker_lead_limits"):
-        return "the solver does not track which suits a led joker may still name"
     return None
 
 

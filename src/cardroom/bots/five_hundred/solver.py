@@ -5,7 +5,9 @@ many of the remaining tricks one side takes when everybody plays perfectly, and
 :func:`move_values` gives that number after each legal move of the seat to play (the search
 bot averages these over sampled deals). Following suit, the joker and the trick winner come
 from the engine's :class:`~cardroom.games.five_hundred.tricks.Strain` tables, so the solver
-plays exactly the engine's game, including no-tricks rules (forced joker, low joker).
+plays exactly the engine's game, including no-tricks rules (forced joker, low joker), at
+every table: three to six seats, one or two jokers (the black one above the red), a joker
+nominated into a suit.
 
 Inside, cards are renumbered compactly: the cards still in play, grouped by effective suit and
 ordered by strength within it, so a suit is a contiguous run of bits, its top card is its
