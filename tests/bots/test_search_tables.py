@@ -6,6 +6,7 @@ five players, the sampled deals place the called partner where the seat cannot s
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -129,18 +130,20 @@ def test_every_table_and_contract_is_searched(table: str, kind: str) -> None:
     assert bot.last_samples == PATIENT.samples
 
 
-def test_a_contract_without_an_objective_says_why() -> None:
+def test_a_contract_without_an_objective_says_why(caplog: pytest.LogCaptureFixture) -> None:
     """Hi/Lo's bidder must take exactly five tricks: no count to maximise, so the bot plays
-    it by rule and names the reason."""
+    it by rule and names the reason, in its debug log too."""
     rules = Rules.preset("online").replace(hi_lo=True)
     game = next((game for seed in range(60)
                  if (game := reach_play(rules, Contract.HI_LO.value, seed))), None)
     assert game is not None
     bot = SearchBot(seed=1)
     view = game.view(game.to_act)
-    assert bot.choose(view) in view["legal_actions"]
+    with caplog.at_level(logging.DEBUG, logger="cardroom.bots.five_hundred.search"):
+        assert bot.choose(view) in view["legal_actions"]
     assert bot.last_samples == 0
     assert bot.last_reason is not None and "maximise" in bot.last_reason
+    assert bot.last_reason in caplog.text
 
 
 def test_every_level_solves_every_table_size() -> None:

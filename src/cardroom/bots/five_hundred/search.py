@@ -141,7 +141,8 @@ class SearchBot:
             order = sorted(levels, key=lambda strain: -levels[strain])
             action = choose_bid(view, self.rng, deadline, samples, order)
         if action is None and (view.get("discard_count") or view["phase"] == "joker"):
-            log.debug("%s chose %r by rule at seat %s: no sampled whole deal solved",
+            log.debug("%s chose %r by rule at seat %s: no sampled whole deal was solved "
+                      "(none in time, or five or six hands, too many to solve whole)",
                       self.name, fallback, view.get("seat"))
         return action or fallback
 
