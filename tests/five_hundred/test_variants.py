@@ -101,7 +101,7 @@ def test_red_trump_4_game_makes_the_four_follow_trumps() -> None:
 @pytest.mark.parametrize(("options", "words"), [
     ({"preset": "classic", "deck": "63"}, "made for 6 players, not 4"),
     ({"preset": "classic", "players": 3}, "with 3 players use deck 33"),
-    ({"preset": "classic", "players": 7}, "3 to 6 players"),
+    ({"preset": "classic", "players": 7}, "2 to 6 players"),
     ({"preset": "classic", "six_handed_teams": "three_teams_of_two"}, "only applies to six"),
     ({"preset": "five-handed", "double_nullo": True}, "one partner"),
     ({"preset": "six-handed", "slam_call": True}, "one partner"),

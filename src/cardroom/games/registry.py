@@ -60,7 +60,7 @@ class GameSpec:
 
     @property
     def presets(self) -> tuple[str, ...]:
-        """Every preset a table may be created with (for 500 the three-, five- and six-handed
+        """Every preset a table may be created with (for 500 the two-, three-, five- and six-handed
         ones too: ``ALL_PRESET_NAMES``), in the order the rules list them."""
         return tuple(getattr(self.module, "ALL_PRESET_NAMES", self.module.PRESET_NAMES))
 

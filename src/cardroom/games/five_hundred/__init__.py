@@ -1,4 +1,4 @@
-"""Five Hundred (500) for three to six players: rules, presets, bids, tricks and the engine.
+"""Five Hundred (500) for two to six players: rules, presets, bids, tricks and the engine.
 
 The public surface other layers use::
 

@@ -8,10 +8,11 @@ Use it like a chess board::
     game.apply("bid 7H")               # -> public events, or IllegalAction with the reason
     game.view(seat)                    # everything that seat may see, JSON-ready
 
-Three to six players: four in two partnerships, six in two teams of three or three teams of
-two, three and five each for themselves (cut-throat; five call partners for each hand by
-naming a card). Scores are kept per *side*: ``game.teams`` lists the seats of each side (one
-seat per side when players keep own scores) and ``game.team_of`` gives each seat's side.
+Two to six players: four in two partnerships, six in two teams of three or three teams of
+two, two, three and five each for themselves (cut-throat; five call partners for each hand
+by naming a card; two play with a dead hand dealt to an empty seat and out of play). Scores
+are kept per *side*: ``game.teams`` lists the seats of each side (one seat per side when
+players keep own scores) and ``game.team_of`` gives each seat's side.
 
 The game is assembled here from one module per part of a hand: :mod:`.bidding`,
 :mod:`.exchange` (kitty, slam, partner calls, the joker's suit), :mod:`.play`,
@@ -66,7 +67,7 @@ PHASES: dict[str, Phase[State, Action]] = {
 
 
 class Game(State):
-    """A match of 500 for three to six players (four in two partnerships by default).
+    """A match of 500 for two to six players (four in two partnerships by default).
 
     Create one with :meth:`new` (seeded deal) or :meth:`from_deal` (a given first deal), or
     rebuild one with :meth:`replay`. The match goes on deal after deal by itself: after the last
@@ -95,9 +96,11 @@ class Game(State):
         """A match whose first deal is given (later deals come from ``seed``).
 
         ``ValueError`` unless the hands and kitty hold each card of the deck exactly once.
+        With two players ``hands`` goes on with the dead hands (``rules.dead_hands`` of them),
+        as a record's deal does.
         """
         rules = Rules.preset(rules) if isinstance(rules, str) else rules
-        masks, seen = hand_masks(hands, [TRICKS_PER_HAND] * rules.players)
+        masks, seen = hand_masks(hands, [TRICKS_PER_HAND] * (rules.players + rules.dead_hands))
         kitty_mask = mask_of(kitty)
         if len(kitty) != rules.kitty_size or kitty_mask.bit_count() != rules.kitty_size:
             raise ValueError(f"the kitty must hold {rules.kitty_size} different cards")

@@ -113,7 +113,8 @@ DECKS: dict[str, DeckSpec] = {
                    "42 cards: A to 5 in every suit and the red 4s, no joker; kitty of 2",
                    left_out=("4S", "4C"), jokers=0),
     "33": DeckSpec("33", Rank.SEVEN, 3,
-                   "33 cards for three players: A to 7 in every suit and one joker; kitty of 3",
+                   "33 cards for three players (or two and a dead hand): A to 7 in every suit "
+                   "and one joker; kitty of 3",
                    players=3),
     "53": DeckSpec("53", Rank.TWO, 3,
                    "53 cards for five players: the full pack and one joker; kitty of 3",
@@ -135,8 +136,11 @@ class Rules(PresetRules):
     """Options of a game of 500 (RULES.md section 1). Field docs say what each does."""
 
     players: int = 4
-    """Number of players, 3 to 6 (RULES.md 1.2). Four play in two partnerships, six in teams
-    (see ``six_handed_teams``). Three play cut-throat: each keeps an own score and the two
+    """Number of players, 2 to 6 (RULES.md 1.2). Four play in two partnerships, six in teams
+    (see ``six_handed_teams``). Two play against each other, each keeping an own score: the
+    deck is dealt as for three players (deck ``33``) or four (a four-player deck), and the
+    hands of the empty seats are dead, face down and out of play for the whole hand, seen by
+    nobody. Three play cut-throat: each keeps an own score and the two
     defenders play together against the contractor for that hand. Five keep own scores too:
     after the kitty exchange (the US rule: the contractor knows the whole hand before
     choosing) the contractor of a trick contract names a card it does not hold, two cards on a
@@ -149,7 +153,8 @@ class Rules(PresetRules):
     """Which deck (RULES.md 1.1): four players ``43`` (kitty 3), ``45`` (kitty 5), ``46``
     (two jokers, the black one higher; kitty 6), ``43-red-trump-4`` (4♠ and 4♦ out; the 4 of
     the trump colour is the lowest trump; kitty 3) or ``42`` (no joker; kitty 2); three players
-    ``33``, five ``53``, six ``63`` (with 11s, 12s and the red 13s), each with a kitty of 3."""
+    ``33``, five ``53``, six ``63`` (with 11s, 12s and the red 13s), each with a kitty of 3.
+    Two players: ``33`` (one dead hand) or any deck for four (two dead hands)."""
     six_handed_teams: SixHandedTeams = "two_teams_of_three"
     """Six players: two teams of three, alternating (seats 1, 3, 5 against 2, 4, 6), or three
     teams of two sitting opposite (seats 1 & 4, 2 & 5, 3 & 6)."""
@@ -300,6 +305,12 @@ class Rules(PresetRules):
                 sides[seat] = side
         return tuple(sides)
 
+    @cached_property
+    def dead_hands(self) -> int:
+        """Hands of ten dealt to empty seats and out of play all hand (two players: the deck
+        is dealt as for the players it is made for)."""
+        return self.deck_spec.players - self.players
+
     @property
     def fixed_partners(self) -> bool:
         """True when every player has exactly one partner for the whole match."""
@@ -378,8 +389,12 @@ class Rules(PresetRules):
     def _validate(self) -> None:
         problems = []
         spec = DECKS[self.deck]
-        if self.players not in (3, 4, 5, 6):
-            problems.append(f"500 is played by 3 to 6 players, not {self.players}")
+        if self.players not in (2, 3, 4, 5, 6):
+            problems.append(f"500 is played by 2 to 6 players, not {self.players}")
+        elif self.players == 2:
+            if spec.players not in (3, 4):
+                problems.append(f"two players use the 33 deck or a deck for four, not the "
+                                f"{self.deck} deck (made for {spec.players} players)")
         elif spec.players != self.players:
             fitting = [name for name, d in DECKS.items() if d.players == self.players]
             problems.append(f"the {self.deck} deck is made for {spec.players} players, not "
@@ -387,7 +402,7 @@ class Rules(PresetRules):
                             f"{' or '.join(fitting)}")
         if self.six_handed_teams != "two_teams_of_three" and self.players != 6:
             problems.append("six_handed_teams only applies to six players")
-        if self.players in (3, 4, 5, 6) and not self.fixed_partners:
+        if self.players in (2, 3, 4, 5, 6) and not self.fixed_partners:
             partnered = [name for name in PARTNERSHIP_CONTRACTS if getattr(self, name)]
             if partnered:
                 problems.append(f"{', '.join(partnered)} need every player to have one partner "
@@ -439,7 +454,7 @@ _AUSTRALIAN_PLAY: dict[str, Any] = dict(
     misere_placement="after_seven", open_misere=True, misere_failure="stop",
     all_pass="next_dealer", all_tricks_bonus="slam_250", nt_joker="only_when_void",
     defender_points="always", target=500, lose_at=-500, both_reach_target="contractor")
-"""Pagat's Australian bidding and play, which the presets for three, five and six players keep
+"""Pagat's Australian bidding and play, which the presets for two, three, five and six players keep
 (whether a side must win its own bid to reach 500 differs)."""
 
 Rules.PRESETS = {
@@ -479,6 +494,12 @@ Rules.PRESETS = {
                    all_tricks_bonus="sweep_plus_50", nt_joker="play_any_time",
                    misere_joker_forced=True, defender_points="always", target=500,
                    lose_at=-500, win_needs_bid=True, both_reach_target="contractor"),
+    # The US card makers' two-hand game (bicyclecards.com, "Two-Hand Five Hundred"): the pack
+    # and the deal of the three-hand game, 33 cards, but the hand to the dealer's left is dealt
+    # face down and is dead, out of play; 10 cards each, a widow of 3; the two play each for
+    # themselves, a player at -500 loses. Bidding, misère and scoring as the three-handed
+    # preset (the Australian rules for these); first to 500 wins, defence points count.
+    "two-handed": dict(players=2, deck="33", **_AUSTRALIAN_PLAY, win_needs_bid=False),
     # RULES.md 1.7, from the US rules for three players: the 33-card deck, cut-throat (own
     # scores, the two defenders together against the contractor each hand), misère and open
     # misère as in the Australian game, deal passes when all pass, slam bonus, first player to
@@ -497,9 +518,9 @@ Rules.PRESETS = {
 }
 
 ALL_PRESET_NAMES = tuple(Rules.PRESETS)
-"""Every preset, the three-, five- and six-handed ones included."""
+"""Every preset, the two-, three-, five- and six-handed ones included."""
 PRESET_NAMES = tuple(name for name in ALL_PRESET_NAMES if Rules.PRESETS[name].get("players", 4)
                      == 4)
 """The four-player presets: what the tables (four seats today) and the rules pages offer.
-:data:`ALL_PRESET_NAMES` adds the presets for three, five and six players."""
+:data:`ALL_PRESET_NAMES` adds the presets for two, three, five and six players."""
 

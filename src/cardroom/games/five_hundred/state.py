@@ -76,6 +76,8 @@ class State(Match):
 
     # The hand in progress; :meth:`_deal` sets every one of these afresh.
     kitty: int
+    dead: int
+    """The cards of the dead hands (two players): out of play all hand, in no view."""
     discards: list[int]
     exchange: int
     """Cards the seat exchanging may see besides its hand (the kitty, discards passed over)."""
@@ -135,6 +137,11 @@ class State(Match):
         """Deal the next hand (the given first deal, else from the seed) and start its bidding."""
         n = self.players
         self.kitty = self._next_hands(lambda rng: deal_cards(self.rules, rng, self.dealer))
+        self.dead = 0
+        if len(self.hands) > n:  # the dead hands come after the players' (two players)
+            for mask in self.hands[n:]:
+                self.dead |= mask
+            del self.hands[n:]
         self.notes[len(self.actions)] = f"hand {self.hand_number}, dealer {self.dealer}"
         self.discards = [0] * n
         self.exchange = 0

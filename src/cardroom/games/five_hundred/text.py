@@ -51,6 +51,7 @@ PRESET_TITLES = {
     "australian": "Australian",
     "american": "American",
     "online": "Online",
+    "two-handed": "Two-handed",
     "three-handed": "Three-handed",
     "five-handed": "Five-handed",
     "six-handed": "Six-handed",
@@ -63,6 +64,7 @@ PRESET_BLURBS = {
     "australian": "43 cards, kitty of 3; misère and open misère",
     "american": "45 cards; one round of bidding, inkles, Nello",
     "online": "45 cards, kitty of 5; No Tricks, Spread, Across the Corner and Table",
+    "two-handed": "2 players face to face; 33 cards, a dead hand of 10 nobody sees",
     "three-handed": "3 players, each for themself; 33 cards, kitty of 3",
     "five-handed": "5 players, own scores; the contractor calls partners by naming a card",
     "six-handed": "6 players in two teams of three; 63 cards with 11s, 12s and red 13s",
@@ -118,7 +120,7 @@ OPTION_LABELS = {
 VALUE_LABELS = {
     "deck": {"43": "43 cards (kitty 3)", "45": "45 cards (kitty 5)",
              "46": "46 cards, two jokers", "43-red-trump-4": "43 cards, trump-colour 4",
-             "42": "42 cards, no joker", "33": "33 cards (3 players)",
+             "42": "42 cards, no joker", "33": "33 cards (2 or 3 players)",
              "53": "53 cards (5 players)", "63": "63 cards (6 players)"},
     "six_handed_teams": {"two_teams_of_three": "Two teams of three",
                          "three_teams_of_two": "Three teams of two"},
@@ -188,8 +190,26 @@ def _deck_contents(spec: DeckSpec) -> str:
 
 
 def _hand_size(rules: Rules) -> int:
-    """Cards dealt to each player: what the kitty leaves, shared out."""
-    return (rules.deck_spec.size - rules.kitty_size) // rules.players
+    """Cards dealt to each player (and each dead hand): what the kitty leaves, shared out."""
+    return (rules.deck_spec.size - rules.kitty_size) // (rules.players + rules.dead_hands)
+
+
+def _dead_hands_text(rules: Rules) -> Paragraph:
+    """Two players: the hands dealt to the empty seats, out of play."""
+    spec = rules.deck_spec
+    size = _hand_size(rules)
+    if rules.dead_hands == 1:
+        dealt = (f"The deck is dealt as for {spec.players} players, but the hand of {size} "
+                 "cards on the dealer's left is dealt face down to an empty seat: it is a dead "
+                 "hand, out of play for the whole hand. Nobody looks at it, nobody plays from "
+                 "it, and nobody is shown it")
+    else:
+        dealt = (f"The deck is dealt as for {spec.players} players, but the {rules.dead_hands} "
+                 f"hands of {size} cards dealt to the empty seats (the dealer's left and "
+                 "right) are dead hands, out of play for the whole hand. Nobody looks at them, "
+                 "nobody plays from them, and nobody is shown them")
+    return para(dealt + ", not even at the end of the hand: bidding is partly guesswork.",
+                "deck", "players")
 
 
 def _deck_section(rules: Rules) -> Section:
@@ -199,10 +219,18 @@ def _deck_section(rules: Rules) -> Section:
     blocks: list[Block] = [
         para(f"The deck has {spec.size} cards: {_deck_contents(spec)}.", "deck"),
         para(f"Each of the {rules.players} players is dealt {_hand_size(rules)} cards and the "
-             f"other {k} go face down to the middle as the kitty.", "deck", "players"),
+             f"other {k} go face down to the middle as the kitty.", "deck", "players")
+        if not rules.dead_hands else
+        para(f"Each of the 2 players is dealt {_hand_size(rules)} cards and {k} go face down "
+             "to the middle as the kitty.", "deck", "players"),
+        *([_dead_hands_text(rules)] if rules.dead_hands else []),
         _sides_text(rules),
         para("Dealing, bidding and play go clockwise. The player on the dealer's left speaks "
-             "first, and the deal moves one seat to the left after every hand played."),
+             "first, and the deal moves one seat to the left after every hand played.")
+        if rules.players != 2 else
+        para("The dealer's opponent speaks first, and the two players take turns to deal. "
+             "Wherever these rules speak of the player on the dealer's left, read the dealer's "
+             "opponent: the dead hands have no turn.", "players"),
     ]
     if rules.misdeal_no_face:
         blocks.append(para("A player whose hand holds no face card (no jack, queen, king or "
@@ -220,6 +248,10 @@ def _seats(seats: tuple[int, ...]) -> str:
 def _sides_text(rules: Rules) -> Paragraph:
     """Who plays with whom: partnerships, teams, or everybody for themselves."""
     n, teams = rules.players, rules.teams
+    if n == 2:
+        return para("Two players sit face to face and play against each other, each keeping "
+                    "their own score: the winner of the bidding plays alone against the other, "
+                    "who scores the tricks they take. Every trick has two cards.", "players")
     if n == 3:
         return para("Three players play cut-throat: each keeps their own score. In each hand "
                     "the two players who did not win the bidding play together against the "
@@ -584,8 +616,9 @@ def summary(rules: Rules) -> tuple[str, ...]:
     win = f"win with {reach}" + (" on your own contract" if rules.win_needs_bid else "")
     if rules.lose_at is not None:
         win += f", lose at {num(rules.lose_at)}"
+    dead = (f", {rules.dead_hands * 10} cards dead" if rules.dead_hands else "")
     return (
-        f"{rules.players} players, {spec.size} cards, kitty of {spec.kitty}",
+        f"{rules.players} players, {spec.size} cards, kitty of {spec.kitty}{dead}",
         bidding,
         special_text,
         all_pass_text(rules).text,
