@@ -36,7 +36,7 @@ def test_a_hand_of_top_trumps_is_makeable_in_full() -> None:
 
 def test_cards_that_give_tricks_away_are_slips() -> None:
     """Random players give tricks away; every slip names a better card and what it cost."""
-    record = Record.from_text(play_match(Rules.preset("classic"), 8, "random", "random", True,
+    record = Record.from_text(play_match(Rules.preset("classic"), 8, "random", "random", 0,
                                          keep_record=True).record)
     slips = [slip for hand in analyse(record, max_hands=2) for slip in hand.slips]
     assert slips
@@ -46,7 +46,7 @@ def test_cards_that_give_tricks_away_are_slips() -> None:
 
 
 def test_bots_matches_are_analysed_hand_by_hand() -> None:
-    text = play_match(Rules.preset("classic"), 5, "simple", "random", True,
+    text = play_match(Rules.preset("classic"), 5, "simple", "random", 0,
                       keep_record=True).record
     record = Record.from_text(text)
     report = analyse(record, max_hands=2)
@@ -77,7 +77,7 @@ def test_the_command_prints_each_hand_as_it_is_solved_in_the_cards_of_replay(
     indent."""
     import cardroom.tools.analysis as analysis
 
-    record_text = play_match(Rules.preset("classic"), 8, "random", "random", True,
+    record_text = play_match(Rules.preset("classic"), 8, "random", "random", 0,
                              keep_record=True).record
     path = tmp_path / "match.txt"
     path.write_text(record_text)

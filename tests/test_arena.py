@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cardroom.games.five_hundred import Game, Record, Rules
 from cardroom.tools.arena import play_match, proportion, run_arena
 
 
 def test_each_deal_is_played_twice_with_the_teams_swapped() -> None:
-    report = run_arena(Rules.preset("classic"), "simple", "random", pairs=3, seed=10)
+    report = run_arena(Rules.preset("classic"), "simple", "random", sets=3, seed=10)
     assert report.matches == 6
     pairs = [report.results[i:i + 2] for i in range(0, 6, 2)]
     for first, second in pairs:
@@ -18,8 +20,8 @@ def test_each_deal_is_played_twice_with_the_teams_swapped() -> None:
 def test_both_matches_of_a_pair_start_from_the_same_deal() -> None:
     rules = Rules.preset("online")
     starts = []
-    for a_first in (True, False):
-        text = play_match(rules, 4, "simple", "random", a_first, keep_record=True).record
+    for a_side in (0, 1):
+        text = play_match(rules, 4, "simple", "random", a_side, keep_record=True).record
         record = Record.from_text(text)
         record.actions, record.seats = [], []
         starts.append(Game.replay(record))
@@ -27,13 +29,13 @@ def test_both_matches_of_a_pair_start_from_the_same_deal() -> None:
 
 
 def test_simple_bots_beat_random_bots_clearly() -> None:
-    report = run_arena(Rules.preset("online"), "simple", "random", pairs=10, seed=1)
+    report = run_arena(Rules.preset("online"), "simple", "random", sets=10, seed=1)
     assert report.win_rate("a").low > 0.8
     assert report.points_per_hand("a").value > report.points_per_hand("b").value
 
 
 def test_records_are_written_and_replay(tmp_path) -> None:
-    run_arena(Rules.preset("american"), "simple", "simple", pairs=2, seed=3, records=tmp_path)
+    run_arena(Rules.preset("american"), "simple", "simple", sets=2, seed=3, records=tmp_path)
     files = sorted(tmp_path.glob("*.txt"))
     assert len(files) == 4
     for path in files:
@@ -42,8 +44,8 @@ def test_records_are_written_and_replay(tmp_path) -> None:
 
 def test_jobs_do_not_change_the_results() -> None:
     rules = Rules.preset("australian")
-    alone = run_arena(rules, "simple", "random", pairs=4, seed=7, jobs=1)
-    pooled = run_arena(rules, "simple", "random", pairs=4, seed=7, jobs=2)
+    alone = run_arena(rules, "simple", "random", sets=4, seed=7, jobs=1)
+    pooled = run_arena(rules, "simple", "random", sets=4, seed=7, jobs=2)
     assert alone.results == pooled.results
 
 
@@ -55,7 +57,7 @@ def test_wilson_interval_matches_the_textbook_value() -> None:
 
 
 def test_matches_cut_to_single_deals_are_compared_pair_by_pair() -> None:
-    report = run_arena(Rules.preset("online"), "simple", "random", pairs=12, seed=30, hands=1)
+    report = run_arena(Rules.preset("online"), "simple", "random", sets=12, seed=30, hands=1)
     assert all(result.hands == 1 for result in report.results)
     edges = [(first.a_points - first.b_points + second.a_points - second.b_points) / 2
              for first, second in zip(report.results[0::2], report.results[1::2], strict=True)]
@@ -70,7 +72,7 @@ def test_contracts_are_tallied_by_kind_for_both_sides_and_shown_by_the_command()
 
     from cardroom.cli import app
 
-    report = run_arena(Rules.preset("online"), "simple", "random", pairs=4, seed=3)
+    report = run_arena(Rules.preset("online"), "simple", "random", sets=4, seed=3)
     for side in ("a", "b"):
         made, failed, _ = report.contracts(side)
         kinds = report.contracts_by_kind(side)
@@ -83,3 +85,22 @@ def test_contracts_are_tallied_by_kind_for_both_sides_and_shown_by_the_command()
     assert kinds
     for kind in kinds:
         assert f"{kind} made as contractor" in result.output
+
+
+@pytest.mark.parametrize("preset", ["three-handed", "five-handed", "six-handed"])
+def test_a_set_plays_the_same_deals_once_with_a_at_each_side(preset: str, tmp_path) -> None:
+    """At a table of three or five players (each a side of its own) or of two teams of
+    three, A takes each side in turn against B's bot everywhere else, and every record
+    replays."""
+    rules = Rules.preset(preset)
+    report = run_arena(rules, "simple", "random", sets=2, seed=5, records=tmp_path, hands=2)
+    sides = len(rules.teams)
+    assert report.sides == sides and report.matches == 2 * sides
+    for first in range(0, report.matches, sides):
+        one_set = report.results[first:first + sides]
+        assert {r.seed for r in one_set} == {one_set[0].seed}
+        assert [r.a_seats for r in one_set] == [tuple(team) for team in rules.teams]
+    assert len(list(tmp_path.iterdir())) == report.matches
+    for path in tmp_path.iterdir():
+        Game.replay(Record.from_text(path.read_text()))
+    assert "an even match gives A 1 in" in report.summary(preset) or sides == 2

@@ -19,7 +19,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from cardroom.bots import make_bot
-from cardroom.games.five_hundred import PRESET_NAMES, Game, Record, Rules
+from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game, Record, Rules
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.games.registry import replay as replay_game
 from cardroom.tools.terminal import TerminalMatch, replay_match
@@ -345,11 +345,12 @@ def bugs(
 def arena(
     team_a: Annotated[str, typer.Option(help="Bot of team A (see BOT_NAMES).")] = "simple",
     team_b: Annotated[str, typer.Option(help="Bot of team B.")] = "random",
-    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(PRESET_NAMES)}.")]
+    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(ALL_PRESET_NAMES)}.")]
     = "online",
-    matches: Annotated[int, typer.Option(help="Matches to play (rounded up to pairs: each "
-                                               "deal is played twice, seats swapped).")] = 200,
-    seed: Annotated[int, typer.Option(help="Seed of the first pair of matches.")] = 1,
+    matches: Annotated[int, typer.Option(help="Matches to play (rounded up to whole sets: "
+                                               "each deal is played once with A at each side "
+                                               "of the table).")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the first set of matches.")] = 1,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     records: Annotated[Path | None, typer.Option(help="Write every match's record here.")]
     = None,
@@ -362,20 +363,21 @@ def arena(
     from rich.table import Table as RichTable
 
     from cardroom.bots import BOT_NAMES
-    from cardroom.tools.arena import run_arena
+    from cardroom.tools.arena import duplicate_sets, run_arena
 
     console = _console()
     for bot in (team_a, team_b):
         if bot not in BOT_NAMES:
             raise _fail(console, f"unknown bot {bot!r}; choose one of: {', '.join(BOT_NAMES)}")
-    if preset not in PRESET_NAMES:
+    if preset not in ALL_PRESET_NAMES:
         raise _fail(console, f"unknown preset {preset!r}")
-    pairs = max(1, (matches + 1) // 2)
+    rules = Rules.preset(preset)
+    sets = duplicate_sets(rules, matches)
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())
     with Progress(*columns, console=console) as progress:
-        task = progress.add_task(f"{team_a} vs {team_b}", total=pairs)
-        report = run_arena(Rules.preset(preset), team_a, team_b, pairs, seed, jobs, records,
+        task = progress.add_task(f"{team_a} vs {team_b}", total=sets)
+        report = run_arena(rules, team_a, team_b, sets, seed, jobs, records,
                            lambda done: progress.update(task, completed=done), hands)
     table = RichTable(title=f"{report.matches} matches on duplicate deals, preset {preset} "
                             "(95% confidence intervals)")

@@ -23,17 +23,21 @@ MAX_ACTIONS = 20_000
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One match from team A's point of view."""
+    """One match from team A's point of view. A sits at one side of the table, B's bot at
+    every other side (one side at a table of two teams; two, three or four where the table
+    has more sides: three-handed, five-handed, three teams of two)."""
 
     seed: int
     a_seats: tuple[int, ...]
     a_won: bool
     hands: int
     a_points: int
-    b_points: int
+    b_points: float
+    """The points of B's sides, on average per side (one side: its points)."""
     a_contracts: tuple[int, int]
     """(made, failed) of contracts team A won in the bidding."""
     b_contracts: tuple[int, int]
+    """(made, failed) of contracts B's sides won, A defending."""
     record: str | None = None
     a_kinds: tuple[tuple[str, int, int], ...] = ()
     """Team A's contracts by kind (``tricks``, ``misere``, ``open-misere`` …): (kind, made,
@@ -46,41 +50,46 @@ BotChoice = str | Callable[[int], Bot]
 of its own)."""
 
 
-def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_first: bool,
+def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side: int,
                keep_record: bool = False, hands: int | None = None) -> MatchResult:
-    """Play one match; team A sits at 0 & 2 when ``a_first``, else at 1 & 3. With ``hands``,
-    stop after that many hands (nobody wins): the same deals, compared hand by hand."""
+    """Play one match with team A at side ``a_side`` (``rules.teams[a_side]``: seats 0 & 2
+    for side 0 at a table of four) and B's bot everywhere else. With ``hands``, stop after
+    that many hands (nobody wins): the same deals, compared hand by hand."""
     game = Game.new(rules, seed=seed)
-    a_side = 0 if a_first else 1
+    sides = len(rules.teams)
 
     def make(choice: BotChoice, bot_seed: int) -> Bot:
         return make_bot(choice, seed=bot_seed) if isinstance(choice, str) else choice(bot_seed)
 
     bots = {seat: make(bot_a if game.team_of[seat] == a_side else bot_b,
-                       seed * 8 + seat + (0 if a_first else 4))
+                       seed * 8 * sides + seat + 8 * a_side)
             for seat in range(game.players)}
     for _ in range(MAX_ACTIONS):
         if game.is_over or (hands is not None and len(game.history) >= hands):
             break
         seat = game.to_act
-        game.apply(bots[seat].choose(game.view(seat)), seat=seat)  # type: ignore[index]
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)), seat=seat)
     else:
         raise RuntimeError(f"match with seed {seed} did not end in {MAX_ACTIONS} actions")
-    contracts = {0: [0, 0], 1: [0, 0]}
-    kinds: dict[int, dict[str, list[int]]] = {0: {}, 1: {}}
+    contracts = {"a": [0, 0], "b": [0, 0]}
+    kinds: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
     for hand in game.history:
-        if hand.contractor is not None and hand.made is not None:
-            side, outcome = game.team_of[hand.contractor], 0 if hand.made else 1
-            contracts[side][outcome] += 1
-            kind = Bid.parse(hand.contract).contract.value  # type: ignore[arg-type]
-            kinds[side].setdefault(kind, [0, 0])[outcome] += 1
-    points = [sum(hand.points[side] for hand in game.history) for side in (0, 1)]
+        if hand.contractor is not None and hand.made is not None and hand.contract:
+            team = "a" if game.team_of[hand.contractor] == a_side else "b"
+            outcome = 0 if hand.made else 1
+            contracts[team][outcome] += 1
+            kind = Bid.parse(hand.contract).contract.value
+            kinds[team].setdefault(kind, [0, 0])[outcome] += 1
+    points = [sum(hand.points[side] for hand in game.history) for side in range(sides)]
     return MatchResult(
-        seed=seed, a_seats=game.rules.teams[a_side], a_won=game.winner == a_side,
-        hands=len(game.history), a_points=points[a_side], b_points=points[1 - a_side],
-        a_contracts=tuple(contracts[a_side]), b_contracts=tuple(contracts[1 - a_side]),  # type: ignore[arg-type]
+        seed=seed, a_seats=tuple(game.rules.teams[a_side]), a_won=game.winner == a_side,
+        hands=len(game.history), a_points=points[a_side],
+        b_points=(sum(points) - points[a_side]) / (sides - 1),
+        a_contracts=(contracts["a"][0], contracts["a"][1]),
+        b_contracts=(contracts["b"][0], contracts["b"][1]),
         record=game.record.to_text() if keep_record else None,
-        a_kinds=_tally(kinds[a_side]), b_kinds=_tally(kinds[1 - a_side]))
+        a_kinds=_tally(kinds["a"]), b_kinds=_tally(kinds["b"]))
 
 
 def _tally(kinds: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
@@ -89,14 +98,16 @@ def _tally(kinds: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
 
 
 _Work = tuple[dict, int, "BotChoice", "BotChoice", bool, int | None]
-"""What a worker needs to play one duplicate pair: rules, seed, bots, records?, hands."""
+"""What a worker needs to play one duplicate set: rules, seed, bots, records?, hands."""
 
 
-def _play_pair(args: _Work) -> tuple[MatchResult, MatchResult]:
+def _play_set(args: _Work) -> tuple[MatchResult, ...]:
+    """The same deals once with team A at each side of the table in turn (a pair at a table
+    of two teams)."""
     rules_dict, seed, bot_a, bot_b, keep, hands = args
     rules = Rules.from_dict(rules_dict)
-    return (play_match(rules, seed, bot_a, bot_b, True, keep, hands),
-            play_match(rules, seed, bot_a, bot_b, False, keep, hands))
+    return tuple(play_match(rules, seed, bot_a, bot_b, side, keep, hands)
+                 for side in range(len(rules.teams)))
 
 
 @dataclass
@@ -148,9 +159,12 @@ class ArenaReport:
     bot_b: BotChoice
     results: list[MatchResult] = field(default_factory=list)
 
+    sides: int = 2
+    """Matches in a duplicate set: the sides of the table (A takes each in turn)."""
+
     @property
     def matches(self) -> int:
-        """Matches played (twice the number of duplicate pairs)."""
+        """Matches played (``sides`` times the number of duplicate sets)."""
         return len(self.results)
 
     def win_rate(self, side: str) -> Interval:
@@ -164,12 +178,13 @@ class ArenaReport:
                      for r in self.results])
 
     def edge_per_hand(self) -> Interval:
-        """Team A's points minus team B's per hand, one figure per duplicate pair (the two
-        matches of a pair hold the same deals, so their luck cancels: the tightest measure
+        """Team A's points minus B's (per B side) per hand, one figure per duplicate set (the
+        matches of a set hold the same deals, so their luck cancels: the tightest measure
         of which bot plays better, and the one to use when matches are cut short)."""
-        pairs = zip(self.results[0::2], self.results[1::2], strict=True)
-        return mean([sum(r.a_points - r.b_points for r in pair)
-                     / max(1, sum(r.hands for r in pair)) for pair in pairs])
+        size = self.sides
+        sets = [self.results[i:i + size] for i in range(0, len(self.results), size)]
+        return mean([sum(r.a_points - r.b_points for r in one_set)
+                     / max(1, sum(r.hands for r in one_set)) for one_set in sets])
 
     def contracts(self, side: str) -> tuple[int, int, Interval]:
         """Contracts a side won in the bidding: made, failed, share made."""
@@ -196,7 +211,9 @@ class ArenaReport:
         a, b = str(self.bot_a), str(self.bot_b)
         lines = [f"{self.matches} matches on duplicate deals, preset {preset} "
                  f"(95% confidence intervals); A: {a}, B: {b}",
-                 f"match wins: A {self.win_rate('a')}, B {self.win_rate('b')}",
+                 f"match wins: A {self.win_rate('a')}, B {self.win_rate('b')}"
+                 + (f" (B holds {self.sides - 1} of the {self.sides} sides: an even match "
+                    f"gives A 1 in {self.sides})" if self.sides > 2 else ""),
                  f"points per hand: A {self.points_per_hand('a')}, "
                  f"B {self.points_per_hand('b')}",
                  f"A's edge per hand, same deals: {self.edge_per_hand()}"]
@@ -209,43 +226,51 @@ class ArenaReport:
         return "\n".join(lines)
 
 
-def run_arena(rules: Rules, bot_a: BotChoice, bot_b: BotChoice, pairs: int, seed: int,
+def duplicate_sets(rules: Rules, matches: int) -> int:
+    """Duplicate sets that play at least ``matches`` matches (a set is a match per side)."""
+    sides = len(rules.teams)
+    return max(1, -(-matches // sides))
+
+
+def run_arena(rules: Rules, bot_a: BotChoice, bot_b: BotChoice, sets: int, seed: int,
               jobs: int = 1,
               records: Path | None = None,
               progress: Callable[[int], None] | None = None,
               hands: int | None = None, report: ArenaReport | None = None) -> ArenaReport:
-    """Play ``pairs`` duplicate pairs of matches (of at most ``hands`` hands each, if given);
-    ``progress(done)`` after each pair, with ``report`` (when given, filled in place) holding
-    the pairs done so far. With several ``jobs``, a bot given as a function must be one that
-    pickles (a module-level function, class or ``functools.partial`` of one)."""
+    """Play ``sets`` duplicate sets of matches (of at most ``hands`` hands each, if given):
+    each set plays the same deals once with A at each side of the table. ``progress(done)``
+    after each set, with ``report`` (when given, filled in place) holding the sets done so
+    far. With several ``jobs``, a bot given as a function must be one that pickles (a
+    module-level function, class or ``functools.partial`` of one)."""
     report = ArenaReport(bot_a, bot_b) if report is None else report
+    report.sides = len(rules.teams)
     work: list[_Work] = [(rules.to_dict(), seed + n, bot_a, bot_b, records is not None, hands)
-                         for n in range(pairs)]
-    for done, (first, second) in enumerate(_map(work, jobs), start=1):
-        for result in (first, second):
+                         for n in range(sets)]
+    for done, one_set in enumerate(_map(work, jobs), start=1):
+        for result in one_set:
             report.results.append(result)
             if records is not None and result.record is not None:
                 records.mkdir(parents=True, exist_ok=True)
-                name = f"match-{result.seed}-a{result.a_seats[0]}{result.a_seats[1]}.txt"
+                seats = "".join(map(str, result.a_seats))
+                name = f"match-{result.seed}-a{seats}.txt"
                 (records / name).write_text(result.record, encoding="utf-8")
         if progress is not None:
             progress(done)
     return report
 
 
-def _map(work: list[_Work], jobs: int) -> Iterator[
-        tuple[MatchResult, MatchResult]]:
+def _map(work: list[_Work], jobs: int) -> Iterator[tuple[MatchResult, ...]]:
     if jobs <= 1:
-        yield from map(_play_pair, work)
+        yield from map(_play_set, work)
         return
     with ProcessPoolExecutor(jobs) as pool:
-        yield from pool.map(_play_pair, work, chunksize=max(1, len(work) // (jobs * 8)))
+        yield from pool.map(_play_set, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m cardroom.tools.arena``: the arena with its full text report, contracts made by
-    kind included, printed again every ``--every`` pairs so a long run that is stopped
-    still leaves the figures of the pairs it finished."""
+    kind included, printed again every ``--every`` sets so a long run that is stopped
+    still leaves the figures of the sets it finished."""
     import argparse
     import sys
 
@@ -263,10 +288,10 @@ def main(argv: list[str] | None = None) -> None:
 
     def progress(done: int) -> None:
         if done % args.every == 0:
-            print(f"-- after {done} pairs\n{report.summary(args.preset)}", flush=True)
+            print(f"-- after {done} sets\n{report.summary(args.preset)}", flush=True)
 
-    pairs = max(1, (args.matches + 1) // 2)
-    run_arena(Rules.preset(args.preset), args.team_a, args.team_b, pairs, args.seed,
+    rules = Rules.preset(args.preset)
+    run_arena(rules, args.team_a, args.team_b, duplicate_sets(rules, args.matches), args.seed,
               args.jobs, progress=progress, report=report)
     print(f"-- final\n{report.summary(args.preset)}", flush=True)
     sys.stdout.flush()
