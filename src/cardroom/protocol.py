@@ -147,7 +147,8 @@ class Join(_Message, frozen=True, tag="join"):
 
 
 class Leave(_Message, frozen=True, tag="leave"):
-    """Give up your seat before the match starts (or once a match is over)."""
+    """Leave a table: before a match the seat is free again; during one you keep the seat
+    but a bot plays it (``away``) until you ``open`` the table again."""
 
     table_id: TableId
 

@@ -5,13 +5,11 @@ leaver's connections stop following the table, and opening it again brings them 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from cardroom.store.db import Store
 from cardroom.tables.room import Player, Room, RoomSettings
 
 
@@ -26,17 +24,10 @@ class Tab:
 
 
 @pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[Room]:
-    """A room whose bots move at once and whose lost connections wait an hour (so only
-    leaving can hand a seat to a bot within the test)."""
-    store = await Store.open(f"sqlite:///{tmp_path / 'leaving.sqlite3'}")
-    room = Room(store, RoomSettings(bot_workers=1, bot_delay=0.01, disconnect_grace=3600))
-    await room.start()
-    try:
-        yield room
-    finally:
-        await room.stop()
-        await store.close()
+def room_settings() -> RoomSettings:
+    """Bots move at once and lost connections wait an hour (so only leaving can hand a seat
+    to a bot within the test)."""
+    return RoomSettings(bot_workers=1, bot_delay=0.01, disconnect_grace=3600)
 
 
 async def eventually(condition: Callable[[], bool], seconds: float = 30) -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from cardroom.tools.client import Client, ClientError
+from cardroom.tools.client import Client
 from tests.server.helpers import (
     hand_scored,
     play_seat,
@@ -72,17 +70,19 @@ async def test_lobby_lists_tables_with_seats_preset_and_age(server) -> None:
         assert lobby[0]["seats"][1]["name"] == "Alice"
 
 
-async def test_leave_before_the_start_and_not_during_a_match(server) -> None:
+async def test_leave_frees_the_seat_before_the_start_and_hands_it_to_a_bot_during_a_match(
+        server) -> None:
     async with registered_clients(server.url, "Shaun", "Alice") as clients:
         table = await clients[0].create_table(seat=0)
         await clients[1].join(table, 1)
         await clients[1].leave(table)
         update = await clients[0].wait_for(table, lambda u: u["seats"][1]["name"] is None)
         assert update["status"] == "waiting"
+        await clients[1].join(table, 1)
         await clients[0].start_with_bots(table)
-        with pytest.raises(ClientError) as refused:
-            await clients[0].leave(table)
-        assert refused.value.code == "table_started"
+        await clients[1].leave(table)
+        update = await clients[0].wait_for(table, lambda u: u["seats"][1]["away"])
+        assert update["status"] == "playing" and update["seats"][1]["name"] == "Alice"
 
 
 async def test_spectator_sees_the_table_without_hidden_cards(server) -> None:

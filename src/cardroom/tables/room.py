@@ -250,7 +250,7 @@ class Room:
         await self.seating.join(player, await self.sync.get_table(table_id), seat)
 
     async def leave(self, player: Player, table_id: str) -> None:
-        """Give up a seat while no match is being played."""
+        """Leave a table (see :meth:`Seating.leave`: during a match a bot takes the seat)."""
         await self.seating.leave(player, await self.sync.get_table(table_id))
 
     async def add_bot(self, player: Player, table_id: str, seat: int, bot: str) -> None:
