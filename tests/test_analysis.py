@@ -123,11 +123,12 @@ def analysis_notation(card: int, named: int | None) -> str:
 def test_an_all_pass_hand_is_said_to_have_no_bid() -> None:
     from rich.console import Console
 
+    from cardroom.games.registry import GAMES
     from cardroom.tools.analysis import HandAnalysis, hand_report
-    from cardroom.tools.terminal import FiveHundredStyle, Renderer, Seating
+    from cardroom.tools.terminal import Renderer, Seating
 
     renderer = Renderer(Seating(("South", "West", "North", "East"), ((0, 2), (1, 3))),
-                        FiveHundredStyle())
+                        GAMES["500"].card_words)
     console = Console(width=100, record=True)
     console.print(hand_report(HandAnalysis(3, None, None, (0, 2), 4, 5), renderer))
     text = console.export_text()

@@ -15,7 +15,6 @@ from cardroom.games import five_hundred, thousand
 from cardroom.games.cards import Suit
 from cardroom.games.registry import GAMES
 from cardroom.tools.terminal import (
-    FiveHundredStyle,
     Renderer,
     Seating,
     TerminalMatch,
@@ -81,7 +80,7 @@ def test_the_help_list_shows_each_bids_points() -> None:
 
 
 def test_the_bowers_are_marked_in_a_trump_hand() -> None:
-    renderer = Renderer(Seating(("South",), ((0,),)), FiveHundredStyle())
+    renderer = Renderer(Seating(("South",), ((0,),)), GAMES["500"].card_words)
     hand = renderer.hand(["JK", "JH", "JD", "AH", "JC", "AD"], Suit.HEARTS).plain
     assert hand == "Joker J♥(R) J♦(L) A♥   J♣   A♦"
     assert "(R)" not in renderer.hand(["JH", "JD"], None).plain  # no bowers in no trumps

@@ -418,12 +418,12 @@ def analyse(
 
     from cardroom.tools.analysis import HandAnalysis, hand_report, hands_to_analyse
     from cardroom.tools.analysis import analyse as analyse_record
-    from cardroom.tools.terminal import FiveHundredStyle, Renderer, Seating
+    from cardroom.tools.terminal import Renderer
 
     console = _console()
     try:
         saved = Record.load(file)
-        renderer = Renderer(Seating.of(Game.replay(saved)), FiveHundredStyle())
+        renderer = Renderer.of(Game.replay(saved))
         total = hands_to_analyse(saved, hands)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise _fail(console, f"cannot analyse {file}: {error}") from None

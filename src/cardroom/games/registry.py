@@ -9,15 +9,16 @@ descriptions, hint wording), so no layer above ``games/`` needs to know any game
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardroom.games import five_hundred, thousand
 from cardroom.games.base import Game
 from cardroom.games.five_hundred import text as five_hundred_text
+from cardroom.games.five_hundred.card_words import FiveHundredCardWords
 from cardroom.games.options import option_catalogue
 from cardroom.games.record import Record
-from cardroom.games.text import GameText
+from cardroom.games.text import CardWords, GameText
 from cardroom.games.thousand import text as thousand_text
 
 
@@ -37,6 +38,8 @@ class GameSpec:
     """The name of ``Game.new``'s first-dealer argument."""
     text: GameText
     """The game's words: rules pages, preset titles and descriptions, hint wording."""
+    card_words: CardWords = field(default_factory=CardWords)
+    """How its cards and bids read in plain text (the terminal game, replays)."""
 
     @property
     def game_class(self) -> Any:
@@ -129,7 +132,8 @@ class GameSpec:
 
 GAMES: dict[str, GameSpec] = {
     "500": GameSpec("500", "500", five_hundred, default_preset="online",
-                    dealer_keyword="dealer", text=five_hundred_text),
+                    dealer_keyword="dealer", text=five_hundred_text,
+                    card_words=FiveHundredCardWords()),
     "1000": GameSpec("1000", "1000", thousand, default_preset="seed",
                      dealer_keyword="first_dealer", text=thousand_text),
 }

@@ -11,6 +11,7 @@ is written down here as :class:`GameText`. Pure data and functions only: no I/O,
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -114,6 +115,33 @@ class Explanation:
     """The preset with the fewest differences (the rules themselves when they are a preset)."""
     house_rules: tuple[HouseRule, ...]
     sections: tuple[Section, ...]
+
+
+class CardWords:
+    """How a game's cards and bids read for people in plain text (the terminal game, replays):
+    cards grouped by suit, no marks, bids as the engine writes them with suit symbols. A game
+    whose cards rank otherwise (500's bowers) gives its registry entry a subclass."""
+
+    def group_of(self, card: Card, trump: Suit | None) -> int:
+        """The group a card is shown in under ``trump``: its suit (the joker apart)."""
+        return -1 if card.suit is None else int(card.suit)
+
+    def mark(self, card: Card, trump: Suit | None) -> str:
+        """A mark for a card with a rank of its own under ``trump`` (``""`` for none)."""
+        return ""
+
+    def bid_words(self, bid: str) -> str:
+        """A bid as people say it: the engine's text with suit symbols (``120``, ``7♥``)."""
+        return suits_as_symbols(bid)
+
+
+def suits_as_symbols(text: str) -> str:
+    """Every card or bid of the engine's notation in a text with its suit symbol: ``6H`` →
+    ``6♥``, ``7H`` → ``7♥``."""
+    return _SUITED.sub(lambda found: found.group(1) + Suit.parse(found.group(2)).symbol, text)
+
+
+_SUITED = re.compile(r"\b(10|[2-9AKQJ])([SCDH])\b")
 
 
 class GameText(Protocol):

@@ -20,7 +20,7 @@ from cardroom.bots.five_hundred.solver import Position, move_values, solve
 from cardroom.games.cards import CARDS, Suit
 from cardroom.games.five_hundred import Game, Record
 from cardroom.games.five_hundred.actions import PLAY, Action
-from cardroom.tools.terminal import Renderer, card_text
+from cardroom.tools.terminal import Renderer, bid_text, card_text
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def hand_report(hand: HandAnalysis, renderer: Renderer) -> RenderableType:
     if hand.contract is None or hand.contractor is None:
         title.append("nobody bid; played in no trumps.")
     else:
-        title.append_text(renderer.style.bid_text(hand.contract)).append(
+        title.append_text(bid_text(renderer.style, hand.contract)).append(
             f" by {names[hand.contractor]}.")
     if hand.makeable is not None:
         counted = " & ".join(names[seat] for seat in hand.makers)

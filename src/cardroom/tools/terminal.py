@@ -4,8 +4,8 @@ match loop.
 Everything here works from what an engine publishes — a seat's ``view`` and the public events
 ``apply`` returns — so the terminal shows a human exactly what the browser would, for any game
 of the registry. Only a replay (``reveal``) looks at every hand, which is fair once the match is
-over. How a game's bids and cards read (500's bowers belong to trumps) comes from its
-:class:`CardStyle` in :data:`CARD_STYLES`; a game without one reads in plain suits.
+over. How a game's bids and cards read (500's bowers belong to trumps) comes from its registry
+entry's ``card_words``; the terminal only colours them.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from rich.text import Text
 
 from cardroom.bots import Bot
 from cardroom.games.base import Game, GameView, IllegalAction
-from cardroom.games.cards import Card, Rank, Suit
-from cardroom.games.five_hundred import Bid, strain_for
+from cardroom.games.cards import Card, Suit
 from cardroom.games.registry import game_spec
+from cardroom.games.text import CardWords
 
 SEAT_NAMES_BY_PLAYERS: dict[int, tuple[str, ...]] = {
     3: ("South", "West", "East"),
@@ -75,58 +75,12 @@ def cards_in_words(text: str) -> str:
 _CARD_PATTERN = re.compile(r"\b(?:10|[2-9AKQJ])[SCDH]\b")
 
 
-class CardStyle:
-    """How a game's cards and bids read in the terminal: plain suits, no bowers, bids as the
-    engine writes them (a suit letter becomes its symbol)."""
-
-    def group_of(self, card: Card, trump: Suit | None) -> int:
-        """The group a card is shown in under ``trump``: its suit (the joker apart)."""
-        return -1 if card.suit is None else int(card.suit)
-
-    def bower(self, card: Card, trump: Suit | None) -> str:
-        """A mark for a card with a rank of its own in trumps (``""`` for none)."""
-        return ""
-
-    def bid_text(self, bid: object) -> Text:
-        """A bid or pass as people say it: ``120``, ``7♥``."""
-        if bid == "pass":
-            return Text("pass", style="dim")
-        return Text(cards_in_words(str(bid)), style="bold")
-
-
-class FiveHundredStyle(CardStyle):
-    """500: the joker and the left bower belong to trumps; bids have names (misère …)."""
-
-    def group_of(self, card: Card, trump: Suit | None) -> int:
-        """The effective suit: the left bower is a trump, the joker too."""
-        return int(strain_for(trump).suit_of[card.index])
-
-    def bower(self, card: Card, trump: Suit | None) -> str:
-        """``(R)`` on the jack of trumps, ``(L)`` on the other jack of its colour."""
-        if trump is None or card.rank != Rank.JACK:
-            return ""
-        if card.suit == trump:
-            return "(R)"
-        return "(L)" if card.suit == trump.same_colour else ""
-
-    def bid_text(self, bid: object) -> Text:
-        """``7H`` → ``7♥``, ``7NT``, ``misère (No Tricks)``, ``pass``."""
-        if bid == "pass":
-            return Text("pass", style="dim")
-        parsed = Bid.parse(str(bid))
-        if parsed.tricks and parsed.trump is not None:
-            return Text(f"{parsed.tricks}{parsed.trump.symbol}",
-                        style="red" if parsed.trump.is_red else "bold")
-        return Text(parsed.text if parsed.tricks else parsed.name, style="bold")
-
-
-CARD_STYLES: dict[str, CardStyle] = {"500": FiveHundredStyle()}
-"""Games whose cards read otherwise than in plain suits, by the registry's game name."""
-
-
-def style_for(game: str) -> CardStyle:
-    """The card style of a game of the registry (plain suits unless it has one)."""
-    return CARD_STYLES.get(game, CardStyle())
+def bid_text(words: CardWords, bid: object) -> Text:
+    """A bid or pass as people say it, in the game's words: ``pass`` dim, a red suit red."""
+    if bid == "pass":
+        return Text("pass", style="dim")
+    said = words.bid_words(str(bid))
+    return Text(said, style="red" if any(suit in said for suit in "♥♦") else "bold")
 
 
 def _joined(parts: Iterable[Text], separator: str = "  ·  ") -> Text:
@@ -193,10 +147,15 @@ def trump_of(view: GameView) -> Suit | None:
 class Renderer:
     """Turns views and events into rich renderables for one game and seating."""
 
-    def __init__(self, seating: Seating, style: CardStyle) -> None:
+    def __init__(self, seating: Seating, style: CardWords) -> None:
         self.seating = seating
         self.names = seating.names
         self.style = style
+
+    @classmethod
+    def of(cls, game: Game, human: int | None = None) -> Renderer:
+        """The renderer of a match: its seats' names and its game's card words."""
+        return cls(Seating.of(game, human), game_spec(game.view(None)["game"]).card_words)
 
     def hand(self, texts: Iterable[str], trump: Suit | None = None) -> Text:
         """Cards in the order given, a wider gap between suits (trumps grouped), bowers
@@ -208,7 +167,7 @@ class Renderer:
             suit = self.style.group_of(card, trump)
             if line:
                 line.append("   " if suit != previous else " ")
-            line.append_text(card_text(text, self.style.bower(card, trump)))
+            line.append_text(card_text(text, self.style.mark(card, trump)))
             previous = suit
         return line
 
@@ -231,7 +190,7 @@ class Renderer:
         if view["hand"] is not None:
             lines.append(Text("Your hand: ", style="bold").append_text(
                 self.hand(view["hand"], trump)))
-            if any(self.style.bower(Card.parse(c), trump) for c in view["hand"]):
+            if any(self.style.mark(Card.parse(c), trump) for c in view["hand"]):
                 lines.append(Text("(R), (L): the right and left bowers", style="dim"))
         return Panel(Group(*lines), title=f"{self.names[view['seat']]} to act", expand=False)
 
@@ -257,7 +216,7 @@ class Renderer:
             self.seating.scores(view["scores"]))
 
     def _bidding(self, bidding: list[dict[str, Any]]) -> Text:
-        return _joined(Text(f"{self.names[b['seat']]} ").append_text(self.style.bid_text(b["bid"]))
+        return _joined(Text(f"{self.names[b['seat']]} ").append_text(bid_text(self.style, b["bid"]))
                        for b in bidding)
 
     def _contract(self, view: GameView) -> Text:
@@ -268,7 +227,7 @@ class Renderer:
         if contract["contractor"] is None:
             line.append(contract.get("name", "none"))
         else:
-            line.append_text(self.style.bid_text(contract.get("bet") or contract["bid"]))
+            line.append_text(bid_text(self.style, contract.get("bet") or contract["bid"]))
             line.append(f" by {self.names[contract['contractor']]}")
             if contract.get("value"):
                 line.append(f" ({contract['value']})")
@@ -288,7 +247,7 @@ class Renderer:
         for hand in history:
             contract = _contract_of(hand)
             sheet.add_row(str(hand["number"]), self.names[hand["dealer"]],
-                          self.style.bid_text(contract) if contract else "—",
+                          bid_text(self.style, contract) if contract else "—",
                           self.names[hand["contractor"]] if hand["contractor"] is not None
                           else "—", _verdict(hand["made"]),
                           *(f"{p:+d} → {s}" for p, s in zip(self._side_points(hand),
@@ -307,7 +266,7 @@ class Renderer:
         contract = _contract_of(hand)
         line = Text(f"Hand {hand['number']}: ")
         if contract:
-            line.append_text(self.style.bid_text(contract))
+            line.append_text(bid_text(self.style, contract))
             line.append(f" by {self.names[hand['contractor']]}")
         else:
             line.append("no bid")
@@ -397,7 +356,7 @@ class Narrator:
         self._say(f"{self._seat(event)} passes")
 
     def _bid(self, event: dict[str, Any]) -> None:
-        line = Text(f"{self._seat(event)} bids ").append_text(self.style.bid_text(event["bid"]))
+        line = Text(f"{self._seat(event)} bids ").append_text(bid_text(self.style, event["bid"]))
         self._say(line.append(" blind") if event.get("blind") else line)
 
     def _all_passed(self, event: dict[str, Any]) -> None:
@@ -410,7 +369,7 @@ class Narrator:
 
     def _contract(self, event: dict[str, Any]) -> None:
         line = Text(f"{self._seat(event)} wins the bidding with ", style="bold")
-        line.append_text(self.style.bid_text(event["bid"]))
+        line.append_text(bid_text(self.style, event["bid"]))
         self._say(line.append(f" ({event['value']})") if event.get("value") else line)
 
     def _bank(self, event: dict[str, Any]) -> None:
@@ -502,7 +461,7 @@ class TerminalMatch:
         self.console = console
         self.human = human
         self.read = read or console.input
-        self.renderer = Renderer(Seating.of(game, human), style_for(game.view(None)["game"]))
+        self.renderer = Renderer.of(game, human)
         self.narrator = Narrator(console, self.renderer, detail)
 
     def run(self) -> bool:
@@ -558,7 +517,7 @@ class TerminalMatch:
 def replay_match(start: Game, actions: list[str], console: Console) -> None:
     """Print a recorded match of any game hand by hand, from ``start`` (its first state), with
     every deal, bid and trick."""
-    renderer = Renderer(Seating.of(start), style_for(start.view(None)["game"]))
+    renderer = Renderer.of(start)
     narrator = Narrator(console, renderer, "full", reveal=start)
     narrator.start(start.hand_number, start.dealer)
     for action in actions:
