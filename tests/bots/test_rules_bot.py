@@ -255,11 +255,11 @@ def test_hand_evaluation_tells_strong_from_weak() -> None:
 
 
 def test_rules_beats_simple_clearly() -> None:
-    report = run_arena(Rules.preset("online"), "rules", "simple", pairs=30, seed=500)
+    report = run_arena(Rules.preset("online"), "rules", "simple", sets=30, seed=500)
     assert report.win_rate("a").value >= 0.65, report.win_rate("a")
 
 
 @pytest.mark.parametrize("preset", ["classic", "american"])
 def test_rules_beats_random_nearly_always(preset: str) -> None:
-    report = run_arena(Rules.preset(preset), "rules", "random", pairs=10, seed=900)
+    report = run_arena(Rules.preset(preset), "rules", "random", sets=10, seed=900)
     assert report.win_rate("a").value >= 0.9, report.win_rate("a")

@@ -74,6 +74,6 @@ def test_the_tactics_win_matches() -> None:
     """Over 2,000 duplicate matches the tactics won 65% against the same bot without them
     (bench/RESULTS.md); over these 300 the whole confidence interval is above a half."""
     report = run_arena(Rules.preset("online"), partial(RulesBot, match_tactics=True), "rules",
-                       pairs=150, seed=0)
+                       sets=150, seed=0)
     share = report.win_rate("a")
     assert report.matches == 300 and share.low > 0.5, share
