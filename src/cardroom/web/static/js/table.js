@@ -1,7 +1,8 @@
 /**
  * The card table, whatever the game: the seats around the felt (you at the bottom), your
  * hand, the trick with its animations (trick.js), the status and contract lines, the
- * end-of-hand result, the turn highlight, the turn clock, notices and hints (hint.js).
+ * end of a hand held on screen with its result (hand_end.js), the turn highlight, the turn
+ * clock, notices and hints (hint.js).
  *
  * What a game adds (its bidding, its kitty or bank, its pickers, the wording of its phases,
  * its contract line and verdict) comes from its widgets, a {@link GameWidgets} subclass
@@ -22,6 +23,7 @@
 import { cardSVG, backSVG, cardName } from "./cards.js";
 import { seatName } from "./dom.js";
 import { GameWidgets } from "./game_widgets.js";
+import { HandEnd } from "./hand_end.js";
 import { HintControl } from "./hint.js";
 import { esc } from "./markup.js";
 import { TrickArea } from "./trick.js";
@@ -42,10 +44,6 @@ const TEAM_CLASSES = ["team-0", "team-1", "team-2", "team-3", "team-4", "team-5"
 
 /** How long a notice stays up (ms). */
 const NOTICE_MS = 4500;
-/** How long the end of a hand, and of a match, stays on screen before the next deal is shown
- * (ms), unless a click or a key goes on sooner: long enough to read the verdict. */
-const RESULT_MS = 6000;
-const MATCH_RESULT_MS = 10000;
 /** A click arriving while an action is in flight is ignored for at most this long (ms). */
 const SEND_GUARD_MS = 1500;
 /** After my turn comes or my cards move, my cards and buttons ignore the pointer for this
@@ -132,17 +130,15 @@ export class TableView {
     this.timers = new Set();
     this.clockTimer = 0;
     this.noticeTimer = 0;
-    this.resultTimer = 0;
     this.settleTimer = 0;
-    /** While the end of a hand is on show: the latest message held back, and the events of
-     * the messages after the one that ended the hand (see `holdEndOfHand`). */
-    this.held = null;
 
     root.innerHTML = skeleton();
     this.el = this.collectElements();
     this.notice = this.findNotice();
     this.el.rules.href = ctx.rulesLink || "#";
     this.bindEvents();
+    /** The end of a hand: held on screen with its result before the next deal. */
+    this.ending = new HandEnd(this);
     /** The trick in the middle and its animations. */
     this.trick = new TrickArea(this);
     /** What this table's game adds: its panels, its wording (game_widgets.js). */
@@ -200,11 +196,6 @@ export class TableView {
       this.leave();
     });
     this.cardArea(el.hand, "hand");
-    el.result.addEventListener("click", () => this.releaseHeld());
-    this.onKey = (event) => {
-      if (this.held && !el.result.hidden && !event.repeat) this.releaseHeld();
-    };
-    document.addEventListener("keydown", this.onKey);
     this.onOptions = (event) => {
       this.options = { ...this.options, ...(event.detail || {}) };
       this.seatCardKeys.clear();
@@ -254,40 +245,18 @@ export class TableView {
 
   /**
    * Show a new `table` message (docs/protocol.md). A message that ends a hand (or a match) is
-   * held back behind its last trick and its result: see `holdEndOfHand`.
+   * held back behind its last trick and its result (hand_end.js).
    * @param {object} message
    */
   update(message) {
     if (!message) return;
     if (this.message && this.message.table_id !== message.table_id) this.resetLocalState();
-    if (this.held) {
-      this.held.message = message;
-      this.held.events.push(...(message.events || []));
-      return;
-    }
-    const events = message.events || [];
-    if (this.view && endsHand(events) && !document.hidden) this.holdEndOfHand(message, events);
-    else this.draw(message, events);
+    if (!this.ending.take(message)) this.draw(message, message.events || []);
   }
 
-  /**
-   * The last card of a hand: the message already holds the next deal. Show the hand as it
-   * ended instead (the last trick, then the result), and the next deal only once the result
-   * has been read (`RESULT_MS`, or a click or a key): the next deal never appears under it.
-   */
-  holdEndOfHand(message, events) {
-    this.held = { message, events: [], over: events.some((e) => e.type === "match_over") };
-    this.draw({ ...message, view: handAsItEnded(this.view, events) }, events);
-  }
-
-  /** Put the result away and show what came while it was on show. */
-  releaseHeld() {
-    clearTimeout(this.resultTimer);
-    this.el.result.hidden = true;
-    const held = this.held;
-    if (!held) return;
-    this.held = null;
-    this.draw(held.message, held.events);
+  /** The message held back while the end of a hand is on show (null otherwise). */
+  get held() {
+    return this.ending.held;
   }
 
   /** Draw a message: the shared parts, then the game's. */
@@ -342,16 +311,14 @@ export class TableView {
   /** Forget choices tied to another table. */
   resetLocalState() {
     this.game.reset();
-    this.held = null;
-    clearTimeout(this.resultTimer);
-    this.el.result.hidden = true;
+    this.ending.reset();
   }
 
   /** Stop timers and listeners and empty the root. */
   destroy() {
     window.removeEventListener("cardroom:options", this.onOptions);
-    document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.settleTimer);
+    this.ending.destroy();
     this.hints.destroy();
     this.game.destroy();
     this.trick.cancel();
@@ -359,7 +326,6 @@ export class TableView {
     this.timers.clear();
     clearInterval(this.clockTimer);
     clearTimeout(this.noticeTimer);
-    clearTimeout(this.resultTimer);
     if (this.notice && !this.root.contains(this.notice)) this.notice.hidden = true;
     this.root.innerHTML = "";
   }
@@ -530,7 +496,8 @@ export class TableView {
       if (missing) return `Waiting for ${missing} more player${missing === 1 ? "" : "s"} to join`;
       return "Starting the match…";
     }
-    if (this.held) return this.held.over ? "The match is over: a new one follows" : "The hand is over: the next deal follows";
+    const ending = this.ending.statusText();
+    if (ending) return ending;
     const actor = view.to_act;
     const who = actor === null || actor === undefined ? "" : this.actorName(actor);
     return this.game.phaseStatus(view, this.isMyTurn(), who);
@@ -685,27 +652,8 @@ export class TableView {
 
   /** React to the events of a message: the end of a hand, the end of the match, my turn. */
   renderEvents(events) {
-    const scored = events.find((e) => e.type === "hand_scored");
-    const over = events.find((e) => e.type === "match_over");
-    if (scored || over) this.whenTrickIdle(() => this.showResult(scored, over));
+    this.ending.render(events);
     if (this.isMyTurn() && events.length) this.sound("turn");
-  }
-
-  /**
-   * Seed 004 3.6: in the middle, the game's verdict on the hand, the points and the running
-   * score; at the end of a match, the winners.
-   */
-  showResult(scored, over) {
-    const result = this.el.result;
-    const tap = matchMedia("(pointer: coarse)").matches ? "Tap" : "Click";
-    const next = !this.held ? "to close" : over ? "for the new match" : "for the next deal";
-    result.innerHTML = `${this.game.resultHTML(scored, over)}<div class="ct-result-next">${tap} ${next}</div>`;
-    result.classList.toggle("made", Boolean(scored && scored.made));
-    result.classList.toggle("failed", Boolean(scored && scored.made === false));
-    result.classList.toggle("match", Boolean(over));
-    result.hidden = false;
-    clearTimeout(this.resultTimer);
-    this.resultTimer = setTimeout(() => this.releaseHeld(), over ? MATCH_RESULT_MS : RESULT_MS);
   }
 
   // -- the turn clock --------------------------------------------------------------------------
@@ -729,35 +677,4 @@ export class TableView {
     tick();
     this.clockTimer = setInterval(tick, 250);
   }
-}
-
-/** Whether a message's events end a hand or a match. */
-function endsHand(events) {
-  return events.some((e) => e.type === "hand_scored" || e.type === "match_over");
-}
-
-/**
- * The view as the hand ended, from the view before its last message: the last trick's cards
- * gone from the hands and counted to its winner, nobody to act, nothing to choose, and the
- * scores after the hand. (The message's own view already holds the next deal.)
- * @param {object} view the view shown before
- * @param {object[]} events the events of the message that ended the hand
- */
-function handAsItEnded(view, events) {
-  const done = [...events].reverse().find((e) => e.type === "trick");
-  const scored = events.find((e) => e.type === "hand_scored");
-  const played = new Set(done ? done.cards : []);
-  const seats = new Set(done ? done.seats : []);
-  const unplayed = (cards) => cards && cards.filter((card) => !played.has(card));
-  const openHands = {};
-  for (const [seat, cards] of Object.entries(view.open_hands || {})) openHands[seat] = unplayed(cards);
-  return {
-    ...view, phase: "scored", to_act: null, legal_actions: [], trick: [],
-    hand: unplayed(view.hand),
-    hand_sizes: view.hand_sizes.map((count, seat) => (seats.has(seat) ? Math.max(0, count - 1) : count)),
-    open_hands: view.open_hands ? openHands : view.open_hands,
-    tricks_won: view.tricks_won && done
-      ? view.tricks_won.map((count, seat) => count + (seat === done.winner ? 1 : 0)) : view.tricks_won,
-    scores: scored ? scored.scores : view.scores,
-  };
 }

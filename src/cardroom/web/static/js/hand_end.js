@@ -1,0 +1,133 @@
+/**
+ * The end of a hand, and of a match, at the table (table.js), whatever the game: the message
+ * that ends a hand already holds the next deal, so it is held back. The table shows the hand
+ * as it ended (its last trick, then the result in the middle: the game's verdict, the points,
+ * the running score, or the winners of the match) and the next deal only once the result has
+ * been read (`RESULT_MS`, or a click or a key): the next deal never appears under it.
+ *
+ * @module hand_end
+ */
+
+/** How long the end of a hand, and of a match, stays on screen before the next deal is shown
+ * (ms), unless a click or a key goes on sooner: long enough to read the verdict. */
+const RESULT_MS = 6000;
+const MATCH_RESULT_MS = 10000;
+
+export class HandEnd {
+  /** @param {import("./table.js").TableView} table the table it paces */
+  constructor(table) {
+    this.table = table;
+    this.result = table.el.result;
+    /** While the end of a hand is on show: the latest message held back, and the events of
+     * the messages after the one that ended the hand. */
+    this.held = null;
+    this.timer = 0;
+    this.result.addEventListener("click", () => this.release());
+    this.onKey = (event) => {
+      if (this.held && !this.result.hidden && !event.repeat) this.release();
+    };
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  /**
+   * Take a new message if it must wait or end a hand: true when it is held (the table draws
+   * nothing more of it now), false when the table should draw it as usual.
+   * @param {object} message
+   */
+  take(message) {
+    const events = message.events || [];
+    if (this.held) {
+      this.held.message = message;
+      this.held.events.push(...events);
+      return true;
+    }
+    if (!this.table.view || !endsHand(events) || document.hidden) return false;
+    this.held = { message, events: [], over: events.some((e) => e.type === "match_over") };
+    this.table.draw({ ...message, view: handAsItEnded(this.table.view, events) }, events);
+    return true;
+  }
+
+  /** Put the result away and draw what came while it was on show. */
+  release() {
+    clearTimeout(this.timer);
+    this.result.hidden = true;
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    this.table.draw(held.message, held.events);
+  }
+
+  /** The status line while the end is on show (null otherwise). */
+  statusText() {
+    if (!this.held) return null;
+    return this.held.over ? "The match is over: a new one follows" : "The hand is over: the next deal follows";
+  }
+
+  /** Show the result once the last trick has been swept, if these events end a hand. */
+  render(events) {
+    const scored = events.find((e) => e.type === "hand_scored");
+    const over = events.find((e) => e.type === "match_over");
+    if (scored || over) this.table.whenTrickIdle(() => this.show(scored, over));
+  }
+
+  /**
+   * Seed 004 3.6: in the middle, the game's verdict on the hand, the points and the running
+   * score; at the end of a match, the winners.
+   */
+  show(scored, over) {
+    const result = this.result;
+    const tap = matchMedia("(pointer: coarse)").matches ? "Tap" : "Click";
+    const next = !this.held ? "to close" : over ? "for the new match" : "for the next deal";
+    result.innerHTML = `${this.table.game.resultHTML(scored, over)}<div class="ct-result-next">${tap} ${next}</div>`;
+    result.classList.toggle("made", Boolean(scored && scored.made));
+    result.classList.toggle("failed", Boolean(scored && scored.made === false));
+    result.classList.toggle("match", Boolean(over));
+    result.hidden = false;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.release(), over ? MATCH_RESULT_MS : RESULT_MS);
+  }
+
+  /** Forget a held message and the result (another table is shown). */
+  reset() {
+    this.held = null;
+    clearTimeout(this.timer);
+    this.result.hidden = true;
+  }
+
+  /** Stop the timer and the key listener. */
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    clearTimeout(this.timer);
+  }
+}
+
+/** Whether a message's events end a hand or a match. */
+function endsHand(events) {
+  return events.some((e) => e.type === "hand_scored" || e.type === "match_over");
+}
+
+/**
+ * The view as the hand ended, from the view before its last message: the last trick's cards
+ * gone from the hands and counted to its winner, nobody to act, nothing to choose, and the
+ * scores after the hand. (The message's own view already holds the next deal.)
+ * @param {object} view the view shown before
+ * @param {object[]} events the events of the message that ended the hand
+ */
+function handAsItEnded(view, events) {
+  const done = [...events].reverse().find((e) => e.type === "trick");
+  const scored = events.find((e) => e.type === "hand_scored");
+  const played = new Set(done ? done.cards : []);
+  const seats = new Set(done ? done.seats : []);
+  const unplayed = (cards) => cards && cards.filter((card) => !played.has(card));
+  const openHands = {};
+  for (const [seat, cards] of Object.entries(view.open_hands || {})) openHands[seat] = unplayed(cards);
+  return {
+    ...view, phase: "scored", to_act: null, legal_actions: [], trick: [],
+    hand: unplayed(view.hand),
+    hand_sizes: view.hand_sizes.map((count, seat) => (seats.has(seat) ? Math.max(0, count - 1) : count)),
+    open_hands: view.open_hands ? openHands : view.open_hands,
+    tricks_won: view.tricks_won && done
+      ? view.tricks_won.map((count, seat) => count + (seat === done.winner ? 1 : 0)) : view.tricks_won,
+    scores: scored ? scored.scores : view.scores,
+  };
+}
