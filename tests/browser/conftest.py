@@ -35,6 +35,33 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_solver() -> None:
+    """Compile 500's search kernel (numba) once, before any server starts.
+
+    The kernel is compiled on its first search in a process and cached on disk
+    (``njit(cache=True)``); a change to the solver's source makes the cache stale. On a cold
+    cache the first search a server's bot worker makes (the first hint of a card, or a search
+    bot's first card) compiles for about 8 s of one core, whichever test happens to ask
+    first: ``test_hints`` run first timed out waiting 5 s for its hinted card. Searching one
+    position here writes the cache the servers' workers then load (under 1 s when warm).
+    """
+    from cardroom.bots import make_bot
+    from cardroom.games.registry import game_spec
+
+    spec = game_spec("500")
+    game = spec.new(spec.rules("online"), seed=1)
+    rules_bot = make_bot("rules", seed=1)
+    for _ in range(100):
+        seat = game.to_act
+        view = game.view(seat)
+        if view["phase"] == "play":
+            make_bot("search", seed=1).choose(view)
+            return
+        game.apply(rules_bot.choose(view), seat)
+    raise AssertionError("the warm-up deal never reached the play")
+
+
 @pytest.fixture
 def room(server_factory):
     """A card room whose bots pause a little, as at a real table."""
