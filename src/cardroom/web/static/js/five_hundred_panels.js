@@ -79,6 +79,7 @@ export class BidGrid {
     this.selected = null;
     this.gridKey = "";
     this.pressTimer = 0;
+    this.tipTimer = 0;
     this.panel = append(table.el.overlay, `<div class="ct-bidding ct-panel" hidden>
           <div class="ct-panel-title">Your bid</div>
           <div class="ct-bid-grid" data-testid="bid-grid"></div>
@@ -100,6 +101,9 @@ export class BidGrid {
       this.selected = this.selected === button.dataset.bid ? null : button.dataset.bid;
       this.render();
     });
+    // The next touch or click anywhere puts a tip away at once (before a new press starts one).
+    this.onAnyPress = () => this.hideTip();
+    document.addEventListener("pointerdown", this.onAnyPress, true);
     this.grid.addEventListener("pointerdown", (event) => this.startLongPress(event));
     for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
       this.grid.addEventListener(type, () => this.endLongPress());
@@ -113,6 +117,7 @@ export class BidGrid {
 
   /** The grid on my turn to bid; Misdeal while the server lists it as legal. */
   render() {
+    this.hideTip(); // what it explained may have changed or gone
     const view = this.table.view;
     const legal = legalSet(this.table);
     this.misdeal.hidden = !legal.has("misdeal");
@@ -163,10 +168,17 @@ export class BidGrid {
     }, LONG_PRESS_MS);
   }
 
-  /** Hide the long-press tip (a moment later, so it can be read). */
+  /** The finger is lifted: hide the long-press tip a moment later, so it can be read. */
   endLongPress() {
     clearTimeout(this.pressTimer);
-    if (!this.tip.hidden) this.table.later(() => { this.tip.hidden = true; }, 1200);
+    if (!this.tip.hidden && !this.tipTimer) this.tipTimer = setTimeout(() => this.hideTip(), 1200);
+  }
+
+  /** Hide the long-press tip now. */
+  hideTip() {
+    clearTimeout(this.tipTimer);
+    this.tipTimer = 0;
+    this.tip.hidden = true;
   }
 
   /** Forget the selection (another table). */
@@ -174,9 +186,11 @@ export class BidGrid {
     this.selected = null;
   }
 
-  /** Stop the long press's timer. */
+  /** Stop the long press's timers and the listener for the next press. */
   destroy() {
     clearTimeout(this.pressTimer);
+    this.hideTip();
+    document.removeEventListener("pointerdown", this.onAnyPress, true);
   }
 }
 
