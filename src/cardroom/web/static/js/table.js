@@ -82,6 +82,7 @@ function skeleton() {
     </div>
     <div class="ct-felt">
       ${ALL_POSITIONS.map(seat).join("")}
+      <div class="ct-news" data-testid="news" role="status" hidden></div>
       <div class="ct-center">
         <div class="ct-trick" data-testid="trick" aria-label="Cards on the table"></div>
       </div>
@@ -130,6 +131,7 @@ export class TableView {
     this.timers = new Set();
     this.clockTimer = 0;
     this.noticeTimer = 0;
+    this.newsTimer = 0;
     this.settleTimer = 0;
 
     root.innerHTML = skeleton();
@@ -159,7 +161,7 @@ export class TableView {
       leave: q("[data-testid=leave]"), felt: q(".ct-felt"), seats,
       center: q(".ct-center"), trick: q("[data-testid=trick]"), overlay: q(".ct-overlay"),
       result: q("[data-testid=hand-result]"), hand: q("[data-testid=hand]"),
-      leaving: q("[data-testid=leave-confirm]"),
+      leaving: q("[data-testid=leave-confirm]"), news: q("[data-testid=news]"),
     };
   }
 
@@ -188,6 +190,7 @@ export class TableView {
       }
     }, true);
     el.leave.addEventListener("click", () => this.askToLeave());
+    el.news.addEventListener("click", () => { el.news.hidden = true; });
     el.leaving.querySelector("[data-testid=leave-cancel]").addEventListener("click", () => {
       el.leaving.hidden = true;
     });
@@ -326,6 +329,7 @@ export class TableView {
     this.timers.clear();
     clearInterval(this.clockTimer);
     clearTimeout(this.noticeTimer);
+    clearTimeout(this.newsTimer);
     if (this.notice && !this.root.contains(this.notice)) this.notice.hidden = true;
     this.root.innerHTML = "";
   }
@@ -602,16 +606,18 @@ export class TableView {
   }
 
   /**
-   * Show a notice for a few seconds: an illegal action's reason (`error`), or news of the
-   * game such as a declared marriage (`info`, drawn as news rather than as an error).
+   * Show a notice for a few seconds: an illegal action's reason (`error`, the page's notice),
+   * or news of the game such as a declared marriage (`info`: on the felt, at the top between
+   * the seats, so it covers neither the page's header nor the table's own bar).
    */
   showNotice(text, kind = "error") {
-    const notice = this.notice;
+    const info = kind === "info";
+    const notice = info ? this.el.news : this.notice;
     notice.textContent = text;
-    notice.dataset.kind = kind;
     notice.hidden = false;
-    clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => { notice.hidden = true; }, NOTICE_MS);
+    const timer = info ? "newsTimer" : "noticeTimer";
+    clearTimeout(this[timer]);
+    this[timer] = setTimeout(() => { notice.hidden = true; }, NOTICE_MS);
   }
 
   /** Hide the notice. */
