@@ -85,6 +85,7 @@ def test_the_engine_shows_what_the_old_engine_showed(name: str, policy: str, see
 if __name__ == "__main__":
     import cardroom.games.five_hundred as engine
 
-    write_when_asked(TRACE_FILE, "the 500 engine before its split into phase modules",
+    write_when_asked(TRACE_FILE, "the 500 engine before its split into phase modules; the "
+                     "matches where only the joker's holder may now name its suit re-recorded",
                      matches(), trace, STEP_LIMIT, engine.__file__,
-                     usage="python tests/five_hundred/test_engine_trace.py")
+                     usage="PYTHONPATH=. python tests/five_hundred/test_engine_trace.py")

@@ -442,6 +442,18 @@ def test_contractor_names_the_jokers_suit_before_the_first_lead() -> None:
     assert strain.winner([Card.parse("AS").index, Card.parse("JK").index], 0) == 0
 
 
+def test_a_contractor_without_the_joker_is_not_asked_to_name_its_suit() -> None:
+    """Only the joker's holder names its suit: a no-trumps contractor without it could
+    otherwise name a suit and force a defender's joker out on that suit's lead."""
+    deal = {1: "JK AS KS QS AC KC QC AD KD QD", 0: "JS 10S 9S JC 10C 9C JD 10D 9D AH"}
+    game = new_game(rules_of("classic", joker_suit_nomination=True), deal, dealer=3)
+    run(game, "bid 7NT", "pass", "pass", "pass")
+    game.apply("discard " + " ".join(c.text for c in cards_of(game.exchange)))
+    assert not game.hands[0] & Card.parse("JK").mask
+    assert game.phase == "play" and game.view(0)["contract"]["joker_suit"] is None
+    assert not any(text.startswith("joker") for text in texts(game.legal_actions()))
+
+
 def test_joker_lead_limits() -> None:
     game = new_game(rules_of("classic", joker_lead_limits=True), JOKER_DEAL, dealer=3)
     run(game, "bid 7NT", "pass", "pass", "pass")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.base import IllegalAction
-from cardroom.games.cards import cards_of, iter_indexes
+from cardroom.games.cards import JOKERS_MASK, cards_of, iter_indexes
 from cardroom.games.five_hundred.actions import (
     CALL,
     CALL_ACTIONS,
@@ -161,7 +161,9 @@ def after_exchange(game: State) -> list[dict[str, Any]]:
                  "count": 2 if contract.tricks >= 8 else 1}]
     if (game.rules.joker_suit_nomination and contract.is_trick_bid
             and contract.trump is None and game.joker_suit is None
-            and game.rules.deck_spec.jokers):
+            and game.hands[game.contractor] & JOKERS_MASK):  # type: ignore[index]
+        # Only the joker's holder may name its suit: a contractor without it could name a
+        # suit to force a defender's joker out on that suit's lead.
         game.move_to(JOKER_PHASE, game.contractor)
         return []
     return start_play(game)

@@ -241,8 +241,9 @@ class Rules(PresetRules):
     """In no-tricks contracts the joker wins no trick unless nobody follows the suit it named
     when led (Trickster)."""
     joker_suit_nomination: bool = False
-    """In a no-trumps contract the contractor may, before the first lead, name a suit for the
-    joker (pagat): it is then the highest card of that suit and nothing else."""
+    """In a no-trumps contract a contractor holding the joker may, before the first lead, name
+    a suit for it (pagat): it is then the highest card of that suit and nothing else. Only the
+    joker's holder names it: a contractor without it is not asked."""
     joker_lead_limits: bool = False
     """In no trumps a led joker may not name a suit already led this hand, and once all four
     suits have been led the joker may not be led except to the last trick (pagat)."""
