@@ -46,20 +46,9 @@ def compiled_solver() -> None:
     first: ``test_hints`` run first timed out waiting 5 s for its hinted card. Searching one
     position here writes the cache the servers' workers then load (under 1 s when warm).
     """
-    from cardroom.bots import make_bot
-    from cardroom.games.registry import game_spec
+    from cardroom.bots.warm import compile_search
 
-    spec = game_spec("500")
-    game = spec.new(spec.rules("online"), seed=1)
-    rules_bot = make_bot("rules", seed=1)
-    for _ in range(100):
-        seat = game.to_act
-        view = game.view(seat)
-        if view["phase"] == "play":
-            make_bot("search", seed=1).choose(view)
-            return
-        game.apply(rules_bot.choose(view), seat)
-    raise AssertionError("the warm-up deal never reached the play")
+    compile_search()
 
 
 @pytest.fixture

@@ -44,6 +44,7 @@ from multiprocessing.context import SpawnContext
 from typing import Any
 
 from cardroom.bots import BOT_NAMES, make_bot
+from cardroom.bots.warm import compile_search
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,11 @@ class WorkerLost(RuntimeError):
 # -- in the worker processes ----------------------------------------------------------------------
 
 def warm_up() -> None:
-    """Load the bots' code in a worker process (so its first real decision is quick)."""
+    """Load the bots' code in a worker process and compile the search (so its first real
+    decision, or a player's first hint, is quick)."""
     for name in BOT_NAMES:
         make_bot(name)
+    compile_search()
 
 
 def watch_parent(parent: int, every: float = 1.0) -> None:
