@@ -6,8 +6,8 @@ many of the remaining tricks one side takes when everybody plays perfectly, and
 bot averages these over sampled deals). Following suit, the joker and the trick winner come
 from the engine's :class:`~cardroom.games.five_hundred.tricks.Strain` tables, so the solver
 plays exactly the engine's game, including no-tricks rules (forced joker, low joker), at
-every table: three to six seats, one or two jokers (the black one above the red), a joker
-nominated into a suit.
+every table: two to six seats (two players' dead hands are simply not in the position), one
+or two jokers (the black one above the red), a joker nominated into a suit.
 
 Inside, cards are renumbered compactly: the cards still in play, grouped by effective suit and
 ordered by strength within it, so a suit is a contiguous run of bits, its top card is its
@@ -79,7 +79,7 @@ class SolverTimeout(Exception):
 class Position:
     """A moment of the play, with every hand known (engine masks, by seat).
 
-    ``hands`` has one mask per seat of the table, three to six (folded seats hold 0 or are
+    ``hands`` has one mask per seat of the table, two to six (folded seats hold 0 or are
     simply left out of ``active``); ``trick`` is the trick so far as ``(seat, card index)``
     pairs in play order;
     ``led`` is the effective suit led (needed when ``trick`` is not empty, and the suit a

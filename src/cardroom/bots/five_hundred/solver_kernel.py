@@ -28,8 +28,8 @@ _C_TRUMP, _C_TRUMP_MASK, _C_JOKER_WINS, _C_GENERATION, _C_PAIRS = 6, 7, 8, 9, 10
 CFG_FIELDS = 11
 MAX_SEATS = 6
 """The most seats at a table of 500: the arrays by seat (``hands``, the order table, a table
-row's squeezed hands) are as long as the table has seats, from four (three players keep a
-fourth, empty hand) to six."""
+row's squeezed hands) are as long as the table has seats, from four (two and three players
+keep empty hands up to four) to six."""
 _HASH_FACTORS = np.array([0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D, 0x27D4EB2F, 0x7FEB352D,
                           0x846CA68B, 0x165667B1], dtype=np.int64)
 """Odd factors mixing each squeezed hand into a table row's hash; the last one mixes the tag."""
