@@ -21,6 +21,7 @@ from typing import Any
 from cardroom.bots.five_hundred.knowledge import (
     STRAINS,
     contract_bid,
+    dead_cards,
     holds_joker,
     legal_trick_bids,
     team_of,
@@ -70,10 +71,12 @@ def hand_points(rules: dict[str, Any], bid: Bid, tricks: int) -> int:
 
 @dataclass
 class Deal:
-    """One sampled deal: every hand as a mask (the seat's own included) and the kitty."""
+    """One sampled deal: every hand as a mask (the seat's own included), the kitty and, with
+    two players, the dead hands (out of play: no seat ever holds or plays them)."""
 
     hands: list[int]
     kitty: int
+    dead: int = 0
 
 
 @dataclass
@@ -171,8 +174,9 @@ def first_calls(view: FiveHundredView) -> list[Reading]:
 
 
 class WholeDealSampler:
-    """Deals the cards the seat cannot see as whole hands and a kitty, as before any card is
-    played, consistently with its view: the cards seen, and the other seats' first calls as
+    """Deals the cards the seat cannot see as whole hands, a kitty and the dead hands (two
+    players: as many tens of cards as the deck has empty seats, out of play), as before any
+    card is played, consistently with its view: the cards seen, and the other seats' first calls as
     the rules bot would have made them (a deal that fits them is preferred; after
     :data:`TRIES` misses the best fit so far is taken). The card play samples differently,
     only the cards still out and within the suits each seat showed out of
@@ -189,13 +193,15 @@ class WholeDealSampler:
         deck = DECKS[view["rules"]["deck"]]
         self.deck = deck.mask
         self.kitty_size = deck.kitty
+        self.dead_size = dead_cards(view)
         self.hand = mask_of_texts(hand_of(view))
         self.hidden = deck.mask & ~self.hand & ~mask_of_texts(view["discards"])
         self.readings = first_calls(view)
 
     def deal(self, kitty_size: int) -> Deal:
         """A random deal of the hidden cards: ``kitty_size`` to the kitty (0 once the seat
-        holds it) and ten to each other seat."""
+        holds it), ten to each other seat and the rest (as many as the rules deal to dead
+        hands) out of play."""
         cards = list(cards_of(self.hidden))
         best, best_misses = None, len(self.readings) + 1
         for _ in range(self.TRIES):
@@ -217,7 +223,10 @@ class WholeDealSampler:
                 continue
             hands[seat] = sum(card.mask for card in cards[at:at + TRICKS_PER_HAND])
             at += TRICKS_PER_HAND
-        return Deal(hands, sum(card.mask for card in cards[at:at + kitty_size]))
+        kitty = sum(card.mask for card in cards[at:at + kitty_size])
+        dead = cards[at + kitty_size:]
+        assert len(dead) == self.dead_size, "the hidden cards are the hands, kitty and dead"
+        return Deal(hands, kitty, sum(card.mask for card in dead))
 
     def _misses(self, deal: Deal) -> int:
         """How many of the other seats' first calls the deal does not explain."""
@@ -366,14 +375,15 @@ def discard_candidates(view: FiveHundredView, strain: Strain, count: int) -> lis
     return candidates
 
 
-DISCARD_PLAYERS = (3, 4)
-"""The tables whose kitty exchange is chosen by solving sampled whole deals."""
+DISCARD_PLAYERS = (2, 3, 4)
+"""The tables whose kitty exchange is chosen by solving sampled whole deals (two players:
+two hands of ten, the dead cards out of play, solve in milliseconds)."""
 
 
 def choose_discard(view: FiveHundredView, rng: random.Random, deadline: float,
                    samples: int) -> str | None:
     """The kitty discard with the best average score over sampled deals of the other hands
-    (``None`` when no deal could be solved in time). Three and four players only: five
+    (``None`` when no deal could be solved in time). Two to four players only: five
     players call their partner after the exchange, so the side is not known yet, and six
     full hands take seconds to solve."""
     contract = view["contract"]

@@ -15,6 +15,8 @@ from cardroom.games.five_hundred.shapes import FiveHundredView
 PAIR_NULLOS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO,
                          Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE})
 """No-tricks contracts both partners must play without taking a trick."""
+TRICKS_PER_HAND = 10
+"""Cards in a hand (a dead hand's too)."""
 STRAINS: tuple[Suit | None, ...] = (*Suit, None)
 """The strains a trick bid may name: the four suits, then no trumps (``None``)."""
 
@@ -39,6 +41,13 @@ def plays_by_card(legal: list[str]) -> dict[Card, list[str]]:
 def players_of(view: FiveHundredView) -> int:
     """Number of players at the table."""
     return int(view.get("players", 4))
+
+
+def dead_cards(view: FiveHundredView) -> int:
+    """How many cards are dealt to dead hands, out of play all hand, seen by nobody: two
+    players get the deal of the players the deck is made for (three or four), and each empty
+    seat's hand of ten is dead; none at other tables."""
+    return TRICKS_PER_HAND * (DECKS[view["rules"]["deck"]].players - players_of(view))
 
 
 def team_of(view: FiveHundredView, seat: int) -> list[int]:

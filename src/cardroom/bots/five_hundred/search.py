@@ -4,8 +4,9 @@ To play a card it deals the cards it cannot see at random, consistently with eve
 seat's view shows (cards played, suits a player showed out of, its own kitty discards, open
 hands), solves each such deal exactly with :mod:`cardroom.bots.five_hundred.solver` (its compiled
 search), scores every legal card by the points the hand would end with, and plays the best
-average. It does so at every table of 500: three to six players (with five, each sample
-also places the called cards, and so the partners the seat cannot see yet), one or two
+average. It does so at every table of 500: two to six players (with two, the dead hands
+are more unseen cards, dealt out of play in every sample; with five, each sample also places
+the called cards, and so the partners the seat cannot see yet), one or two
 jokers, a nominated joker, every contract but Hi/Lo. It works against a clock: when the deal
 is still too big to solve in time, or no sample finishes, it plays as the rules bot does, and
 says why (:attr:`SearchBot.last_reason`, logged at debug level). The kitty exchange and the
@@ -33,7 +34,7 @@ from cardroom.bots.five_hundred.bidding import (
     first_calls,
     unexplained_calls,
 )
-from cardroom.bots.five_hundred.knowledge import contract_bid, players_of
+from cardroom.bots.five_hundred.knowledge import contract_bid, dead_cards, players_of
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import JOKERS, FastSearch, Position, SolverTimeout
@@ -82,7 +83,8 @@ hands: the default level solves about 8 sampled deals for the opening lead, 18 a
 trick and its full 24 from the third trick on (bench/bots.py). More hands grow the tree
 fast: all the moves of a random deal take a median 5 ms with five hands of seven cards or six
 of six, 25 ms with five of eight or six of seven, a second or more with five or six full
-hands, hence the smaller limits for five and six players (three full hands take 5 ms)."""
+hands, hence the smaller limits for five and six players (three full hands take 5 ms, two
+well under that)."""
 
 
 class SearchBot:
@@ -205,7 +207,7 @@ def _is_trick_bid(action: str) -> bool:
 
 def unsearchable_reason(view: FiveHundredView) -> str | None:
     """Why the solver cannot play this hand, or ``None`` when it can. It models every table
-    of 500 (three to six players, one or two jokers, a nominated joker, every contract with
+    of 500 (two to six players, one or two jokers, a nominated joker, every contract with
     an objective); what remains is a contract no seat simply wants more or fewer tricks in
     (Hi/Lo, whose bidder must take exactly five). Under pagat's limits on the suit a led
     joker may name (``joker_lead_limits``) the bot's own choices are the legal ones, while
@@ -228,7 +230,10 @@ class Knowledge:
     """Everything the view tells about where the unseen cards can be.
 
     ``places`` are the active seats whose hands are hidden, each with its number of cards;
-    the rest of the unseen cards are "elsewhere" (the kitty, others' discards, a folded hand).
+    the rest of the unseen cards are "elsewhere", where no seat plays them: the kitty,
+    others' discards, a folded hand, and with two players the dead hands (``dead`` cards, as
+    the rules deal them), so that a sample gives the opponent ten of the cards the seat has
+    not seen, never all of them.
     ``voids[seat]`` is the mask of cards a seat cannot hold, from the tricks it failed to
     follow (and, under the forced-joker rule, the joker it would have had to play).
     ``hidden_calls`` are the cards a five-player contractor called whose holders the seat
@@ -266,6 +271,7 @@ class Knowledge:
             self.unseen &= ~cards
         self.places = {seat: view["hand_sizes"][seat] for seat in self.active
                        if seat != self.seat and seat not in self.open}
+        self.dead = dead_cards(view)
         self.voids = self._voids()
         self.only_partner = self._handed_over(played)
         self.hidden_calls = mask_of_texts(view.get("called") or []) & self.unseen
