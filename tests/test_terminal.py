@@ -1,23 +1,29 @@
-"""The terminal game: every preset of both games, a human at the prompt of 1000, the bids'
-points in the ``?`` list and the bowers marked in the hand."""
+"""The terminal game: every preset of both games, a human at the prompt of 1000 and of
+two-handed 500 (whose dead hand the table never shows, and a replay shows out of play), the
+bids' points in the ``?`` list and the bowers marked in the hand."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from cardroom import cli
 from cardroom.bots import make_bot
 from cardroom.cli import app
 from cardroom.games import five_hundred, thousand
-from cardroom.games.cards import Suit
+from cardroom.games.cards import Suit, cards_of
 from cardroom.games.registry import GAMES
 from cardroom.tools.terminal import (
     Renderer,
     Seating,
     TerminalMatch,
+    card_text,
+    cards_in_words,
     verb_of,
 )
 
@@ -98,3 +104,74 @@ def test_the_table_marks_the_bowers_and_says_what_the_marks_mean() -> None:
     Console(file=output, width=120).print(match.renderer.table(game.view(0)))
     shown = output.getvalue()
     assert "J♥(R)" in shown and "J♦(L)" in shown and "right and left bowers" in shown
+
+
+def test_two_players_sit_south_and_north() -> None:
+    game = five_hundred.Game.new(five_hundred.Rules.preset("two-handed"), seed=1)
+    seating = Seating.of(game, human=0)
+    assert seating.names == ("South (you)", "North")
+    assert seating.scores([120, -40]).plain == "South (you) 120 – North -40"
+
+
+def dead_words(dead: int) -> set[str]:
+    """The dead cards as the terminal writes them."""
+    return {card_text(str(card)).plain for card in cards_of(dead)}
+
+
+def test_a_human_plays_a_whole_two_handed_match_through_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cardroom play --preset two-handed``: the human at South answers every prompt (the
+    rules bot's choice, typed bare), a bot plays North, the match ends; the table the human
+    sees never shows a dead card."""
+    typed: list[str] = []
+    shown_dead: list[str] = []
+
+    class Advised(TerminalMatch):
+        def __init__(self, game: five_hundred.Game, *args: object, **kwargs: object) -> None:
+            adviser = make_bot("rules", seed=9)
+
+            def read(prompt: str) -> str:
+                view = game.view(0)
+                typed.append(prompt)
+                table = io.StringIO()
+                Console(file=table, width=120).print(Renderer.of(game, 0).table(view))
+                words = {word.split("(")[0] for word in table.getvalue().split()}
+                shown_dead.extend(word for word in words & dead_words(game.dead))
+                action = adviser.choose(view)
+                return bare(action) if verb_of(view) else action
+
+            kwargs["read"] = read
+            super().__init__(game, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli, "TerminalMatch", Advised)
+    result = runner.invoke(app, ["play", "--seed", "4", "--preset", "two-handed"],
+                           terminal_width=120)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("500, preset two-handed")
+    assert "the match, " in result.output and "North" in result.output
+    assert any(prompt.startswith("Your bid") for prompt in typed)
+    assert any(prompt.startswith("Your card") for prompt in typed)
+    assert not shown_dead
+    assert "Out of play" not in result.output
+
+
+def test_a_two_handed_replay_shows_the_dead_hand_out_of_play(tmp_path: Path) -> None:
+    """Once the match is over a replay shows every hand, the dead one as out of play: the
+    record holds it anyway, and it says where the rest of the deck went."""
+    game = five_hundred.Game.new(five_hundred.Rules.preset("two-handed"), seed=6)
+    bots = [make_bot("rules", seed=seat) for seat in range(2)]
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)))
+    first_dead = five_hundred.Game.replay(replace(game.record, actions=[])).dead
+    path = tmp_path / "two.record"
+    game.record.save(path)
+    result = runner.invoke(app, ["replay", str(path)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    dead_line = next(line for line in result.output.splitlines() if "Out of play" in line)
+    assert dead_line.split("Out of play")[1].split() == [
+        cards_in_words(str(card)) if not card.is_joker else "Joker"
+        for card in cards_of(first_dead)]
+    deals = result.output.count("· dealer ")
+    assert result.output.count("Out of play") == deals >= 1

@@ -23,17 +23,20 @@ from rich.text import Text
 
 from cardroom.bots import Bot
 from cardroom.games.base import Game, GameView, IllegalAction
-from cardroom.games.cards import Card, Suit
+from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.registry import game_spec
 from cardroom.games.text import CardWords
 
 SEAT_NAMES_BY_PLAYERS: dict[int, tuple[str, ...]] = {
+    2: ("South", "North"),
     3: ("South", "West", "East"),
     4: ("South", "West", "North", "East"),
     5: ("South", "West", "North-West", "North-East", "East"),
     6: ("South", "South-West", "North-West", "North", "North-East", "South-East"),
 }
-"""Seat names around a table of each size; play goes clockwise, starting from South."""
+"""Seat names around a table of each size; play goes clockwise, starting from South. Two
+players face each other, as at a table for four whose side seats are empty (two-handed 500
+deals its dead hands there)."""
 SEAT_NAMES = SEAT_NAMES_BY_PLAYERS[4]
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("?", "help", "h")
@@ -351,6 +354,18 @@ class Narrator:
             if cards:
                 self._say(Text(f"  {self.names[seat]:<6} ").append_text(
                     self.renderer.hand(cards)))
+        dead = self._dead_cards()
+        if dead:
+            self._say(Text("  Out of play ", style="dim").append_text(self.renderer.hand(dead)))
+
+    def _dead_cards(self) -> list[str]:
+        """In a replay, the cards of the hand's dead hands (two-handed 500), which no seat
+        held or played. No view ever shows them, so the live game never does; a replay shows
+        every hand once the match is over, and the record holds these too (its deals replay
+        from them), so showing them hides nothing a player could still use and explains where
+        the rest of the deck went."""
+        dead = getattr(self.reveal, "dead", 0) if self.reveal is not None else 0
+        return [str(card) for card in cards_of(dead)] if isinstance(dead, int) else []
 
     def _pass(self, event: dict[str, Any]) -> None:
         self._say(f"{self._seat(event)} passes")
