@@ -1,4 +1,4 @@
-"""500 at tables of three, five and six: seats and sides from the rules, bots in every empty
+"""500 at tables of two, three, five and six: seats and sides from the rules, bots in every empty
 seat, whole hands over real WebSockets (the five-handed partner call included), the lobby's
 rows and presets, and a six-seat table killed mid-trick that comes back with every action."""
 
@@ -23,6 +23,7 @@ from tests.server.helpers import (
 from tests.shapes import check_message
 
 SIDES = {
+    "two-handed": [[0], [1]],
     "three-handed": [[0], [1], [2]],
     "five-handed": [[0], [1], [2], [3], [4]],
     "six-handed": [[0, 2, 4], [1, 3, 5]],
