@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from cardroom.cli import app
@@ -141,3 +142,27 @@ def test_a_five_handed_record_is_refused_with_the_reason(tmp_path) -> None:
     game.record.save(path)
     result = CliRunner().invoke(app, ["analyse", str(path)])
     assert result.exit_code == 1 and "at most 4 hands" in result.output
+
+
+@pytest.mark.parametrize("deck", ["33", "45"])
+def test_a_two_handed_record_is_analysed(tmp_path, deck: str) -> None:
+    """Two players: the contractor alone is counted, the dead hands stay out of play, and
+    the command names the two seats."""
+    rules = Rules.preset("two-handed").replace(deck=deck)
+    text = play_match(rules, 3, "random", "rules", 0, keep_record=True).record
+    record = Record.from_text(text)
+    report = analyse(record, max_hands=3)
+    played = [h for h in Game.replay(record).history if any(h.tricks)]
+    assert [h.number for h in report] == [h.number for h in played[:3]]
+    for hand, result in zip(report, played, strict=False):
+        assert hand.makers == (hand.contractor,)
+        assert hand.makeable is not None and 0 <= hand.makeable <= 10
+        assert hand.taken == result.tricks[hand.contractor]
+        for slip in hand.slips:
+            assert slip.seat in (0, 1) and slip.played not in slip.best
+    path = tmp_path / "two.txt"
+    path.write_text(text)
+    result = CliRunner().invoke(app, ["analyse", str(path), "--hands", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Hand " in result.output and ("by South" in result.output
+                                         or "by North" in result.output)

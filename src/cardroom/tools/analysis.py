@@ -79,7 +79,8 @@ def _notation(card: int, nominated: int | None) -> str:
 
 
 MAX_SOLVED_PLAYERS = 4
-"""The double-dummy solver holds at most four hands (three- and four-handed 500)."""
+"""The analysis solves at most four hands (two-, three- and four-handed 500: two players'
+dead hands are out of play, so their hands alone are solved)."""
 
 
 def check_solvable(game: Game) -> None:
