@@ -518,3 +518,56 @@ def test_first_lead_by_the_dealers_left() -> None:
     run(game, "pass", "bid 7S", "pass", "pass")
     game.apply("discard " + " ".join(c.text for c in cards_of(game.exchange)))
     assert game.phase == "play" and game.to_act == 0
+
+
+# -- what an outside referee read otherwise (issue 18) --------------------------------------
+
+
+def _failed_misere(**options: object) -> Game:
+    """An online misère whose maker leads the ace of hearts and so takes the first trick
+    (then play stops or goes on, as the options say)."""
+    deal = {0: "AS KS QS AC KC QC AD KD QD 9S", 1: "AH KH QH JH 10H 4S 5S 4C 5C 4D"}
+    game = new_game(rules_of("online", **options), deal, dealer=0)
+    run(game, "bid misere", "pass", "pass", "pass")
+    game.apply("discard " + " ".join(c.text for c in cards_of(game.exchange)))
+    game.apply("play AH")
+    while game.phase == "play":
+        game.apply(game.legal_actions()[-1])
+    return game
+
+
+@pytest.mark.parametrize(("options", "paid"), [
+    ({"misere_failure": "stop"}, True),
+    ({"misere_failure": "stop", "misere_trick_points": False}, False),
+    ({"misere_failure": "play_on"}, True),
+    ({"misere_failure": "play_on", "misere_trick_points": False}, False)])
+def test_the_defence_is_paid_for_a_failed_misere_as_the_rules_say(
+        options: dict, paid: bool) -> None:
+    """The defenders score 10 for each trick the misère maker took (seeds 000 and 004), or
+    nothing with ``misere_trick_points`` off, whether play stops or goes on."""
+    game = _failed_misere(**options)
+    result = game.history[-1]
+    maker, defence = game.team_of[1], game.team_of[0]
+    taken = result.tricks[1]
+    assert result.made is False and result.points[maker] == -250 and taken >= 1
+    assert taken == 1 or options["misere_failure"] == "play_on"
+    assert result.points[defence] == (10 * taken if paid else 0)
+
+
+@pytest.mark.parametrize(("target_tie", "both_reach", "contractor", "winner"), [
+    ("contractor", "contractor", 2, None),   # the tied sides did not bid: another hand
+    ("contractor", "higher_score", 0, 0),    # the contractor's side is one of the tied
+    ("contractor", "higher_score", 2, None),
+    ("play_on", "higher_score", 0, None),    # a tie is never settled by who bid
+    ("play_on", "contractor", 0, 0),         # ... unless the contractor's side wins anyway
+])
+def test_an_exact_tie_at_the_winning_score_is_settled_as_the_rules_say(
+        target_tie: str, both_reach: str, contractor: int, winner: int | None) -> None:
+    """Two players of a three-handed game reach 500 with exactly the same score: the
+    contractor's side takes it (``target_tie: contractor``) or another hand is dealt; never
+    the first of them by seat, as before."""
+    game = Game.new(rules_of("three-handed", target_tie=target_tie,
+                             both_reach_target=both_reach), seed=1)
+    game.scores = [510, 510, 100]
+    game.contractor, game.contract_side = contractor, (contractor,)
+    assert match_winner(game, made=False) == winner

@@ -31,6 +31,7 @@ NoTrumpJoker = Literal["play_any_time", "only_when_void"]
 AllTricksBonus = Literal["none", "slam_250", "sweep_plus_50"]
 DefenderPoints = Literal["always", "none", "not_over_490", "not_over_400"]
 BothReachTarget = Literal["contractor", "higher_score"]
+TargetTie = Literal["contractor", "play_on"]
 
 
 class RulesError(ValueError):
@@ -229,6 +230,12 @@ class Rules(PresetRules):
     misere_failure: MisereFailure = "stop"
     """When a no-tricks contract takes a trick: ``stop`` the hand there, or ``play_on`` so the
     defenders score 10 for every trick the makers take (seed 004)."""
+    misere_trick_points: bool = True
+    """When a no-tricks contract fails, its defenders score 10 for each trick the makers took:
+    the one that stopped play, or every one when play goes on. Seeds 000 and 004 both pay the
+    defenders so, and neither ties it to playing on, so every preset keeps it; off, a failed
+    no-tricks contract scores nothing for the defence (the reading that ties the 10 a trick to
+    playing on)."""
     nt_joker: NoTrumpJoker = "only_when_void"
     """In no trumps the joker, led, names a suit that the others must follow, and wins. Not led,
     it may be played ``only_when_void`` in the suit led (seed 000, pagat) or at
@@ -266,6 +273,11 @@ class Rules(PresetRules):
     both_reach_target: BothReachTarget = "contractor"
     """When both sides reach the target in the same hand: the contractor's side wins, or the
     higher score (ties to the contractor's side)."""
+    target_tie: TargetTie = "contractor"
+    """When the sides that reach the target have exactly the same, highest, score: the
+    contractor's side wins if it is one of them (``contractor``; if it is not, nobody has won
+    yet), or nobody has won yet and another hand is dealt (``play_on``). Every preset plays
+    ``contractor``."""
     both_at_lose_at: BothAtLoseAt = "higher_score"
     """When more than one side is at or below the losing score after the same hand (possible
     with own scores, or when defenders already in the hole fall further): the highest score

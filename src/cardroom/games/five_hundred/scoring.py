@@ -129,7 +129,8 @@ def hand_points(game: State) -> tuple[list[int], bool | None, str]:
         made = taken == 0
         verdict = "made" if made else f"failed ({taken} trick{'s' * (taken != 1)} taken)"
         summary = f"{contract.name} {verdict}."
-        defended = [10 * taken] * n_sides  # defenders score the makers' tricks
+        # The defenders score the makers' tricks (unless the rules pay them nothing).
+        defended = [10 * taken * game.rules.misere_trick_points] * n_sides
     elif kind is Contract.HI_LO:
         taken = game.tricks_won[contractor]
         made = taken == 5
@@ -205,7 +206,12 @@ def match_winner(game: State, made: bool | None) -> int | None:
     if reached:
         if rules.both_reach_target == "contractor" and side in reached:
             return side
-        return _best(scores, reached, side)
+        top = max(scores[t] for t in reached)
+        tied = [t for t in reached if scores[t] == top]
+        if len(tied) == 1:
+            return tied[0]
+        # An exact tie at the top: the contractor's side takes it, or another hand settles it.
+        return side if rules.target_tie == "contractor" and side in tied else None
     if rules.lose_at is not None:
         losers = [t for t in sides if scores[t] <= rules.lose_at]
         if not losers:

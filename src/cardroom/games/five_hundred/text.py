@@ -103,6 +103,7 @@ OPTION_LABELS = {
     "joker_suit_nomination": "Naming the joker's suit in no trumps",
     "joker_lead_limits": "Limits on leading the joker",
     "misere_failure": "A failed no-tricks contract",
+    "misere_trick_points": "Defence paid for a failed no-tricks contract",
     "nt_joker": "Joker in no trumps",
     "misere_joker_forced": "Joker forced in no-tricks hands",
     "joker_low_in_misere": "Joker low in no-tricks hands",
@@ -113,6 +114,7 @@ OPTION_LABELS = {
     "lose_at": "Losing score",
     "win_needs_bid": "Must win the bid to win the match",
     "both_reach_target": "Both sides reach the target",
+    "target_tie": "An exact tie at the winning score",
     "both_at_lose_at": "Several sides at the losing score",
 }
 """Short human names of the rules options, for the list of a table's house rules."""
@@ -138,6 +140,7 @@ VALUE_LABELS = {
     "defender_points": {"always": "Always", "none": "Never", "not_over_490": "Up to 490",
                         "not_over_400": "Up to 400"},
     "both_reach_target": {"contractor": "Contractor's side", "higher_score": "Higher score"},
+    "target_tie": {"contractor": "Contractor's side", "play_on": "Another hand"},
     "both_at_lose_at": {"higher_score": "Higher score wins",
                         "contractor_loses": "Contractor's side loses"},
 }
@@ -494,7 +497,7 @@ def _defender_text(rules: Rules) -> Paragraph:
 
 def _no_tricks_scoring(rules: Rules) -> Paragraph:
     """Scoring a no-tricks contract, and what happens when its makers take a trick."""
-    pays = rules.defender_points == "always"
+    pays = rules.defender_points == "always" and rules.misere_trick_points
     if rules.misere_failure == "stop":
         tail = ", and the defenders score 10 for that trick" if pays else ""
         text = f"The hand stops at the first trick the makers take{tail}."
@@ -502,7 +505,8 @@ def _no_tricks_scoring(rules: Rules) -> Paragraph:
         tail = (", and the defenders score 10 for every trick the makers take" if pays else "")
         text = f"The hand is played to the end even after the makers take a trick{tail}."
     return para("A no-tricks contract is made if its makers take no trick: they score its "
-                "value; otherwise they lose it. " + text, "misere_failure", "defender_points")
+                "value; otherwise they lose it. " + text, "misere_failure", "defender_points",
+                "misere_trick_points")
 
 
 def _scoring_section(rules: Rules) -> Section:
@@ -538,11 +542,15 @@ def _both_reach_text(rules: Rules) -> Paragraph:
     if rules.both_reach_target == "contractor":
         text = f"If {both} there on the same hand, the contractor's side wins."
     else:
-        text = (f"If {both} there on the same hand, the higher score wins; a tie goes to "
-                "the contractor's side.")
+        text = f"If {both} there on the same hand, the higher score wins."
+    if rules.target_tie == "contractor":
+        text += (" An exact tie for the highest score goes to the contractor's side; if the "
+                 "contractor's side is not one of the tied sides, another hand is dealt.")
+    else:
+        text += " An exact tie for the highest score is settled by another hand."
     if rules.all_pass == "play_no_trump":
-        text += (" After a hand everybody passed, the higher score wins, and a tie plays on.")
-    return para(text, "both_reach_target", "win_needs_bid", "all_pass")
+        text += " After a hand everybody passed, the higher score wins, and a tie plays on."
+    return para(text, "both_reach_target", "win_needs_bid", "all_pass", "target_tie")
 
 
 def _losing_text(rules: Rules) -> Paragraph:
