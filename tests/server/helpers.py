@@ -55,6 +55,17 @@ async def registered_client(url: str, name: str) -> AsyncIterator[Client]:
         yield clients[0]
 
 
+@asynccontextmanager
+async def players_and_watcher(url: str, *names: str
+                              ) -> AsyncIterator[tuple[list[Client], Client]]:
+    """Registered players ``names`` and a spectator ("Watcher"), all keeping every message
+    they receive (the leak tests read them all); closed and checked at the end."""
+    async with registered_clients(url, *names, "Watcher") as everyone:
+        for client in everyone:
+            client.keep_all = True
+        yield everyone[:-1], everyone[-1]
+
+
 async def alone_with_bots(url: str, name: str, **table: Any) -> tuple[Client, str, str]:
     """A client registered as ``name`` at a new table (``table``: ``create_table``'s options)
     whose other seats bots took: the client, its token and the table's id."""

@@ -7,8 +7,11 @@ import json
 import sqlite3
 
 from cardroom.games.five_hundred import Game, Rules
-from cardroom.tools.client import Client
-from tests.server.helpers import cards_in, close_all, play_seat, register_clients
+from tests.server.helpers import (
+    cards_in,
+    play_seat,
+    players_and_watcher,
+)
 from tests.shapes import check_message as check_shapes
 
 BID_TEXTS = frozenset({"bid", "contract"})
@@ -51,13 +54,7 @@ def check_message(message: dict, seeds: dict[int, int]) -> None:
 
 
 async def test_no_message_leaks_hidden_cards_over_many_hands(server) -> None:
-    clients, _ = await register_clients(server.url, ["N", "E", "S", "W"])
-    watcher = Client(server.url)
-    await watcher.connect()
-    await watcher.register("Watcher")
-    for client in [*clients, watcher]:
-        client.keep_all = True
-    try:
+    async with players_and_watcher(server.url, "N", "E", "S", "W") as (clients, watcher):
         table = await clients[0].create_table(seat=0, rules={"target": 5000, "lose_at": -5000})
         for seat, client in enumerate(clients[1:], start=1):
             await client.join(table, seat)
@@ -74,5 +71,3 @@ async def test_no_message_leaks_hidden_cards_over_many_hands(server) -> None:
         assert checked > 200
         for lobby in (m for c in clients for m in c.received if m.get("type") == "lobby"):
             check_shapes(lobby)
-    finally:
-        await close_all([*clients, watcher])

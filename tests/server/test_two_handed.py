@@ -10,8 +10,11 @@ from typing import Any
 
 from cardroom.games.cards import cards_of
 from cardroom.games.five_hundred import Game
-from cardroom.tools.client import Client
-from tests.server.helpers import cards_in, close_all, play_seat, register_clients
+from tests.server.helpers import (
+    cards_in,
+    play_seat,
+    players_and_watcher,
+)
 from tests.server.test_leaks import BID_TEXTS, check_message, deals_of
 from tests.server.test_player_counts import Opener
 
@@ -52,13 +55,7 @@ def hands_of_events(message: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]
 
 
 async def test_no_message_shows_a_dead_card(server) -> None:
-    clients, _ = await register_clients(server.url, ["South", "North"])
-    watcher = Client(server.url)
-    await watcher.connect()
-    await watcher.register("Watcher")
-    for client in [*clients, watcher]:
-        client.keep_all = True
-    try:
+    async with players_and_watcher(server.url, "South", "North") as (clients, watcher):
         table = await clients[0].create_table(preset="two-handed", seat=0,
                                               rules={"target": 5000, "lose_at": -5000})
         await clients[1].join(table, 1)
@@ -85,5 +82,3 @@ async def test_no_message_shows_a_dead_card(server) -> None:
         assert checked > 3 * 20 * HANDS // 2  # every card played, seen by three clients
         assert {m["seat"] for c in [*clients, watcher] for m in c.received
                 if m.get("type") == "table"} == {0, 1, None}
-    finally:
-        await close_all([*clients, watcher])
