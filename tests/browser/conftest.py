@@ -185,6 +185,12 @@ class Player:
         """Close this player's browser context."""
         self.context.close()
 
+    def __enter__(self) -> Player:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
 
 def table_message(view: dict[str, Any], seat: int, names: list[str],
                   game: str = "500") -> dict[str, Any]:

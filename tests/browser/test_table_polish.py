@@ -53,8 +53,7 @@ def solo_table(browser, room, name: str, game: str, viewport=None) -> Player:
 
 @pytest.mark.parametrize("game", ["500", "1000"])
 def test_each_side_has_one_colour_on_the_table_and_in_the_scores(browser, room, game) -> None:
-    player = solo_table(browser, room, f"Painter {game}", game)
-    try:
+    with solo_table(browser, room, f"Painter {game}", game) as player:
         page = player.page
         expect(page.locator("#scores-root .score-side")).to_have_count(2 if game == "500" else 3)
         for side in (0, 1):
@@ -66,8 +65,6 @@ def test_each_side_has_one_colour_on_the_table_and_in_the_scores(browser, room, 
         assert colour(page, ".ct-seat.team-0 .ct-plate", "borderLeftColor") == "rgb(108, 180, 255)"
         assert colour(page, ".ct-seat.team-1 .ct-plate", "borderLeftColor") == "rgb(255, 184, 77)"
         screenshot(page, f"polish-1-colours-{game}-desktop")
-    finally:
-        player.close()
 
 
 # -- 2. the end of a hand -----------------------------------------------------------------------
@@ -101,8 +98,7 @@ def end_of_a_hand(page: Page) -> None:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_the_end_of_a_hand_stays_until_read_then_the_next_deal(browser, room, size,
                                                                 viewport) -> None:
-    player = Player(browser, base_url(room), "Reader", viewport)
-    try:
+    with Player(browser, base_url(room), "Reader", viewport) as player:
         page = player.page
         page.goto(base_url(room))
         end_of_a_hand(page)
@@ -125,13 +121,10 @@ def test_the_end_of_a_hand_stays_until_read_then_the_next_deal(browser, room, si
         expect(hand).to_have_count(10)
         expect(player.table).to_have_attribute("data-phase", "bidding")
         screenshot(page, f"polish-2-next-deal-{size}")
-    finally:
-        player.close()
 
 
 def test_without_a_click_the_next_deal_comes_by_itself(browser, room) -> None:
-    player = Player(browser, base_url(room), "Idle", DESKTOP)
-    try:
+    with Player(browser, base_url(room), "Idle", DESKTOP) as player:
         page = player.page
         page.goto(base_url(room))
         end_of_a_hand(page)
@@ -139,8 +132,6 @@ def test_without_a_click_the_next_deal_comes_by_itself(browser, room) -> None:
         expect(result).to_be_visible(timeout=5000)
         expect(result).to_be_hidden(timeout=9000)
         expect(page.locator("[data-testid=hand] [data-card]")).to_have_count(10)
-    finally:
-        player.close()
 
 
 def overlaps(page: Page, first: str, second: str) -> bool:
@@ -152,8 +143,7 @@ def overlaps(page: Page, first: str, second: str) -> bool:
 
 
 def test_the_match_result_leaves_the_side_seats_and_charts_the_match(browser, room) -> None:
-    player = Player(browser, base_url(room), "Winner", DESKTOP)
-    try:
+    with Player(browser, base_url(room), "Winner", DESKTOP) as player:
         page = player.page
         page.goto(base_url(room))
         before, after, events = last_card_of_a_hand()
@@ -182,16 +172,13 @@ def test_the_match_result_leaves_the_side_seats_and_charts_the_match(browser, ro
         }""", finished)
         assert dots == 2  # one point for each side after the hand
         screenshot(page, "polish-2-match-result-desktop")
-    finally:
-        player.close()
 
 
 # -- 3. leaving mid-match, and 4. labels that fit -----------------------------------------------
 
 
 def test_leaving_mid_match_asks_then_hands_the_seat_to_a_bot(browser, room) -> None:
-    player = solo_table(browser, room, "Frank", "500")
-    try:
+    with solo_table(browser, room, "Frank", "500") as player:
         page = player.page
         table = player.table_id()
         page.click("[data-testid=leave]")
@@ -210,15 +197,12 @@ def test_leaving_mid_match_asks_then_hands_the_seat_to_a_bot(browser, room) -> N
         expect(player.table).to_be_visible()
         expect(page.locator(".ct-seat.me .ct-presence")).to_be_hidden()
         assert not player.errors, player.errors
-    finally:
-        player.close()
 
 
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_a_bot_playing_for_someone_is_named_and_the_label_fits(browser, room, size,
                                                                viewport) -> None:
-    player = Player(browser, base_url(room), "Labels", viewport)
-    try:
+    with Player(browser, base_url(room), "Labels", viewport) as player:
         page = player.page
         page.goto(base_url(room))
         view = Game.new("online", seed=3).view(0)
@@ -238,13 +222,10 @@ def test_a_bot_playing_for_someone_is_named_and_the_label_fits(browser, room, si
             for part in plate.locator(".ct-name, .ct-presence").all():
                 assert part.evaluate("n => n.scrollWidth <= n.clientWidth"), part.inner_text()
         screenshot(page, f"polish-4-labels-{size}")
-    finally:
-        player.close()
 
 
 def test_the_status_names_the_bot_that_plays_for_an_away_player(browser, room) -> None:
-    player = Player(browser, base_url(room), "Status", DESKTOP)
-    try:
+    with Player(browser, base_url(room), "Status", DESKTOP) as player:
         page = player.page
         page.goto(base_url(room))
         game = Game.new("online", seed=3)
@@ -255,15 +236,12 @@ def test_the_status_names_the_bot_that_plays_for_an_away_player(browser, room) -
         name = message["seats"][game.to_act]["name"]
         status = page.locator("[data-testid=status]")
         expect(status).to_have_text(f"Waiting for {name}'s bot to bid")
-    finally:
-        player.close()
 
 
 def test_a_match_is_played_on_by_bots_after_leaving(browser, room) -> None:
     """The table does not sit waiting for the leaver while his tab stays open on the lobby."""
-    player = solo_table(browser, room, "Leaver", "500")
-    watcher = Player(browser, base_url(room), "Watcher", DESKTOP)
-    try:
+    with (solo_table(browser, room, "Leaver", "500") as player,
+          Player(browser, base_url(room), "Watcher", DESKTOP) as watcher):
         play_until(player, lambda: player.phase() == "bidding" and player.my_turn())
         table = player.table_id()
         player.page.click("[data-testid=leave]")
@@ -277,9 +255,6 @@ def test_a_match_is_played_on_by_bots_after_leaving(browser, room) -> None:
         expect(his_seat.locator("[data-testid=seat-bid]")).to_be_visible()
         expect(his_seat.locator(".ct-presence")).to_have_text("bot playing")
         screenshot(watcher.page, "polish-3-watching-a-bot-play-for-the-leaver-desktop")
-    finally:
-        watcher.close()
-        player.close()
 
 
 # -- 8. house rules in players' words -----------------------------------------------------------
@@ -288,8 +263,7 @@ def test_a_match_is_played_on_by_bots_after_leaving(browser, room) -> None:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 @pytest.mark.parametrize("game", ["500", "1000"])
 def test_house_rules_speak_players_words(browser, room, game, size, viewport) -> None:
-    player = Player(browser, base_url(room), f"Host {game}", viewport)
-    try:
+    with Player(browser, base_url(room), f"Host {game}", viewport) as player:
         player.register()
         page = player.page
         page.click("[data-testid=new-table]")
@@ -308,8 +282,6 @@ def test_house_rules_speak_players_words(browser, room, game, size, viewport) ->
             assert select.evaluate("n => n.scrollWidth <= n.clientWidth + 1"), select.inner_text()
         page.locator("#house-rules select").last.scroll_into_view_if_needed()
         screenshot(page, f"polish-8-house-rules-{game}-{size}")
-    finally:
-        player.close()
 
 
 # -- 6. the kitty swap sorts the hand, and 7. the contract line in words ------------------------
@@ -330,8 +302,7 @@ def after_the_bidding(bid: str = "bid 6H") -> Game:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_a_card_from_the_kitty_takes_its_sorted_place_in_the_hand(browser, room, size,
                                                                  viewport) -> None:
-    player = Player(browser, base_url(room), "Swapper", viewport)
-    try:
+    with Player(browser, base_url(room), "Swapper", viewport) as player:
         page = player.page
         page.goto(base_url(room))
         game = after_the_bidding()
@@ -351,13 +322,10 @@ def test_a_card_from_the_kitty_takes_its_sorted_place_in_the_hand(browser, room,
         assert given in in_kitty and taken not in in_kitty
         assert player.hand() == [card for card in order if card not in in_kitty]
         screenshot(page, f"polish-6-kitty-swap-{size}")
-    finally:
-        player.close()
 
 
 def test_the_contract_line_says_what_the_tricks_mean(browser, room) -> None:
-    player = Player(browser, base_url(room), "Counter", DESKTOP)
-    try:
+    with Player(browser, base_url(room), "Counter", DESKTOP) as player:
         page = player.page
         page.goto(base_url(room))
         game = after_the_bidding("bid 7H")
@@ -367,8 +335,6 @@ def test_the_contract_line_says_what_the_tricks_mean(browser, room) -> None:
         expect(count).to_have_text("7 to make · 0 won·0 against")
         assert "needs 7 tricks" in count.get_attribute("title")
         screenshot(page, "polish-7-contract-line-desktop")
-    finally:
-        player.close()
 
 
 # -- 9. 1000: looking first, and the bank once taken --------------------------------------------
@@ -385,8 +351,7 @@ def blind_bidding_message() -> dict[str, Any]:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_1000_suggests_looking_and_asks_before_a_blind_bid(browser, room, size,
                                                           viewport) -> None:
-    player = Player(browser, base_url(room), "Blind", viewport)
-    try:
+    with Player(browser, base_url(room), "Blind", viewport) as player:
         page = player.page
         page.goto(base_url(room))
         show_table(page, blind_bidding_message())
@@ -401,13 +366,10 @@ def test_1000_suggests_looking_and_asks_before_a_blind_bid(browser, room, size,
         page.wait_for_timeout(400)
         bid.click()
         assert page.evaluate("window.sent")[0].endswith("blind")
-    finally:
-        player.close()
 
 
 def test_the_bank_leaves_the_middle_once_taken(browser, room) -> None:
-    player = solo_table(browser, room, "Banker", "1000")
-    try:
+    with solo_table(browser, room, "Banker", "1000") as player:
         page = player.page
         bank = page.locator("[data-testid=bank]")
         expect(bank.locator(".ct-back")).to_have_count(3)
@@ -425,8 +387,6 @@ def test_the_bank_leaves_the_middle_once_taken(browser, room) -> None:
         expect(bank).to_be_hidden()
         expect(page.locator("[data-testid=bank-taken]")).to_be_visible()
         screenshot(page, "polish-9-bank-taken-desktop")
-    finally:
-        player.close()
 
 
 # -- 10. the rules and help pages ---------------------------------------------------------------
@@ -435,10 +395,9 @@ def test_the_bank_leaves_the_middle_once_taken(browser, room) -> None:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_rules_and_help_look_like_the_room_and_nothing_is_missing(browser, room, size,
                                                                   viewport) -> None:
-    player = Player(browser, base_url(room), "Reader", viewport)
     missing: list[str] = []
-    player.page.on("response", lambda r: r.status >= 400 and missing.append(r.url))
-    try:
+    with Player(browser, base_url(room), "Reader", viewport) as player:
+        player.page.on("response", lambda r: r.status >= 400 and missing.append(r.url))
         page = player.page
         page.goto(base_url(room))
         felt = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -450,8 +409,6 @@ def test_rules_and_help_look_like_the_room_and_nothing_is_missing(browser, room,
         page.goto(base_url(room) + "favicon.ico")
         assert not missing, missing
         assert not player.errors, player.errors
-    finally:
-        player.close()
 
 
 # -- 11. misclicks ------------------------------------------------------------------------------
@@ -465,8 +422,7 @@ def play_view() -> dict[str, Any]:
 
 
 def test_a_double_tap_chooses_once_and_a_settling_screen_takes_no_tap(browser, room) -> None:
-    player = Player(browser, base_url(room), "Fumbler", PHONE)
-    try:
+    with Player(browser, base_url(room), "Fumbler", PHONE) as player:
         page = player.page
         page.goto(base_url(room))
         view = play_view()
@@ -481,13 +437,10 @@ def test_a_double_tap_chooses_once_and_a_settling_screen_takes_no_tap(browser, r
         card.dblclick()  # the second tap of a double tap goes nowhere
         page.wait_for_timeout(200)
         assert len(page.evaluate("window.sent")) == 1
-    finally:
-        player.close()
 
 
 def test_a_double_click_on_a_bid_selects_it_once(browser, room) -> None:
-    player = Player(browser, base_url(room), "Bidder", DESKTOP)
-    try:
+    with Player(browser, base_url(room), "Bidder", DESKTOP) as player:
         page = player.page
         page.goto(base_url(room))
         game = Game.new("online", seed=3)
@@ -499,8 +452,6 @@ def test_a_double_click_on_a_bid_selects_it_once(browser, room) -> None:
         page.locator("[data-testid=bid-submit]").dblclick()
         page.wait_for_timeout(200)
         assert page.evaluate("window.sent") == ["bid 7H"]
-    finally:
-        player.close()
 
 
 # -- 5. the phone -------------------------------------------------------------------------------
@@ -515,8 +466,7 @@ def box(page: Page, selector: str) -> dict[str, float]:
 
 
 def test_the_phone_table_is_laid_out_for_a_phone(browser, room) -> None:
-    player = Player(browser, base_url(room), "Thumbs", PHONE)
-    try:
+    with Player(browser, base_url(room), "Thumbs", PHONE) as player:
         page = player.page
         page.goto(base_url(room))
         game = Game.new("online", seed=3)
@@ -543,5 +493,3 @@ def test_the_phone_table_is_laid_out_for_a_phone(browser, room) -> None:
         lefts = [card.bounding_box()["x"] for card in cards]
         assert min(b - a for a, b in pairwise(lefts)) >= 28  # each card shows enough to tap
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    finally:
-        player.close()
