@@ -34,6 +34,7 @@ const POSITIONS = ["bottom", "left", "top", "right"];
 const ALL_POSITIONS = ["bottom", "left", "top-left", "top", "top-right", "right"];
 /** The places used by each number of seats, clockwise from mine (three: nobody opposite). */
 const POSITIONS_BY_COUNT = {
+  2: ["bottom", "top"],
   3: ["bottom", "left", "right"],
   4: POSITIONS,
   5: ["bottom", "left", "top-left", "top-right", "right"],
