@@ -201,3 +201,16 @@ def test_rules_are_immutable_values():
 def test_four_players_in_partnerships_opposite():
     assert Rules().players == 4
     assert Rules().teams == ((0, 2), (1, 3))
+
+
+def test_every_presets_rules_page_says_where_its_rules_come_from() -> None:
+    """The last section of each preset's rules names its source (two-handed: the US card
+    makers' Two-Hand Five Hundred)."""
+    from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES
+    from cardroom.games.five_hundred.text import PRESET_SOURCES, explain
+
+    assert set(PRESET_SOURCES) == set(ALL_PRESET_NAMES)
+    for name in ALL_PRESET_NAMES:
+        last = explain(Rules.preset(name)).sections[-1]
+        assert last.key == "source" and PRESET_SOURCES[name] in last.blocks[0].text
+    assert "bicyclecards.com" in PRESET_SOURCES["two-handed"]

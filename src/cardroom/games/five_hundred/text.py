@@ -36,6 +36,7 @@ from cardroom.games.text import (
     cap,
     card_face,
     card_row,
+    closest_preset,
     explanation,
     join_words,
     num,
@@ -57,6 +58,26 @@ PRESET_TITLES = {
     "six-handed": "Six-handed",
 }
 """Display names of the presets (the keys are the public preset names)."""
+
+
+PRESET_SOURCES = {
+    "classic": "the README of a 500 program (43 cards, redeal when all pass, 500 to win, "
+               "−500 to lose); where it is silent, the Australian rules",
+    "australian": "the Australian rules of 500 as pagat.com gives them",
+    "american": "an American page of 500 rules (45 cards, one round of bidding, inkles, "
+                "Nello for a side in the hole)",
+    "online": "the help page of the online 500 room this card room follows",
+    "two-handed": "\u201cTwo-Hand Five Hundred\u201d of the US card makers (bicyclecards.com): "
+                  "the three-hand pack and deal, with one hand dealt face down and dead; "
+                  "bidding, play and scoring as the Australian rules",
+    "three-handed": "the US rules for three players, each for themself; bidding, play and "
+                    "scoring as the Australian rules",
+    "five-handed": "the US rules for five players, the contractor calling partners by naming "
+                   "a card; bidding, play and scoring as the Australian rules",
+    "six-handed": "the 63-card game for six in two teams of three; bidding, play and scoring "
+                  "as the Australian rules",
+}
+"""Where each preset's rules come from, as its rules page says at the end."""
 
 
 PRESET_BLURBS = {
@@ -595,7 +616,15 @@ def _sections(rules: Rules) -> tuple[Section, ...]:
         _joker_section(rules),
         _scoring_section(rules),
         _match_section(rules),
+        _source_section(rules),
     )
+
+
+def _source_section(rules: Rules) -> Section:
+    """Where the rules of the nearest preset come from (house rules aside)."""
+    preset = closest_preset(rules)
+    return Section("source", "Where these rules come from", (para(
+        f"The {PRESET_TITLES[preset]} rules follow {PRESET_SOURCES[preset]}."),))
 
 
 def explain(rules: Rules, *, mark_house_rules: bool = False, title: str | None = None
