@@ -79,7 +79,10 @@ def warm_up() -> None:
     decision, or a player's first hint, is quick)."""
     for name in BOT_NAMES:
         make_bot(name)
-    compile_search()
+    try:
+        compile_search()
+    except Exception:  # a speed-up only: the search still compiles on its first real use
+        log.exception("the bot worker could not compile the search ahead of play")
 
 
 def watch_parent(parent: int, every: float = 1.0) -> None:
