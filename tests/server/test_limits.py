@@ -271,6 +271,8 @@ async def test_metrics_report_connections_tables_actions_bots_errors_and_writes(
         update = await client.wait_for(table, lambda u: u["view"] is not None
                                        and u["view"]["to_act"] == 0)
         await client.act(table, update["view"]["legal_actions"][0])
+        # … and a bot has acted after it (seat 0 may have been the first to speak).
+        await client.wait_for(table, lambda u: u["version"] >= update["version"] + 2)
         await client.send_raw("not json")
         await client.request("ping")
         samples = _metrics(server)
