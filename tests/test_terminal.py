@@ -18,12 +18,12 @@ from cardroom.cli import app
 from cardroom.games import five_hundred, thousand
 from cardroom.games.cards import Suit, cards_of
 from cardroom.games.registry import GAMES
+from cardroom.games.text import suits_as_symbols
 from cardroom.tools.terminal import (
     Renderer,
     Seating,
     TerminalMatch,
     card_text,
-    cards_in_words,
     verb_of,
 )
 
@@ -171,7 +171,7 @@ def test_a_two_handed_replay_shows_the_dead_hand_out_of_play(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     dead_line = next(line for line in result.output.splitlines() if "Out of play" in line)
     assert dead_line.split("Out of play")[1].split() == [
-        cards_in_words(str(card)) if not card.is_joker else "Joker"
+        suits_as_symbols(str(card)) if not card.is_joker else "Joker"
         for card in cards_of(first_dead)]
     deals = result.output.count("· dealer ")
     assert result.output.count("Out of play") == deals >= 1

@@ -10,7 +10,6 @@ entry's ``card_words``; the terminal only colours them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ from cardroom.bots import Bot
 from cardroom.games.base import Game, GameView, IllegalAction
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.registry import game_spec
-from cardroom.games.text import CardWords
+from cardroom.games.text import CardWords, suits_as_symbols
 
 SEAT_NAMES_BY_PLAYERS: dict[int, tuple[str, ...]] = {
     2: ("South", "North"),
@@ -68,14 +67,6 @@ def card_text(text: str, mark: str = "") -> Text:
                     style="bold magenta")
     suit: Suit = card.suit  # type: ignore[assignment]
     return Text(f"{card.rank}{suit.symbol}{mark}", style="red" if suit.is_red else "bold")
-
-
-def cards_in_words(text: str) -> str:
-    """Every card of a line of the engine's notation with its suit symbol: ``6H`` → ``6♥``."""
-    return _CARD_PATTERN.sub(lambda found: card_text(found.group(0)).plain, text)
-
-
-_CARD_PATTERN = re.compile(r"\b(?:10|[2-9AKQJ])[SCDH]\b")
 
 
 def bid_text(words: CardWords, bid: object) -> Text:
@@ -432,7 +423,7 @@ class Narrator:
 
     def _hand_scored(self, event: dict[str, Any]) -> None:
         if self.detail == "full":
-            self._say(Text(cards_in_words(event["summary"]), style="bold"))
+            self._say(Text(suits_as_symbols(event["summary"]), style="bold"))
         self._say(self.renderer.hand_line(event))
 
     def _match_over(self, event: dict[str, Any]) -> None:
