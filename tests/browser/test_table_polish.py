@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import pairwise
 from typing import Any
 
@@ -33,6 +35,14 @@ def colour(page: Page, selector: str, prop: str, pseudo: str | None = None) -> s
     return page.eval_on_selector(
         selector, "(node, [prop, pseudo]) => getComputedStyle(node, pseudo)[prop]",
         [prop, pseudo])
+
+
+@contextmanager
+def room_page(browser, room, name: str, viewport: dict[str, int]) -> Iterator[Player]:
+    """A player's browser on the room's page, where a test draws table messages of its own."""
+    with Player(browser, base_url(room), name, viewport) as player:
+        player.page.goto(base_url(room))
+        yield player
 
 
 def solo_table(browser, room, name: str, game: str, viewport=None) -> Player:
@@ -98,9 +108,8 @@ def end_of_a_hand(page: Page) -> None:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_the_end_of_a_hand_stays_until_read_then_the_next_deal(browser, room, size,
                                                                 viewport) -> None:
-    with Player(browser, base_url(room), "Reader", viewport) as player:
+    with room_page(browser, room, "Reader", viewport) as player:
         page = player.page
-        page.goto(base_url(room))
         end_of_a_hand(page)
         hand = page.locator("[data-testid=hand] [data-card]")
         trick = page.locator("[data-testid=trick] [data-card]")
@@ -124,9 +133,8 @@ def test_the_end_of_a_hand_stays_until_read_then_the_next_deal(browser, room, si
 
 
 def test_without_a_click_the_next_deal_comes_by_itself(browser, room) -> None:
-    with Player(browser, base_url(room), "Idle", DESKTOP) as player:
+    with room_page(browser, room, "Idle", DESKTOP) as player:
         page = player.page
-        page.goto(base_url(room))
         end_of_a_hand(page)
         result = page.locator("[data-testid=hand-result]")
         expect(result).to_be_visible(timeout=5000)
@@ -143,9 +151,8 @@ def overlaps(page: Page, first: str, second: str) -> bool:
 
 
 def test_the_match_result_leaves_the_side_seats_and_charts_the_match(browser, room) -> None:
-    with Player(browser, base_url(room), "Winner", DESKTOP) as player:
+    with room_page(browser, room, "Winner", DESKTOP) as player:
         page = player.page
-        page.goto(base_url(room))
         before, after, events = last_card_of_a_hand()
         scored = next(e for e in events if e["type"] == "hand_scored")
         over = {"type": "match_over", "winner": 0, "scores": scored["scores"]}
@@ -202,9 +209,8 @@ def test_leaving_mid_match_asks_then_hands_the_seat_to_a_bot(browser, room) -> N
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_a_bot_playing_for_someone_is_named_and_the_label_fits(browser, room, size,
                                                                viewport) -> None:
-    with Player(browser, base_url(room), "Labels", viewport) as player:
+    with room_page(browser, room, "Labels", viewport) as player:
         page = player.page
-        page.goto(base_url(room))
         view = Game.new("online", seed=3).view(0)
         names = ["Me", "Frank", "Bob", "Alice"]
         message = table_message(view, 0, names)
@@ -225,9 +231,8 @@ def test_a_bot_playing_for_someone_is_named_and_the_label_fits(browser, room, si
 
 
 def test_the_status_names_the_bot_that_plays_for_an_away_player(browser, room) -> None:
-    with Player(browser, base_url(room), "Status", DESKTOP) as player:
+    with room_page(browser, room, "Status", DESKTOP) as player:
         page = player.page
-        page.goto(base_url(room))
         game = Game.new("online", seed=3)
         me = (game.to_act + 1) % 4
         message = table_message(game.view(me), me, ["Ann", "Frank", "Bob", "Cat"])
@@ -302,9 +307,8 @@ def after_the_bidding(bid: str = "bid 6H") -> Game:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_a_card_from_the_kitty_takes_its_sorted_place_in_the_hand(browser, room, size,
                                                                  viewport) -> None:
-    with Player(browser, base_url(room), "Swapper", viewport) as player:
+    with room_page(browser, room, "Swapper", viewport) as player:
         page = player.page
-        page.goto(base_url(room))
         game = after_the_bidding()
         seat = game.to_act
         view = game.view(seat)
@@ -325,9 +329,8 @@ def test_a_card_from_the_kitty_takes_its_sorted_place_in_the_hand(browser, room,
 
 
 def test_the_contract_line_says_what_the_tricks_mean(browser, room) -> None:
-    with Player(browser, base_url(room), "Counter", DESKTOP) as player:
+    with room_page(browser, room, "Counter", DESKTOP) as player:
         page = player.page
-        page.goto(base_url(room))
         game = after_the_bidding("bid 7H")
         game.apply("discard " + " ".join(game.view(game.to_act)["hand"][-5:]))
         show_table(page, table_message(game.view(0), 0, NAMES))
@@ -351,9 +354,8 @@ def blind_bidding_message() -> dict[str, Any]:
 @pytest.mark.parametrize(("size", "viewport"), SIZES)
 def test_1000_suggests_looking_and_asks_before_a_blind_bid(browser, room, size,
                                                           viewport) -> None:
-    with Player(browser, base_url(room), "Blind", viewport) as player:
+    with room_page(browser, room, "Blind", viewport) as player:
         page = player.page
-        page.goto(base_url(room))
         show_table(page, blind_bidding_message())
         look, bid = page.locator("[data-testid=look]"), page.locator("[data-testid=bid-submit]")
         expect(look).to_have_class(re.compile(r"\bct-primary\b"))
@@ -422,9 +424,8 @@ def play_view() -> dict[str, Any]:
 
 
 def test_a_double_tap_chooses_once_and_a_settling_screen_takes_no_tap(browser, room) -> None:
-    with Player(browser, base_url(room), "Fumbler", PHONE) as player:
+    with room_page(browser, room, "Fumbler", PHONE) as player:
         page = player.page
-        page.goto(base_url(room))
         view = play_view()
         show_table(page, table_message({**view, "to_act": 1, "legal_actions": []}, 0, NAMES))
         page.evaluate("message => window.view.update(message)",
@@ -440,9 +441,8 @@ def test_a_double_tap_chooses_once_and_a_settling_screen_takes_no_tap(browser, r
 
 
 def test_a_double_click_on_a_bid_selects_it_once(browser, room) -> None:
-    with Player(browser, base_url(room), "Bidder", DESKTOP) as player:
+    with room_page(browser, room, "Bidder", DESKTOP) as player:
         page = player.page
-        page.goto(base_url(room))
         game = Game.new("online", seed=3)
         show_table(page, table_message(game.view(game.to_act), game.to_act, NAMES))
         page.wait_for_timeout(400)
@@ -466,9 +466,8 @@ def box(page: Page, selector: str) -> dict[str, float]:
 
 
 def test_the_phone_table_is_laid_out_for_a_phone(browser, room) -> None:
-    with Player(browser, base_url(room), "Thumbs", PHONE) as player:
+    with room_page(browser, room, "Thumbs", PHONE) as player:
         page = player.page
-        page.goto(base_url(room))
         game = Game.new("online", seed=3)
         me = game.to_act
         game_view = game.view(me)
