@@ -215,11 +215,6 @@ CLIENT_TYPES: frozenset[str] = frozenset(
 """Every ``type`` a client may send."""
 
 
-def message_type(message: _Message) -> str:
-    """The ``type`` a client message was sent as."""
-    return str(message.__struct_config__.tag)
-
-
 def read_message(raw: dict[str, Any]) -> ClientMessage:
     """The client message a decoded JSON object holds; ``msgspec.ValidationError`` saying
     what is wrong (strictly: no number in a string, no field the message does not have)."""

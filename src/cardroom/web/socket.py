@@ -38,7 +38,6 @@ from cardroom.protocol import (
     StartWithBots,
     WatchLobby,
     describe_problem,
-    message_type,
     read_message,
 )
 from cardroom.tables.room import Player, Room, RoomError
@@ -252,7 +251,7 @@ class Connection:
             self.deliver(self._refusal(message.seq, error))
             return
         except Exception:
-            log.exception("handling %s", message_type(message))
+            log.exception("handling %s", kind)
             self._error(message.seq, ErrorCode.INTERNAL, "Something went wrong on our side; "
                                                          "the request changed nothing.")
             return
