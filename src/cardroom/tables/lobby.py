@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from cardroom.protocol import Lobby, LobbyUpdate, TableSummary
-from cardroom.tables.model import Listener
+from cardroom.tables.model import Listener, age_seconds
 
 COALESCE = 0.25
 """Seconds a burst of lobby changes is gathered before it is sent as one update."""
@@ -126,5 +126,5 @@ class LobbyFeed:
     def _aged(row: TableSummary) -> TableSummary:
         """The row with its age counted up to now (rows are built when their table changes)."""
         aged = row.copy()
-        aged["age_seconds"] = round(max(0.0, time.time() - row["updated_at"]), 1)
+        aged["age_seconds"] = age_seconds(row["updated_at"])
         return aged

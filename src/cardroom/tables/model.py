@@ -179,7 +179,7 @@ class Table:
         return {
             "table_id": self.id, "game": self.game_name, "preset": self.rules.preset_name,
             "status": self.status, "seats": [s.info(n) for n, s in enumerate(self.seats)],
-            "teams": teams, "age_seconds": round(max(0.0, time.time() - self.updated_at), 1),
+            "teams": teams, "age_seconds": age_seconds(self.updated_at),
             "scores": list(self.game.scores) if self.game else [0] * len(teams),
             "target": self.rules.target, "hints": self.hints,
             "turn_seconds": self.turn_seconds, "updated_at": self.updated_at}
@@ -208,6 +208,11 @@ class Table:
             "events": self.events, "clock": clock, "matches": list(self.finished),
             "hints": self.hints, "turn_seconds": self.turn_seconds,
         }
+
+
+def age_seconds(updated_at: float) -> float:
+    """Seconds since ``updated_at`` (unix seconds), to a tenth, as a lobby row shows them."""
+    return round(max(0.0, time.time() - updated_at), 1)
 
 
 def hash_token(token: str) -> str:
