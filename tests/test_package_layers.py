@@ -15,14 +15,16 @@ SERVER_LAYERS = ("web", "tables", "store", "bus", "games", "bots")
 
 
 def imported_modules(path: Path) -> set[str]:
-    """Every module a source file imports, by its absolute name."""
+    """Every module a source file imports, by its absolute name (with ``from a import b``:
+    ``a`` and ``a.b``, since ``b`` may be a module)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
+            names.add(node.module)  # and each name, in case it is a module (``from a import b``)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
     return names
 
 
