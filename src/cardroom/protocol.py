@@ -11,7 +11,7 @@ seat and spectator gets a ``table`` message with its full view and a version num
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict, get_args
 
 import msgspec
 from msgspec import Meta
@@ -205,11 +205,10 @@ class Ping(_Message, frozen=True, tag="ping"):
     """Keep-alive; answered with an ack."""
 
 
-CLIENT_MESSAGES: tuple[type[_Message], ...] = (
-    Register, Hello, WatchLobby, CreateTable, Join, Leave, AddBot, StartWithBots, Open, Act,
-    AskHint, ReportBug, Ping)
 ClientMessage = (Register | Hello | WatchLobby | CreateTable | Join | Leave | AddBot
                  | StartWithBots | Open | Act | AskHint | ReportBug | Ping)
+CLIENT_MESSAGES: tuple[type[_Message], ...] = get_args(ClientMessage)
+"""Every client message's Struct."""
 CLIENT_TYPES: frozenset[str] = frozenset(
     str(model.__struct_config__.tag) for model in CLIENT_MESSAGES)
 """Every ``type`` a client may send."""
