@@ -14,7 +14,7 @@ from typing import Protocol
 
 from cardroom.bots.five_hundred.knowledge import STRAINS
 from cardroom.bots.five_hundred.simple import worth
-from cardroom.games.cards import JOKER, Card, Rank, Suit, cards_of
+from cardroom.games.cards import JOKERS_MASK, Card, Rank, Suit, cards_of
 from cardroom.games.five_hundred import Strain, strain_for
 
 PARTNER_TRICKS = 1.0
@@ -192,7 +192,7 @@ def misere_risks(cards: list[Card], deck: int, joker_low: bool = False) -> dict[
 
     The i-th lowest card of a suit is safe while the deck holds at most 2i+1 lower cards the
     bidder does not: two defenders use up about two of them each time the suit is played.
-    The joker wins whatever trick it is played to (unless it plays low).
+    A joker (either of two) wins whatever trick it is played to (unless it plays low).
     """
     strain = strain_for(None)
     mask = sum(card.mask for card in cards)
@@ -201,8 +201,8 @@ def misere_risks(cards: list[Card], deck: int, joker_low: bool = False) -> dict[
     for suit in Suit:
         for place, card in enumerate(reversed(ranked(strain, mask, suit))):
             risks[card] = count_below(strain, others, card) - (2 * place + 1)
-    if mask & JOKER.mask:
-        risks[JOKER] = -1 if joker_low else JOKER_RISK
+    for joker in cards_of(mask & JOKERS_MASK):
+        risks[joker] = -1 if joker_low else JOKER_RISK
     return risks
 
 
