@@ -104,3 +104,55 @@ def test_a_set_plays_the_same_deals_once_with_a_at_each_side(preset: str, tmp_pa
     for path in tmp_path.iterdir():
         Game.replay(Record.from_text(path.read_text()))
     assert "an even match gives A 1 in" in report.summary(preset) or sides == 2
+
+
+def test_contracts_are_tallied_by_level_with_the_made_share_per_level(tmp_path) -> None:
+    """Trick contracts count by their number of tricks, six to ten always listed, the other
+    kinds by name; the levels add up to the side's contracts, agree with each match's
+    record, and show in the summary and the JSON the module's command writes."""
+    import json
+
+    from cardroom.games.five_hundred import Bid
+    from cardroom.tools.arena import level_of, main
+
+    rules = Rules.preset("online")
+    report = run_arena(rules, "rules", "simple", sets=3, seed=2, records=tmp_path)
+    for side in ("a", "b"):
+        made, failed, _ = report.contracts(side)
+        levels = report.contracts_by_level(side)
+        assert list(levels)[:5] == ["6", "7", "8", "9", "10"]
+        assert all(not level.isdigit() for level in list(levels)[5:])
+        assert sum(m for m, _, _ in levels.values()) == made
+        assert sum(f for _, f, _ in levels.values()) == failed
+        kinds = report.contracts_by_kind(side)
+        tricks = sum(m + f for level, (m, f, _) in levels.items() if level.isdigit())
+        assert tricks == sum(m + f for kind, (m, f, _) in kinds.items()
+                             if kind in ("tricks", "j5"))
+    counted: dict[str, int] = {}
+    for path in tmp_path.glob("*.txt"):
+        game = Game.replay(Record.load(path))
+        for hand in game.history:
+            if hand.contractor is not None and hand.made is not None and hand.contract:
+                level = level_of(Bid.parse(hand.contract))
+                counted[level] = counted.get(level, 0) + 1
+    tallied = {level: m + f for side in ("a", "b")
+               for level, (m, f, _) in report.contracts_by_level(side).items()}
+    both = {level: sum(m + f for side in ("a", "b")
+                       for lvl, (m, f, _) in report.contracts_by_level(side).items()
+                       if lvl == level) for level in tallied}
+    assert {level: n for level, n in both.items() if n} == counted
+    summary = report.summary("online")
+    assert "A (rules) contracts by level:" in summary and "level 10:" in summary
+    assert level_of(Bid.parse("8NT")) == "8" and level_of(Bid.parse("misere")) == "misere"
+
+    out = tmp_path / "figures.json"
+    main(["--team-a", "rules", "--team-b", "simple", "--matches", "4", "--seed", "2",
+          "--every", "1", "--json", str(out), "--deck", "46"])
+    figures = json.loads(out.read_text())
+    assert figures["deck"] == "46" and figures["matches"] == 4
+    for side in ("a", "b"):
+        by_level = figures[side]["by_level"]
+        assert list(by_level)[:5] == ["6", "7", "8", "9", "10"]
+        contracts = figures[side]["contracts"]
+        assert sum(t["made"] for t in by_level.values()) == contracts["made"]
+        assert sum(t["failed"] for t in by_level.values()) == contracts["failed"]

@@ -43,6 +43,11 @@ class MatchResult:
     """Team A's contracts by kind (``tricks``, ``misere``, ``open-misere`` …): (kind, made,
     failed); team B's contracts are the ones team A defended."""
     b_kinds: tuple[tuple[str, int, int], ...] = ()
+    a_levels: tuple[tuple[str, int, int], ...] = ()
+    """Team A's contracts by level: trick contracts (suits, no trumps, J5) by their number
+    of tricks (``"6"`` … ``"10"``), the others by kind as in ``a_kinds``: (level, made,
+    failed)."""
+    b_levels: tuple[tuple[str, int, int], ...] = ()
 
 
 BotChoice = str | Callable[[int], Bot]
@@ -74,13 +79,15 @@ def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_si
         raise RuntimeError(f"match with seed {seed} did not end in {MAX_ACTIONS} actions")
     contracts = {"a": [0, 0], "b": [0, 0]}
     kinds: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
+    levels: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
     for hand in game.history:
         if hand.contractor is not None and hand.made is not None and hand.contract:
             team = "a" if game.team_of[hand.contractor] == a_side else "b"
             outcome = 0 if hand.made else 1
             contracts[team][outcome] += 1
-            kind = Bid.parse(hand.contract).contract.value
-            kinds[team].setdefault(kind, [0, 0])[outcome] += 1
+            bid = Bid.parse(hand.contract)
+            kinds[team].setdefault(bid.contract.value, [0, 0])[outcome] += 1
+            levels[team].setdefault(level_of(bid), [0, 0])[outcome] += 1
     points = [sum(hand.points[side] for hand in game.history) for side in range(sides)]
     return MatchResult(
         seed=seed, a_seats=tuple(game.rules.teams[a_side]), a_won=game.winner == a_side,
@@ -89,12 +96,32 @@ def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_si
         a_contracts=(contracts["a"][0], contracts["a"][1]),
         b_contracts=(contracts["b"][0], contracts["b"][1]),
         record=game.record.to_text() if keep_record else None,
-        a_kinds=_tally(kinds["a"]), b_kinds=_tally(kinds["b"]))
+        a_kinds=_tally(kinds["a"]), b_kinds=_tally(kinds["b"]),
+        a_levels=_tally(levels["a"]), b_levels=_tally(levels["b"]))
+
+
+TRICK_LEVELS = (6, 7, 8, 9, 10)
+"""The levels of trick bids, which the level table always lists (a level never bid shows a
+count of 0: the bots' bidding leaves it out)."""
+
+
+def level_of(bid: Bid) -> str:
+    """A contract's level as the arena tallies it: a trick bid's number of tricks (``"6"`` …
+    ``"10"``, whatever the strain), else the kind of contract (``"misere"`` …)."""
+    return str(bid.tricks) if bid.is_trick_bid else bid.contract.value
+
+
+def level_order(level: str) -> tuple[int, str]:
+    """Trick levels first, six to ten, then the other kinds by name."""
+    return (int(level), "") if level.isdigit() else (TRICK_LEVELS[-1] + 1, level)
 
 
 def _tally(kinds: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
-    """Made and failed contracts by kind, in a fixed order (results compare equal)."""
-    return tuple((kind, made, failed) for kind, (made, failed) in sorted(kinds.items()))
+    """Made and failed contracts by kind or level, in a fixed order (results compare
+    equal)."""
+    return tuple((kind, made, failed)
+                 for kind, (made, failed) in sorted(kinds.items(),
+                                                    key=lambda item: level_order(item[0])))
 
 
 _Work = tuple[dict, int, "BotChoice", "BotChoice", bool, int | None]
@@ -205,6 +232,59 @@ class ArenaReport:
         return {kind: (made, failed, proportion(made, made + failed))
                 for kind, (made, failed) in sorted(totals.items())}
 
+    def contracts_by_level(self, side: str) -> dict[str, tuple[int, int, Interval]]:
+        """Contracts a side won in the bidding, by level (:func:`level_of`): made, failed,
+        share made; trick levels six to ten always (0 of 0 where never bid), then the other
+        kinds of contract it played."""
+        totals: dict[str, list[int]] = {str(level): [0, 0] for level in TRICK_LEVELS}
+        for result in self.results:
+            for level, made, failed in (result.a_levels if side == "a" else result.b_levels):
+                tally = totals.setdefault(level, [0, 0])
+                tally[0] += made
+                tally[1] += failed
+        return {level: (made, failed, proportion(made, made + failed))
+                for level, (made, failed) in sorted(totals.items(),
+                                                     key=lambda item: level_order(item[0]))}
+
+    def level_lines(self, side: str) -> list[str]:
+        """The side's contract-level distribution as text: per level, how many contracts
+        (and their share of all the side's contracts), how many were made and the share
+        made, with its interval."""
+        levels = self.contracts_by_level(side)
+        total = sum(made + failed for made, failed, _ in levels.values())
+        lines = []
+        for level, (made, failed, share) in levels.items():
+            count = made + failed
+            part = f" ({count / total:.0%} of its contracts)" if total else ""
+            lines.append(f"  level {level}: {count}{part}, {made} made, {failed} failed, "
+                         f"made {share}")
+        return lines
+
+    def to_dict(self) -> dict[str, object]:
+        """The report's figures as plain data (JSON-ready): per side, match wins, points,
+        contracts made and failed, by kind and by level, with 95% intervals as
+        ``[value, low, high]``."""
+
+        def interval(figure: Interval) -> list[float | None]:
+            return [None if math.isnan(x) else x for x in (figure.value, figure.low,
+                                                            figure.high)]
+
+        def tallies(table: dict[str, tuple[int, int, Interval]]) -> dict[str, object]:
+            return {key: {"made": made, "failed": failed, "made_share": interval(share)}
+                    for key, (made, failed, share) in table.items()}
+
+        sides: dict[str, object] = {}
+        for side, bot in (("a", self.bot_a), ("b", self.bot_b)):
+            made, failed, share = self.contracts(side)
+            sides[side] = {
+                "bot": str(bot), "match_wins": interval(self.win_rate(side)),
+                "points_per_hand": interval(self.points_per_hand(side)),
+                "contracts": {"made": made, "failed": failed, "made_share": interval(share)},
+                "by_kind": tallies(self.contracts_by_kind(side)),
+                "by_level": tallies(self.contracts_by_level(side))}
+        return {"matches": self.matches, "sides_per_set": self.sides,
+                "a_edge_per_hand": interval(self.edge_per_hand()), **sides}
+
     def summary(self, preset: str) -> str:
         """The report as plain text: the command's figures, then every kind of contract
         made by each side as contractor (and so by the other side's defence)."""
@@ -223,6 +303,9 @@ class ArenaReport:
                          f"{made} made, {failed} failed, {share}")
             for kind, (made, failed, share) in self.contracts_by_kind(side).items():
                 lines.append(f"  {kind}: {made} of {made + failed} made, {share}")
+        for side, name in (("a", a), ("b", b)):
+            lines.append(f"{side.upper()} ({name}) contracts by level:")
+            lines.extend(self.level_lines(side))
         return "\n".join(lines)
 
 
@@ -272,6 +355,7 @@ def main(argv: list[str] | None = None) -> None:
     kind included, printed again every ``--every`` sets so a long run that is stopped
     still leaves the figures of the sets it finished."""
     import argparse
+    import json
     import sys
 
     parser = argparse.ArgumentParser(prog="python -m cardroom.tools.arena",
@@ -283,17 +367,33 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--every", type=int, default=10)
+    parser.add_argument("--json", type=Path, default=None,
+                        help="Also write the figures here as JSON (ArenaReport.to_dict), "
+                             "with the text report each time.")
+    parser.add_argument("--deck", default=None,
+                        help="Play the preset with this deck instead (say 46: two jokers).")
     args = parser.parse_args(argv)
     report = ArenaReport(args.team_a, args.team_b)
+    rules = Rules.preset(args.preset)
+    table = args.preset
+    if args.deck is not None:
+        rules = Rules.from_dict({**rules.to_dict(), "deck": args.deck})
+        table = f"{args.preset}, deck {args.deck}"
+
+    def show(heading: str) -> None:
+        print(f"-- {heading}\n{report.summary(table)}", flush=True)
+        if args.json is not None:
+            figures = {"preset": args.preset, "deck": rules.to_dict()["deck"],
+                       "seed": args.seed, **report.to_dict()}
+            args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
 
     def progress(done: int) -> None:
         if done % args.every == 0:
-            print(f"-- after {done} sets\n{report.summary(args.preset)}", flush=True)
+            show(f"after {done} sets")
 
-    rules = Rules.preset(args.preset)
     run_arena(rules, args.team_a, args.team_b, duplicate_sets(rules, args.matches), args.seed,
               args.jobs, progress=progress, report=report)
-    print(f"-- final\n{report.summary(args.preset)}", flush=True)
+    show("final")
     sys.stdout.flush()
 
 
