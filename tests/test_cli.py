@@ -16,10 +16,12 @@ from cardroom.games.five_hundred import Game, Record
 from cardroom.tools.terminal import TerminalMatch, interpret
 
 runner = CliRunner()
+QUICK_PLAY = ["play", "--bot", "simple"]
+"""`cardroom play` with quick bots: a whole match in a moment (the default bot thinks)."""
 
 
 def test_auto_match_finishes_with_a_winner() -> None:
-    result = runner.invoke(app, ["play", "--auto", "--seed", "3"])
+    result = runner.invoke(app, [*QUICK_PLAY, "--auto", "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert "win the match" in result.output
     assert "Hand 1:" in result.output
@@ -27,20 +29,20 @@ def test_auto_match_finishes_with_a_winner() -> None:
 
 
 def test_auto_verbose_shows_bids_and_tricks() -> None:
-    result = runner.invoke(app, ["play", "--auto", "--seed", "4", "--preset", "classic",
+    result = runner.invoke(app, [*QUICK_PLAY, "--auto", "--seed", "4", "--preset", "classic",
                                  "--verbose"])
     assert result.exit_code == 0, result.output
     assert "Trick  1:" in result.output and "wins the bidding" in result.output
 
 
 def test_unknown_preset_is_refused() -> None:
-    result = runner.invoke(app, ["play", "--auto", "--preset", "martian"])
+    result = runner.invoke(app, [*QUICK_PLAY, "--auto", "--preset", "martian"])
     assert result.exit_code == 1
     assert "unknown preset" in result.output
 
 
 def test_illegal_input_gets_the_reason_and_a_new_prompt_then_quit() -> None:
-    result = runner.invoke(app, ["play", "--seed", "5"], input="bid 3H\nplay AS\n?\nquit\n")
+    result = runner.invoke(app, [*QUICK_PLAY, "--seed", "5"], input="bid 3H\nplay AS\n?\nquit\n")
     assert result.exit_code == 0, result.output
     assert "Your hand:" in result.output and "Bidding:" in result.output
     assert "Not allowed: not a bid: '3H'" in result.output
@@ -51,14 +53,14 @@ def test_illegal_input_gets_the_reason_and_a_new_prompt_then_quit() -> None:
 
 
 def test_end_of_input_leaves_cleanly() -> None:
-    result = runner.invoke(app, ["play", "--seed", "5"], input="pass\n")
+    result = runner.invoke(app, [*QUICK_PLAY, "--seed", "5"], input="pass\n")
     assert result.exit_code == 0, result.output
     assert "You leave the table" in result.output
 
 
 def test_record_then_replay(tmp_path: Path) -> None:
     path = tmp_path / "match.txt"
-    played = runner.invoke(app, ["play", "--auto", "--seed", "6", "--record", str(path)])
+    played = runner.invoke(app, [*QUICK_PLAY, "--auto", "--seed", "6", "--record", str(path)])
     assert played.exit_code == 0, played.output
     record = Record.load(path)
     assert Game.replay(record).is_over
@@ -228,3 +230,13 @@ def test_every_link_of_the_readme_and_docs_resolves_inside_the_repository(docume
         base = (REPO / document).parent if target in targets else REPO
         resolved = (base / target).resolve()
         assert resolved.is_relative_to(REPO) and resolved.exists(), f"{document}: {target}"
+
+
+def test_play_and_serve_refuse_an_unknown_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardroom.web.server
+
+    monkeypatch.setattr(cardroom.web.server, "serve", lambda *args: None)
+    for command in (["play", "--auto", "--bot", "grandmaster"],
+                    ["serve", "--default-bot", "grandmaster"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code != 0 and "unknown bot 'grandmaster'" in result.output, command

@@ -28,12 +28,14 @@ from cardroom.tools.terminal import (
 )
 
 runner = CliRunner()
+QUICK_PLAY = ["play", "--bot", "simple"]
+"""`cardroom play` with quick bots: a whole match in a moment (the default bot thinks)."""
 EVERY_PRESET = [(spec.name, preset) for spec in GAMES.values() for preset in spec.presets]
 
 
 @pytest.mark.parametrize(("game", "preset"), EVERY_PRESET)
 def test_every_preset_of_every_game_plays_to_the_end(game: str, preset: str) -> None:
-    result = runner.invoke(app, ["play", "--auto", "--seed", "2", "--preset", preset])
+    result = runner.invoke(app, [*QUICK_PLAY, "--auto", "--seed", "2", "--preset", preset])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"{game}, preset {preset}")
     assert "the match, " in result.output
@@ -46,10 +48,10 @@ def test_play_offers_every_preset_of_both_games() -> None:
 
 
 def test_a_game_without_a_preset_plays_its_default() -> None:
-    result = runner.invoke(app, ["play", "--auto", "--seed", "1", "--game", "1000"])
+    result = runner.invoke(app, [*QUICK_PLAY, "--auto", "--seed", "1", "--game", "1000"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("1000, preset seed")
-    refused = runner.invoke(app, ["play", "--game", "1000", "--preset", "online"])
+    refused = runner.invoke(app, [*QUICK_PLAY, "--game", "1000", "--preset", "online"])
     assert refused.exit_code == 1 and "unknown preset 'online'" in refused.output
 
 
@@ -79,7 +81,7 @@ def test_a_human_plays_a_whole_match_of_1000_typing_bare_entries() -> None:
 
 
 def test_the_help_list_shows_each_bids_points() -> None:
-    result = runner.invoke(app, ["play", "--seed", "5"], input="?\nquit\n")
+    result = runner.invoke(app, [*QUICK_PLAY, "--seed", "5"], input="?\nquit\n")
     assert result.exit_code == 0, result.output
     listed = " ".join(result.output.split())  # as one line, wherever the console wrapped it
     assert "pass, bid 6D (80), bid 6H (100)" in listed and "bid 10NT (520)" in listed
@@ -144,7 +146,7 @@ def test_a_human_plays_a_whole_two_handed_match_through_play(
             super().__init__(game, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(cli, "TerminalMatch", Advised)
-    result = runner.invoke(app, ["play", "--seed", "4", "--preset", "two-handed"],
+    result = runner.invoke(app, [*QUICK_PLAY, "--seed", "4", "--preset", "two-handed"],
                            terminal_width=120)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("500, preset two-handed")

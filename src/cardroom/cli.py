@@ -19,6 +19,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from cardroom.bots import make_bot
+from cardroom.bots.levels import DEFAULT_BOT
 from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game, Record, Rules
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.games.registry import replay as replay_game
@@ -57,7 +58,6 @@ app = typer.Typer(
 )
 
 HUMAN_SEAT = 0
-BOT_FOR_EMPTY_SEATS = "simple"
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
 DATABASE_URL_ENVVARS = ["CARDROOM_DATABASE_URL", "DATABASE_URL"]
 """Where the server's database is named, first found first."""
@@ -114,6 +114,9 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the deals (random if omitted).")]
     = None,
     auto: Annotated[bool, typer.Option(help="Bots hold every seat; you watch.")] = False,
+    bot: Annotated[str, typer.Option(help="The bots' registry name (see BOT_NAMES): simple, "
+                                          "rules, search:fast, search, search:strong.")]
+    = DEFAULT_BOT,
     verbose: Annotated[bool, typer.Option(help="With --auto: show bids and tricks.")] = False,
     record: Annotated[Path | None, typer.Option(help="Save the match record to this file.")]
     = None,
@@ -127,8 +130,11 @@ def play(
     seed = secrets.randbelow(1_000_000) if seed is None else seed
     match = spec.new(spec.rules(preset), seed=seed)
     human = None if auto else HUMAN_SEAT
-    bots = {seat: make_bot(BOT_FOR_EMPTY_SEATS, seed=seed * 4 + seat)
-            for seat in range(match.players) if seat != human}
+    try:
+        bots = {seat: make_bot(bot, seed=seed * 4 + seat)
+                for seat in range(match.players) if seat != human}
+    except ValueError as error:
+        raise _fail(console, str(error)) from None
     console.print(f"{spec.title}, preset [bold]{preset}[/bold], seed {seed}")
     if human is not None:
         console.print("Type an action ('pass', 'bid 7H' or just '7H', 'JH'); '?' lists what "
@@ -183,6 +189,9 @@ def serve(
     abandon_after: Annotated[float, _env(
         "ABANDON_AFTER", "Seconds without a seated human connected after which a table "
                          "finishes its hand and closes.")] = 600.0,
+    default_bot: Annotated[str, _env(
+        "DEFAULT_BOT", "The bot of a table created without naming one (see BOT_NAMES).")]
+    = DEFAULT_BOT,
     bot_budget: Annotated[float, _env(
         "BOT_BUDGET", "Seconds a bot decision may take before its worker is replaced and a "
                       "quick bot decides instead.")] = 10.0,
@@ -220,6 +229,10 @@ def serve(
         origins = parse_allowed_origins(allowed_origin or [])
     except ValueError as error:
         raise _fail(_console(), f"--allowed-origin: {error}") from None
+    try:
+        make_bot(default_bot)
+    except ValueError as error:
+        raise _fail(_console(), f"--default-bot: {error}") from None
     quotas = QuotaSettings(
         tables_per_player=max_tables_per_player, tables=max_tables,
         registrations_per_minute=max_registrations_per_minute,
@@ -229,7 +242,7 @@ def serve(
                             next_match_delay=next_match_delay,
                             min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,
                             resume_delay=resume_delay,
-                            bot_budget=bot_budget, quotas=quotas)
+                            default_bot=default_bot, bot_budget=bot_budget, quotas=quotas)
     config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
@@ -343,8 +356,8 @@ def bugs(
 
 @app.command(cls=ReadableCommand)
 def arena(
-    team_a: Annotated[str, typer.Option(help="Bot of team A (see BOT_NAMES).")] = "simple",
-    team_b: Annotated[str, typer.Option(help="Bot of team B.")] = "random",
+    team_a: Annotated[str, typer.Option(help="Bot of team A (see BOT_NAMES).")] = DEFAULT_BOT,
+    team_b: Annotated[str, typer.Option(help="Bot of team B.")] = "rules",
     preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(ALL_PRESET_NAMES)}.")]
     = "online",
     matches: Annotated[int, typer.Option(help="Matches to play (rounded up to whole sets: "

@@ -134,7 +134,8 @@ class CreateTable(_Message, frozen=True, tag="create_table"):
     rules: dict[str, Any] = {}
     seat: Seat = 0
     turn_seconds: Annotated[float, Meta(gt=0, le=3600)] | None = None
-    bot: BotName = "simple"
+    bot: BotName | None = None
+    """The bot for empty seats and absent players (``None``: the room's default bot)."""
     hints: bool = False
     """A casual table: its players may ask for hints (``hint``). Off unless asked for."""
 
@@ -158,14 +159,16 @@ class AddBot(_Message, frozen=True, tag="add_bot"):
 
     table_id: TableId
     seat: Seat
-    bot: BotName = "simple"
+    bot: BotName | None = None
+    """``None``: the table's bot."""
 
 
 class StartWithBots(_Message, frozen=True, tag="start_with_bots"):
     """The creator fills every empty seat with bots and the match starts."""
 
     table_id: TableId
-    bot: BotName = "simple"
+    bot: BotName | None = None
+    """``None``: the table's bot."""
 
 
 class Open(_Message, frozen=True, tag="open"):
@@ -279,6 +282,10 @@ class TableSummary(TypedDict):
     """A casual table: players may ask for hints."""
     turn_seconds: float | None
     """The turn timer (``None``: no timer), shown before anyone sits."""
+    bot: str
+    """The registry name of the table's bot (empty seats, absent players, timers)."""
+    bot_word: str
+    """How players call its level ("Expert")."""
     updated_at: float
     """When the table last changed (unix seconds; ``age_seconds`` counts from it)."""
 
@@ -336,6 +343,8 @@ class TableUpdate(TypedDict):
     """A casual table: its players may ask for hints."""
     turn_seconds: float | None
     """The turn timer (``None``: no timer)."""
+    bot_word: str
+    """The level of the table's bots, in players' words ("Expert")."""
 
 
 class Hint(TypedDict):

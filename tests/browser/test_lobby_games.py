@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import DESKTOP, PHONE, Player, screenshot
 from tests.browser.test_table import base_url
 
+from cardroom.bots.levels import DEFAULT_BOT, PLAYER_LEVELS
 from cardroom.games.registry import GAMES
 
 
@@ -43,6 +44,14 @@ def test_the_new_table_form_offers_what_the_catalogues_say(browser, room, size: 
                 expect(page.locator("#new-preset-help")).to_have_text(details["blurb"])
                 expect(page.locator("#new-target")).to_have_value(str(spec.rules(name).target))
                 expect(page.locator("input[name=new-seat]")).to_have_count(details["players"])
+            levels = PLAYER_LEVELS[spec.name]
+            expect(page.locator("#new-bot option")).to_have_text([level.word for level in levels])
+            # The tests' servers default to the quick "simple": 1000 offers no such level.
+            expect(page.locator("#new-bot")).to_have_value(
+                "simple" if spec.name == "500" else levels[0].bot)
+            page.select_option("#new-bot", DEFAULT_BOT)
+            expect(page.locator("#new-bot-help")).to_have_text(
+                next(level.description for level in levels if level.bot == DEFAULT_BOT))
         page.select_option("#new-game", "500")
         page.select_option("#new-preset", "six-handed")
         expect(page.locator("input[name=new-seat]")).to_have_count(6)
@@ -57,15 +66,19 @@ def test_the_new_table_form_offers_what_the_catalogues_say(browser, room, size: 
         player.close()
 
 
-def test_lobby_rows_show_the_presets_titles(browser, room) -> None:
+def test_lobby_rows_show_the_presets_titles_and_the_bots_level(browser, room) -> None:
     host = Player(browser, base_url(room), "Host")
     guest = Player(browser, base_url(room), "Guest", PHONE)
     try:
         host.register()
+        host.page.click("[data-testid=new-table]")
+        host.page.select_option("#new-bot", label="Casual")
         host.create_table("five-handed")
+        expect(host.page.locator("#table-title")).to_contain_text("Casual bots")
         guest.register()
         row = guest.page.locator("[data-testid=lobby] tbody tr").first
         expect(row.locator(".lobby-preset")).to_have_text("Five-handed")
+        expect(row.locator("[data-testid=bots-tag]")).to_have_text("Casual bots")
         expect(row.locator("[data-testid=play-here]")).to_have_count(4)
         screenshot(guest.page, "phone-lobby-five-handed")
         assert not guest.errors, guest.errors

@@ -15,10 +15,10 @@ from cardroom.tables.room import Room, RoomSettings
 
 @pytest.fixture
 def room_settings() -> RoomSettings:
-    """The settings of :func:`room`: one bot worker, a disconnected player's seat kept for an
-    hour, and table quotas no test reaches. A test module changes them by defining its own
-    ``room_settings`` fixture."""
-    return RoomSettings(bot_workers=1, disconnect_grace=3600,
+    """The settings of :func:`room`: one bot worker, quick bots at tables that name none, a
+    disconnected player's seat kept for an hour, and table quotas no test reaches. A test
+    module changes them by defining its own ``room_settings`` fixture."""
+    return RoomSettings(bot_workers=1, disconnect_grace=3600, default_bot="simple",
                         quotas=QuotaSettings(tables_per_player=10_000, tables=100_000))
 
 

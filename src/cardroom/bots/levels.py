@@ -28,3 +28,65 @@ def search_bot_name(level: str) -> str:
     """The registry name of the search bot at ``level``: ``search`` for the default level,
     ``search:fast`` and ``search:strong`` for the others."""
     return "search" if level == "default" else f"search:{level}"
+
+
+@dataclass(frozen=True)
+class PlayerLevel:
+    """A bot as the room offers it to players: a word a card player uses, the registry bot it
+    stands for, and one honest line on how it plays."""
+
+    word: str
+    """What the New table form and the lobby call it ("Expert")."""
+    bot: str
+    """The registry name of the bot (``search``)."""
+    description: str
+    """One line on how it bids and plays, and how long it thinks."""
+
+
+DEFAULT_BOT = "search"
+"""The bot that fills empty seats unless a table asks for another: the strongest whose
+decisions stay within half a second (the workers let it think less while they are backlogged,
+see :mod:`cardroom.tables.workers`)."""
+
+_BEGINNER = PlayerLevel(
+    "Beginner", "simple",
+    "Counts its high cards, nearly always bids six and plays the obvious card.")
+_CASUAL = PlayerLevel(
+    "Casual", "rules",
+    "Values its hand, remembers the cards played and follows sound rules of thumb; quick.")
+_CLUB = PlayerLevel(
+    "Club player", "search:fast",
+    "Plays each card after solving ten possible deals exactly; a tenth of a second a card.")
+_EXPERT = PlayerLevel(
+    "Expert", "search",
+    "Solves a couple of dozen possible deals before each card; up to half a second a card.")
+_MASTER = PlayerLevel(
+    "Master", "search:strong",
+    "The deepest search, up to a second and a half a card: for patient players.")
+
+PLAYER_LEVELS: dict[str, tuple[PlayerLevel, ...]] = {
+    "500": (_BEGINNER, _CASUAL, _CLUB, _EXPERT, _MASTER),
+    "1000": (PlayerLevel("Casual", "rules", "Bids its sure points, remembers the cards played "
+                         "and follows sound rules of thumb; quick."),
+             PlayerLevel("Club player", "search:fast", "Plays each card after trying it in a "
+                         "couple of dozen possible deals; a tenth of a second a card."),
+             PlayerLevel("Expert", "search", "Tries each card in a hundred possible deals; up "
+                         "to half a second a card."),
+             PlayerLevel("Master", "search:strong", "The deepest search, up to a second a "
+                         "card: for patient players.")),
+}
+"""The levels each game offers players, weakest first, by the game name views carry. 1000 has
+one heuristic bot (``simple`` and ``rules`` play the same), so it starts at Casual."""
+
+
+def level_word(game: str, bot: str) -> str:
+    """The player word of ``bot`` at ``game`` ("Expert"), or the registry name itself for a
+    bot the game offers no level for (``random``)."""
+    return next((level.word for level in PLAYER_LEVELS.get(game, ()) if level.bot == bot), bot)
+
+
+def bot_levels(game: str) -> list[dict[str, str]]:
+    """The levels ``game`` offers, weakest first, as the New table form lists them: each
+    level's ``word``, registry ``bot`` and ``description``."""
+    return [{"word": level.word, "bot": level.bot, "description": level.description}
+            for level in PLAYER_LEVELS.get(game, ())]

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from cardroom.bots.levels import DEFAULT_BOT, level_word
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.protocol import Clock, SeatInfo, ServerMessage, TableSummary, TableUpdate
 from cardroom.tables.quotas import QuotaSettings
@@ -60,6 +61,9 @@ class RoomSettings:
     takeover_delay: float = 2.0
     """With several processes: how long past its due time a bot move, timer or next match
     waits for the process that drives the table before another process makes it instead."""
+    default_bot: str = DEFAULT_BOT
+    """The bot of a table created without naming one (the load test and the tests' servers
+    choose a quick one)."""
     bot_budget: float = 10.0
     """Seconds one bot decision may take: past it the worker is replaced and a quick bot
     decides instead."""
@@ -173,6 +177,11 @@ class Table:
                 counts[seated[player.id]] += 1
         return counts
 
+    @property
+    def bot_word(self) -> str:
+        """The level of the table's bot as players call it ("Expert")."""
+        return level_word(self.game_name, self.bot_level)
+
     def summary(self) -> TableSummary:
         """The lobby row of this table."""
         teams = self.spec.teams(self.rules)
@@ -182,7 +191,9 @@ class Table:
             "teams": teams, "age_seconds": age_seconds(self.updated_at),
             "scores": list(self.game.scores) if self.game else [0] * len(teams),
             "target": self.rules.target, "hints": self.hints,
-            "turn_seconds": self.turn_seconds, "updated_at": self.updated_at}
+            "turn_seconds": self.turn_seconds, "bot": self.bot_level,
+            "bot_word": self.bot_word,
+            "updated_at": self.updated_at}
 
     def remember_finished_match(self) -> None:
         """The match just ended: add its result to :attr:`finished`."""
@@ -207,6 +218,7 @@ class Table:
             "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": list(self.finished),
             "hints": self.hints, "turn_seconds": self.turn_seconds,
+            "bot_word": self.bot_word,
         }
 
 

@@ -212,10 +212,12 @@ class Room:
     # -- tables and seats -------------------------------------------------------------------------
 
     async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
-                           seat: int, turn_seconds: float | None, bot: str,
+                           seat: int, turn_seconds: float | None, bot: str | None,
                            game: str = DEFAULT_GAME, hints: bool = False) -> Table:
         """A new table of ``game`` (500 or 1000) with ``player`` in ``seat``; ``preset``
-        ``None`` is the game's default preset; ``hints`` makes it a casual table."""
+        ``None`` is the game's default preset, ``bot`` ``None`` the room's default bot;
+        ``hints`` makes it a casual table."""
+        bot = bot or self.settings.default_bot
         spec = GAMES.get(game)
         if spec is None:
             raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
@@ -253,11 +255,11 @@ class Room:
         """Leave a table (see :meth:`Seating.leave`: during a match a bot takes the seat)."""
         await self.seating.leave(player, await self.sync.get_table(table_id))
 
-    async def add_bot(self, player: Player, table_id: str, seat: int, bot: str) -> None:
+    async def add_bot(self, player: Player, table_id: str, seat: int, bot: str | None) -> None:
         """The creator seats a bot before the start."""
         await self.seating.add_bot(player, await self.sync.get_table(table_id), seat, bot)
 
-    async def start_with_bots(self, player: Player, table_id: str, bot: str) -> None:
+    async def start_with_bots(self, player: Player, table_id: str, bot: str | None) -> None:
         """The creator fills every empty seat with a bot; the match starts."""
         await self.seating.start_with_bots(player, await self.sync.get_table(table_id), bot)
 

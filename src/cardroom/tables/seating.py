@@ -62,8 +62,9 @@ class Seating:
 
         await self._change_seats(table, check)
 
-    async def add_bot(self, player: Player, table: Table, seat: int, bot: str) -> None:
-        """The creator seats a bot before the start."""
+    async def add_bot(self, player: Player, table: Table, seat: int, bot: str | None) -> None:
+        """The creator seats a bot before the start (``None``: the table's bot)."""
+        bot = bot or table.bot_level
 
         def check() -> dict[int, Seat]:
             _check_creator(table, player)
@@ -76,8 +77,10 @@ class Seating:
 
         await self._change_seats(table, check)
 
-    async def start_with_bots(self, player: Player, table: Table, bot: str) -> None:
-        """The creator fills every empty seat with a bot; the match starts."""
+    async def start_with_bots(self, player: Player, table: Table, bot: str | None) -> None:
+        """The creator fills every empty seat with a bot (``None``: the table's); the match
+        starts."""
+        bot = bot or table.bot_level
 
         def check() -> dict[int, Seat]:
             _check_creator(table, player)

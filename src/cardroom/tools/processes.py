@@ -168,10 +168,14 @@ class ManagedServer(ManagedProcess):
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def command(self) -> list[str]:
-        """`cardroom serve` with quick bots and generous message limits."""
+        """`cardroom serve` with quick bots (``simple`` unless a table names another; an
+        older checkout's server has no ``--default-bot`` and plays ``simple`` anyway) and
+        generous message limits."""
+        quick_bots = [] if self.source else ["--default-bot", "simple"]
         command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--database-url", self.database_url,
-                   "--log-level", "warning", "--bot-delay", "0", "--message-rate", "200",
+                   "--log-level", "warning", "--bot-delay", "0", *quick_bots,
+                   "--message-rate", "200",
                    "--message-burst", "400", "--next-match-delay", "1",
                    *LOAD_QUOTAS, *self.extra]
         if self.redis_url:

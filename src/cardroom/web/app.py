@@ -17,6 +17,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from cardroom.bots.levels import bot_levels
 from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.store.db import DEFAULT_DATABASE_URL, Store
 from cardroom.tables.lobby import PAGE_LIMIT
@@ -98,13 +99,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def rules_catalogue(request: Request) -> JSONResponse:
         """A game's presets and every house option, with explanations (the New table form):
-        ``/api/rules?game=1000``; 500 without ``game``. ``games`` lists every game."""
+        ``/api/rules?game=1000``; 500 without ``game``. ``games`` lists every game,
+        ``bot_levels`` the bots the game offers players and ``default_bot`` the room's."""
         name = request.query_params.get("game", DEFAULT_GAME)
         spec = GAMES.get(name)
         if spec is None:
             return JSONResponse({"error": f"unknown game {name!r}", "games": list(GAMES)},
                                 status_code=404)
-        return JSONResponse({**spec.catalogue(), "games": list(GAMES)})
+        return JSONResponse({**spec.catalogue(), "games": list(GAMES),
+                             "bot_levels": bot_levels(spec.name),
+                             "default_bot": request.app.state.room.settings.default_bot})
 
     async def health(request: Request) -> JSONResponse:
         """Alive, plus what a load test wants to know: which process, its memory, its load."""

@@ -310,6 +310,7 @@ function drawToolbar(message) {
   if (message?.match_number) parts.push(`match ${message.match_number}`);
   if (message) parts.push(message.hints ? "casual: hints allowed" : "no hints");
   if (message) parts.push(timerText(message.turn_seconds));
+  if (message?.bot_word) parts.push(`${message.bot_word} bots`);
   $("#table-title").textContent = parts.join(" · ");
   $("#spectating").hidden = !message || message.seat != null;
   const freeSeats = message?.seats?.filter((seat) => !seat.name && !seat.bot).length ?? 0;

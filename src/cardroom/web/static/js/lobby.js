@@ -46,6 +46,16 @@ function presetDetails(game, preset) {
 }
 
 /**
+ * The one-line description of a bot level a game offers (its catalogue's `bot_levels`), or
+ * null for a bot the game offers no level for and until the games have loaded.
+ * @param {string} game
+ * @param {string} bot a registry name ("search")
+ */
+function botDescription(game, bot) {
+  return catalogues.get(game)?.bot_levels?.find((level) => level.bot === bot)?.description || null;
+}
+
+/**
  * A preset's display name in its game (the catalogue's title), or null for house rules
  * (and until the games have loaded).
  * @param {string} game
@@ -214,6 +224,8 @@ function tableRow(table, ctx) {
         title: "Casual table: players may ask the search bot for a hint on their turn" }) : null,
       el("span", { class: "tag tag-timer", "data-testid": "timer-tag", text: timerText(table.turn_seconds),
         title: table.turn_seconds ? "A bot plays for whoever has not acted in time" : "Take your time: no turn timer" }),
+      table.bot_word ? el("span", { class: "tag tag-bots", "data-testid": "bots-tag", text: `${table.bot_word} bots`,
+        title: botDescription(table.game, table.bot) || "The bots that fill empty seats" }) : null,
       el("span", { class: "lobby-status" },
         el("span", { class: `badge badge-${table.status}`, text: status }),
         el("span", { class: "muted small", text: ` first to ${table.target}` }))),
@@ -312,6 +324,19 @@ function newTableForm(ctx) {
     if (target != null) targetInput.value = String(target);
   };
   presetSelect.addEventListener("change", showPreset);
+  const botSelect = el("select", { id: "new-bot", name: "bot", "aria-describedby": "new-bot-help" });
+  const botHelp = el("p", { class: "muted small", id: "new-bot-help" });
+  /** The game's bot levels, the room's default bot chosen (else the weakest level). */
+  const showBots = () => {
+    const { bot_levels: levels = [], default_bot: preferred } = catalogue() || {};
+    botSelect.replaceChildren(...levels.map(({ word, bot }) => el("option", { value: bot, text: word })));
+    const known = levels.some(({ bot }) => bot === preferred);
+    botSelect.value = known ? preferred : levels[0]?.bot ?? "";
+    botSelect.dispatchEvent(new Event("change"));
+  };
+  botSelect.addEventListener("change", () => {
+    botHelp.textContent = botDescription(gameSelect.value, botSelect.value) || "";
+  });
   presetSelect.setAttribute("aria-describedby", "new-preset-help");
   const targetInput = el("input", { id: "new-target", name: "target", type: "number", min: 100, max: 5000,
     step: 50, value: 500, inputmode: "numeric", required: true });
@@ -324,6 +349,7 @@ function newTableForm(ctx) {
       el("option", { value: name, text: title })));
     presetSelect.value = chosen.default_preset;
     presetSelect.dispatchEvent(new Event("change"));
+    showBots();
   };
   gameSelect.addEventListener("change", showGame);
   const house = houseRules(presetSelect, gameSelect);
@@ -345,6 +371,7 @@ function newTableForm(ctx) {
       el("div", { class: "field" }, el("label", { for: "new-game", text: "Game" }), gameSelect),
       el("div", { class: "field" }, el("label", { for: "new-preset", text: "Rules" }), presetSelect, presetHelp),
       el("div", { class: "field" }, el("label", { for: "new-target", text: "Target score" }), targetInput),
+      el("div", { class: "field" }, el("label", { for: "new-bot", text: "Bots" }), botSelect, botHelp),
       el("div", { class: "field" }, el("label", { for: "new-turn-seconds", text: "Turn timer (seconds)" }),
         el("input", { id: "new-turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600,
           step: 1, placeholder: "No timer", inputmode: "numeric" })),
@@ -392,6 +419,7 @@ function newTableForm(ctx) {
         rules: { ...house.changes(), target },
         seat: Number(data.get("new-seat") ?? 0),
         turn_seconds: seconds > 0 ? seconds : null,
+        bot: String(data.get("bot") || "") || null,
         hints: data.get("hints") === "on",
       });
       setOpen(false);
