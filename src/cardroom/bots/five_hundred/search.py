@@ -38,9 +38,10 @@ from cardroom.bots.five_hundred.knowledge import contract_bid, dead_cards, playe
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import JOKERS, FastSearch, Position, SolverTimeout
+from cardroom.bots.five_hundred.valuation import misere_danger
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.seen import hand_of, mask_of_texts, played_cards, unseen_cards
-from cardroom.games.cards import Card, Suit, iter_indexes
+from cardroom.games.cards import Card, Suit, cards_of, iter_indexes
 from cardroom.games.five_hundred import Bid, Contract
 from cardroom.games.five_hundred.rules import DECKS
 from cardroom.games.five_hundred.shapes import FiveHundredView
@@ -277,6 +278,7 @@ class Knowledge:
         self.hidden_calls = mask_of_texts(view.get("called") or []) & self.unseen
         self.deck = DECKS[rules["deck"]]
         self.readings = [reading for reading in first_calls(view) if reading.seat in self.places]
+        self.low_hands = self._hidden_no_trick_makers()
         self.played_by = {seat: 0 for seat in self.places}
         plays = [(trick["seats"], trick["cards"]) for trick in view["tricks"]]
         plays.append(([p["seat"] for p in view["trick"]], [p["card"] for p in view["trick"]]))
@@ -307,6 +309,17 @@ class Knowledge:
                     voids[seat] |= JOKERS
         return voids
 
+    def _hidden_no_trick_makers(self) -> tuple[int, ...]:
+        """The hidden seats playing a no-tricks contract against this seat: a maker bid
+        it, and exchanged the kitty, because its hand was low, which a random deal seldom
+        is."""
+        bid = contract_bid(self.view)
+        aims = view_aims(self.view)
+        if (bid is None or not bid.is_misere_type or aims is None
+                or bid.contract is Contract.ACROSS_THE_CORNER or self.seat in aims.counted):
+            return ()
+        return tuple(seat for seat in aims.counted if seat in self.places)
+
     def _handed_over(self, played: int) -> int:
         """Across The Table: the cards this seat passed to its partner are with the partner
         (or in the partner's discards), never with an opponent."""
@@ -319,10 +332,13 @@ class Knowledge:
         """Deal the unseen cards to the hidden hands at random, within what is known (a
         shown void is relaxed only if no deal fits it). While enough tricks are left for it
         to matter, a deal that explains the other seats' first calls (as the rules bot
-        bids: :class:`~cardroom.bots.five_hundred.bidding.Reading`) is preferred: the best of up to
+        bids: :class:`~cardroom.bots.five_hundred.bidding.Reading`) is preferred, and
+        against a no-tricks contract, at every trick, one whose makers' hands (with the
+        cards they played) hold the fewest cards that may take a trick: the best of up to
         :data:`CALL_TRIES` deals is taken."""
-        reading = bool(self.readings) and self.tricks_left >= READ_CALLS_FROM
-        best, best_misses, tries = None, len(self.readings) + 1, 0
+        reading = ((bool(self.readings) and self.tricks_left >= READ_CALLS_FROM)
+                   or bool(self.low_hands))
+        best, best_misses, tries = None, -1, 0
         for attempt in range(40):
             hands = self._try_deal(rng, strict=attempt < 30)
             if hands is None:
@@ -330,7 +346,7 @@ class Knowledge:
             if not reading:
                 return hands
             misses = self._misses(hands)
-            if misses < best_misses:
+            if best is None or misses < best_misses:
                 best, best_misses = hands, misses
             tries += 1
             if not misses or tries >= CALL_TRIES:
@@ -338,10 +354,18 @@ class Knowledge:
         return best
 
     def _misses(self, hands: dict[int, int]) -> int:
-        """How many of the other seats' first calls a deal leaves unexplained, each hand
-        judged with the cards its seat has played back in it."""
+        """How badly a deal fits what the other seats bid, each hand judged with the cards
+        its seat has played back in it: the first calls it leaves unexplained (while
+        enough tricks are left), and the cards of hidden no-tricks makers that may take a
+        trick."""
         whole = {seat: cards | self.played_by[seat] for seat, cards in hands.items()}
-        return unexplained_calls(self.readings, whole, self.deck.mask, self.deck.kitty)
+        misses = 0
+        if self.tricks_left >= READ_CALLS_FROM:
+            misses += unexplained_calls(self.readings, whole, self.deck.mask, self.deck.kitty)
+        joker_low = self.view["rules"]["joker_low_in_misere"]
+        for seat in self.low_hands:
+            misses += misere_danger(cards_of(whole[seat]), self.deck.mask, joker_low)
+        return misses
 
     def _try_deal(self, rng: random.Random, strict: bool) -> dict[int, int] | None:
         partner = (self.seat + 2) % 4
