@@ -191,7 +191,16 @@ class SearchBot:
         candidates = {action: total for action, total in totals.items() if action in legal}
         if not candidates:
             return None
-        return max(candidates, key=lambda action: (candidates[action], action))
+        return max(candidates, key=lambda action: (candidates[action],
+                                                   not plays_a_joker(action), action))
+
+
+def plays_a_joker(action: str) -> bool:
+    """Whether a play action plays a joker: between plays that score the same, the bot
+    keeps its joker, which wins whatever trick it is played to, as its last trump. In a
+    solved deal a joker and the trumps just below it are worth the same, but the deal
+    the bot cannot see may still need the joker later."""
+    return bool(Card.parse(action.split()[1].split(":")[0]).mask & JOKERS)
 
 
 READ_CALLS_FROM = 6
