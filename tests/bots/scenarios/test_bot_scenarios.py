@@ -1,0 +1,51 @@
+"""The default bot at positions whose right play a strong player knows (issue 18): each
+position (``tests/bots/scenarios/*.py``, reached through the engine) lists the acceptable
+actions and why; the default bot (``search``, :class:`SearchBot` at its default level) must
+choose one of them.
+
+The bot samples deals until its time budget or its cap on samples runs out, whichever comes
+first, so on a loaded machine it would solve fewer deals and might choose otherwise. Here it
+keeps the default level's cap on samples but gets a budget no decision reaches: the cap, not
+the clock, ends every search, so each position gets the same samples and the same choice on
+any machine."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from tests.bots.scenarios import misere_defence, no_trumps, partner, trumps
+from tests.bots.scenarios.scenario import Scenario
+
+from cardroom.bots.five_hundred.search import LEVELS, SearchBot
+from cardroom.bots.levels import DEFAULT_BOT
+
+POSITIONS: list[Scenario] = [*misere_defence.POSITIONS, *trumps.POSITIONS,
+                              *no_trumps.POSITIONS, *partner.POSITIONS]
+
+UNHURRIED = replace(LEVELS["default"], budget=600.0)
+"""The default level with a budget the sample cap always ends first."""
+
+
+def test_the_default_bot_is_the_search_bot_at_its_default_level() -> None:
+    assert DEFAULT_BOT == "search"
+    assert SearchBot().name == DEFAULT_BOT
+
+
+def test_positions_are_named_once() -> None:
+    assert len({scenario.name for scenario in POSITIONS}) == len(POSITIONS)
+
+
+@pytest.mark.parametrize("scenario", POSITIONS, ids=lambda scenario: scenario.name)
+def test_the_default_bot_plays_as_a_strong_player(scenario: Scenario) -> None:
+    game = scenario.game()
+    view = game.view(game.to_act)
+    assert scenario.expect <= set(view["legal_actions"]), "an expected action is not legal"
+    assert len(scenario.expect) < len(view["legal_actions"]), "every action is acceptable"
+    bot = SearchBot(seed=0)
+    bot.level = UNHURRIED
+    action = bot.choose(view)
+    assert bot.last_reason is None, bot.last_reason
+    assert action in scenario.expect, (
+        f"{scenario.theme}: {scenario.why} (chose {action}, expected one of "
+        f"{sorted(scenario.expect)})")
