@@ -24,6 +24,7 @@ from cardroom.bots.five_hundred.knowledge import (
     dead_cards,
     holds_joker,
     legal_trick_bids,
+    players_of,
     team_of,
     view_strain,
 )
@@ -460,3 +461,94 @@ def choose_joker_suit(view: FiveHundredView, rng: random.Random, deadline: float
         return None
     means = scores.means()
     return max(legal, key=lambda action: (means.get(action, float("-inf")), action == "pass"))
+
+
+# -- bidding sanity: the search bot's check on the rules bot's bids ------------------------------
+
+CHECKED_LEVEL = 9
+"""Trick bids from this level up are checked before they are made: nothing past the hand's
+worth (a bid to stop the other side's match-winning contract stretches no further than
+eight), and on sampled deals where whole deals are solved."""
+MAKE_SHARE = 0.6
+"""Share of the sampled deals a checked bid must make, double dummy: real play is a little
+harder for the contractor, and a failed nine or ten costs as much as a made one gains."""
+WHOLE_DEAL_PLAYERS = DISCARD_PLAYERS
+"""Tables whose whole deals are solved in time for a bid check (five or six full hands take
+seconds)."""
+CROWDED_STOP_STRETCH = 1
+"""Most tricks past its worth a hand bids to stop a match-winning contract at five or six
+players (three at smaller tables: :data:`~cardroom.bots.five_hundred.tactics.STOP_STRETCH`).
+There the hand valuation already runs hot (the rules bot makes only about three in five of
+its sevens and eights six-handed), and on 150 duplicate six-handed matches the rules bot
+with a stretch of three lost 26 points a hand to itself without the tactics; with one,
+1.9 (bench/RESULTS.md)."""
+CROWDED_PLAYERS = 5
+"""From this many players a stop bid stretches :data:`CROWDED_STOP_STRETCH` at most, and a
+checked level needs a trick in hand over the valuation (no sampled check is possible)."""
+
+
+def bid_check(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,
+              samples: int) -> float | None:
+    """The share of sampled deals (as :class:`WholeDealSampler` deals them, the other seats'
+    calls read) in which the seat makes ``bid`` double dummy, taking the kitty and putting
+    back the rules bot's discard; ``None`` when no deal was solved in time or the table's
+    whole deals are not solved (:data:`WHOLE_DEAL_PLAYERS`)."""
+    if view.get("players") not in WHOLE_DEAL_PLAYERS or bid.contract is not Contract.TRICKS:
+        return None
+    seat = seat_of(view)
+    sampler = WholeDealSampler(view, rng)
+    strain = strain_for(bid.trump)
+    made: list[int] = []
+
+    def step() -> None:
+        deal = sampler.deal(sampler.kitty_size)
+        made.append(play_contract(deal, seat, strain, view, sampler.deck, deadline, made))
+
+    solved = run_until(deadline, samples, step)
+    if not solved:
+        return None
+    return sum(tricks >= bid.tricks for tricks in made[:solved]) / solved
+
+
+def sane_bid(view: FiveHundredView, choice: str, levels: dict[Suit | None, int],
+             rng: random.Random, deadline: float, samples: int) -> str:
+    """``choice`` (the rules bot's bid, match tactics included), or a lower bid or a pass
+    where it is not sane: a stop bid stretched past :data:`CROWDED_STOP_STRETCH` at five or
+    six players; a bid of :data:`CHECKED_LEVEL` or more past the hand's worth (``levels``,
+    the rules bot's valuation); a ten without a joker that the sampled deals do not make
+    (:data:`MAKE_SHARE`), or any checked level they do not make; and where no deal is
+    solved, a ten without a joker at all, and at five or six players a checked level the
+    valuation does not reach with a trick to spare. A bid stepped down becomes the most
+    valuable lower bid the hand is worth (checked again), else a pass."""
+    if view["phase"] != "bidding" or not choice.startswith("bid "):
+        return choice
+    bid = Bid.parse(choice[4:])
+    if not bid.is_trick_bid:
+        return choice
+    legal: list[str] = view["legal_actions"]
+    crowded = players_of(view) >= CROWDED_PLAYERS
+    joker = holds_joker(view)
+    checked = 0
+    while True:
+        worth = levels.get(bid.trump, 0)
+        stretch = bid.tricks - worth
+        sane = not (crowded and stretch > CROWDED_STOP_STRETCH)
+        if sane and bid.tricks >= CHECKED_LEVEL:
+            sane = stretch <= 0
+            if sane:
+                share = bid_check(view, bid, rng, deadline, samples) if checked < 2 else None
+                checked += 1
+                if share is not None:
+                    sane = share >= MAKE_SHARE
+                elif bid.tricks == TRICKS_PER_HAND and not joker:
+                    sane = False
+                elif crowded:
+                    sane = worth > bid.tricks
+        if sane:
+            return f"bid {bid}"
+        lower = [offer for offer in legal_trick_bids(legal)
+                 if offer.value < bid.value and offer.tricks < bid.tricks
+                 and offer.tricks <= levels.get(offer.trump, 0)]
+        if not lower:
+            return "pass" if "pass" in legal else choice
+        bid = max(lower, key=lambda offer: offer.value)

@@ -32,6 +32,7 @@ from cardroom.bots.five_hundred.bidding import (
     choose_joker_suit,
     contract_points,
     first_calls,
+    sane_bid,
     unexplained_calls,
 )
 from cardroom.bots.five_hundred.knowledge import contract_bid, dead_cards, players_of
@@ -125,9 +126,12 @@ class SearchBot:
 
     def exchange_or_bid(self, view: FiveHundredView) -> str:
         """Kitty discards, the joker's nomination (and, where the level says so, bids) by
-        sampling (:mod:`cardroom.bots.five_hundred.bidding`); the rules bot's choice for
-        special contracts, other phases, tables whose whole deals take too long to solve
-        and whenever the sampling finds nothing in time."""
+        sampling (:mod:`cardroom.bots.five_hundred.bidding`); the rules bot's bid checked
+        for sanity (:func:`~cardroom.bots.five_hundred.bidding.sane_bid`: no stop bid past
+        eight or, at five or six players, past one trick over the hand's worth; nines and
+        tens the sampled deals make); the rules bot's choice for special contracts, other
+        phases, tables whose whole deals take too long to solve and whenever the sampling
+        finds nothing in time."""
         fallback = self.heuristic.choose(view)
         if not searchable(view) or not self.level.bid_samples:
             return fallback
@@ -143,6 +147,9 @@ class SearchBot:
             levels = self.heuristic.levels(Table(view))
             order = sorted(levels, key=lambda strain: -levels[strain])
             action = choose_bid(view, self.rng, deadline, samples, order)
+        elif view["phase"] == "bidding":
+            action = sane_bid(view, fallback, self.heuristic.levels(Table(view)), self.rng,
+                              deadline, samples)
         if action is None and (view.get("discard_count") or view["phase"] == "joker"):
             log.debug("%s chose %r by rule at seat %s: no sampled whole deal was solved "
                       "(none in time, or five or six hands, too many to solve whole)",
