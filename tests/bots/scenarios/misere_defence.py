@@ -107,3 +107,67 @@ POSITIONS += [
            cards={0: "5H 8C QS", 1: "6H 5C 9D", 2: "7S 10C KD"},
            winners=(0, 2, 0, 2, 0, 2, 0)),
 ]
+
+# The same positions with hearts and diamonds, spades and clubs exchanged (the bowers
+# follow the trump colour): each is the same problem in other suits.
+POSITIONS += [
+    ending("no tricks, lead the suit the maker followed, in other suits", LEAD, ["7H", "8H"],
+           "the maker showed out of spades and followed hearts low: a heart makes it play "
+           "one, a spade lets it throw its dangerous card",
+           bids=("bid misere", "pass", "pass", "pass"), active=(0, 1, 3), first=0,
+           cards={0: "KH 4H 5D 6D 4C 5C",
+                  1: "9S JS 8S 7H 8H 6H",
+                  3: "10S 5H 9H 7C 8C QS"},
+           winners=(3, 1, 3, 1), opening=["9S", "10S", "5D", "5H", "4H", "6H"]),
+    ending("no tricks, lead diamonds, not the clubs it is void in", LEAD, ["6D"],
+           "the maker threw a heart on clubs and followed diamonds with its 4D: a club lead "
+           "lets it throw its high diamond, the 6D makes it play that diamond",
+           bids=("bid misere", "pass", "pass", "pass"), active=(0, 1, 3), first=0,
+           cards={0: "10H 4D QD 5S 6S",
+                  1: "10C 5D AC 4H 7S",
+                  3: "9C 7D 8C JC 6D"},
+           winners=(1, 3, 1, 1, 3), opening=["9C", "10H", "10C", "5D", "7D", "4D"]),
+    ending("no tricks, third hand ducks under the maker's spade", DUCK, ["7S"],
+           "the maker's 9S beats the 6S led: the 7S ducks under it so that the maker takes "
+           "the trick, the 10S would take it for the defence",
+           bids=("bid misere", "pass", "pass", "pass"), active=(0, 1, 3), first=0,
+           cards={3: "6S JH 9D 6C",
+                  0: "9S 4H 7D 8C",
+                  1: "7S 10S 8D 5C"},
+           winners=(1, 3, 1, 1, 1, 3), opening=["6S", "9S"]),
+    ending("misère, third hand ducks under the maker's heart", DUCK, ["6H"],
+           "the maker's 8H beats the 5H led: only the 6H leaves it winning the trick",
+           bids=("bid 7C", "bid misere", "pass", "pass", "pass"),
+           active=(0, 1, 2), first=1, preset="australian",
+           cards={0: "5H 9C KD 7S",
+                  1: "8H 10C 6D 8S",
+                  2: "6H QH 9D 5S"},
+           winners=(0, 2, 2, 0, 2, 0), opening=["5H", "8H"]),
+    ending("misère, do not take the partner's club trick with the joker", JOKER, ["6C", "AC"],
+           "the maker has shown out of clubs and ducks the 9H: won with the joker, the trick "
+           "leaves this hand on lead with nothing but clubs the maker throws on; a club "
+           "thrown keeps the partner on lead to find the suit that sets it",
+           bids=("bid 7C", "bid misere", "pass", "pass", "pass"),
+           active=(0, 1, 2), first=1, preset="australian",
+           cards={0: "QC 9H 4D 6S",
+                  1: "9S 7H 8D 5S",
+                  2: "10C JK AC 6C"},
+           winners=(0, 2, 0, 2, 0, 0), opening=["QC", "9S", "10C", "9H", "7H"]),
+    ending("Spread, duck under the maker's spade", OPEN, ["6S"],
+           "the maker's 8S beats the 5S led and nothing else of the maker's can be caught "
+           "later: the 6S leaves the maker the trick",
+           bids=ONLINE_OPEN, active=(0, 1, 2), first=1,
+           cards={0: "5S 9C KD 7H",
+                  1: "8S 10C 6D 9H",
+                  2: "6S 9S QD 5C"},
+           winners=(0, 2, 2, 0, 2, 0), opening=["5S", "8S"]),
+    ending("misère, lead the suit the maker followed, in other suits", LEAD, ["6C"],
+           "the maker threw a spade on a diamond and followed clubs low: only a club can "
+           "catch it, a diamond lets it throw its high club",
+           bids=("bid 7C", "bid misere", "pass", "pass", "pass"),
+           active=(0, 1, 2), first=1, preset="australian",
+           cards={0: "8D 7C 10C AH KS",
+                  1: "10S 5C QC 9H 7S",
+                  2: "9D 8C 10D JD 6C"},
+           winners=(0, 2, 0, 2, 0), opening=["8D", "10S", "9D", "8C", "7C", "5C"]),
+]

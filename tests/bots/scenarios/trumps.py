@@ -49,3 +49,44 @@ POSITIONS = [
                   3: "KC 7C JC 9D 10D"},
            winners=(1, 1, 2, 2, 1), opening=["AC", "4C", "7C"]),
 ]
+
+# The same positions with hearts and diamonds, spades and clubs exchanged (the bowers
+# follow the trump colour): each is the same problem in other suits.
+POSITIONS += [
+    ending("diamonds, draw with the right bower", DRAW, ["AD", "JD", "JH"],
+           "without the joker the contractor leads its top trumps: the 9D would let a small "
+           "trump win the trick and keep the joker besides",
+           bids=("bid 8D", "pass", "pass", "pass"), active=(0, 1, 2, 3), first=0,
+           cards={0: "JD JH AD 9D AC KC 4S",
+                  1: "JK 10D 5D QC 7S 8S 4H",
+                  2: "6D 4C 5C 6H 7H 8H 5S",
+                  3: "QD 8D 9C 10C 9S 10S 5H"},
+           winners=(0, 0, 0)),
+    ending("clubs, draw with the bowers", DRAW, ["AC", "JC", "JS"],
+           "the joker is out against it: the bowers draw two trumps a round, the 6C lets the "
+           "KC or 10C win cheaply",
+           bids=("bid 8C", "pass", "pass", "pass"), active=(0, 1, 2, 3), first=0,
+           cards={0: "JC JS AC 8C 6C AH KH",
+                  1: "JK QC 7C 5C 9H 8S 9S",
+                  2: "4H 5H 7D 8D 9D 4S 5S",
+                  3: "KC 10C 4C 10H JH 10S QS"},
+           winners=(0, 0, 0)),
+    ending("diamonds, keep the joker behind the bowers", LAST, ["JD", "JH"],
+           "the bowers draw as well as the joker: keep the joker as the last trump to take "
+           "back the lead when the defenders' long suit comes",
+           bids=("bid 8D", "pass", "pass", "pass"), active=(0, 1, 2, 3), first=0,
+           cards={0: "JK JD JH AC KC QC 4S",
+                  1: "AD KD 8S 9S 10S JS 4H",
+                  2: "5D 6D 9D 6H 7H 4C 5C",
+                  3: "QS KS AS 8H 9H 10H 6C"},
+           winners=(0, 0, 0)),
+    ending("clubs, ruff with the small trump, not the joker", LAST, ["5C"],
+           "the 5C takes the spade as surely as the joker does; the joker stays as the last "
+           "trump, to beat the defenders' bowers later",
+           bids=("bid 8C", "pass", "pass", "pass"), active=(0, 1, 2, 3), first=0,
+           cards={0: "JK 5C AD KD QD",
+                  1: "AS 9S JC 4D 5D",
+                  2: "4S 6D 7D 8D 4H",
+                  3: "KS 7S JS 9H 10H"},
+           winners=(1, 1, 2, 2, 1), opening=["AS", "4S", "7S"]),
+]
