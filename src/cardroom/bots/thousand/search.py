@@ -1,12 +1,18 @@
-"""The search bot for 1000: Perfect Information Monte Carlo over quick play-outs.
+"""The search bot for 1000: Perfect Information Monte Carlo over double-dummy solves.
 
 To play a card it deals the cards it cannot see at random, consistently with its view (cards
 played, suits a player showed out of, a shown bank, gifts it gave, the contractor's unseen
-discards), plays each legal card in each such deal and finishes the deal with a fast greedy
-policy that sees every hand (a cheap stand-in for double-dummy play), scores the deal exactly as
-the engine does, and picks the card with the best average. Its aim is its own points minus the
-others' average, so a defender values the contractor's failure. It works against a clock and
-falls back on the rules bot, which also does its bidding, bank handling and final bet.
+discards), solves each such deal exactly after each legal play
+(:mod:`cardroom.bots.thousand.solver`: best play by all, scored exactly as the engine scores
+the deal) and plays the card with the best average margin: the contractor's points twice
+over less the defenders', which the contractor maximises and a defender minimises (the
+defenders share the aim of beating the contract and scoring their own points).
+
+It works against a clock. A deal whose solve would not fit in the time left (early in a
+deal of eight tricks, say) is played out a few tricks by a quick greedy policy that sees
+every hand, then solved exactly from there; the bot says so in its debug log
+(:attr:`ThousandSearchBot.last_reason`). The rules bot does the bidding, bank handling and
+final bet, and plays when no deal can be sampled.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -14,13 +20,16 @@ It reads nothing but the view dict it is given, so it never sees a hidden card.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
+from dataclasses import dataclass
 from functools import cache
 
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.thousand.knowledge import Seen
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
+from cardroom.bots.thousand.solver import Deal, Move, Position, Solver, SolverTimeout
 from cardroom.games.cards import Card, iter_indexes
 from cardroom.games.thousand.deck import (
     KING_QUEEN,
@@ -33,17 +42,34 @@ from cardroom.games.thousand.deck import (
     points_of,
 )
 from cardroom.games.thousand.rules import Rules
-from cardroom.games.thousand.scoring import score_deal
 from cardroom.games.thousand.shapes import ThousandView
+
+log = logging.getLogger(__name__)
 
 PILE = -1
 """The place of the contractor's discards in a sampled deal (unseen by the others)."""
 
 
-LEVELS: dict[str, Level] = {
-    "fast": Level(budget=0.1, samples=24),
-    "default": Level(budget=0.4, samples=120),
-    "strong": Level(budget=0.9, samples=400),
+@dataclass(frozen=True)
+class SolverLevel(Level):
+    """A level of the search bot: the budget and sample cap of :class:`Level`, and the
+    tricks left from which a deal that cannot be solved whole in the time left is solved
+    exactly (the tricks before are played out greedily)."""
+
+    ending: int = 6
+    """Tricks solved exactly when a whole solve does not fit (at most a few milliseconds
+    of search at six: bench/thousand_solver.py)."""
+
+
+NODES_PER_SECOND = 2_500_000
+"""About how many positions the solver searches a second on one core: the node limit of a
+solve is the time left times this (bench/thousand_solver.py measures about three million)."""
+
+
+LEVELS: dict[str, SolverLevel] = {
+    "fast": SolverLevel(budget=0.1, samples=24, ending=5),
+    "default": SolverLevel(budget=0.4, samples=120, ending=6),
+    "strong": SolverLevel(budget=0.9, samples=400, ending=6),
 }
 """Levels by registry suffix (``search:fast``, ``search``, ``search:strong``); each stays
 under a second a decision."""
@@ -120,93 +146,54 @@ class Sampler:
         return dealt
 
 
-# -- playing a sampled deal out -------------------------------------------------------------------
+# -- a sampled deal as an open position ---------------------------------------------------------
 
 
-class Playout:
-    """A deal in play with every hand known: the quick greedy play-out of the search."""
+def sampled_position(seen: Seen, dealt: dict[int, int]) -> Position:
+    """The open position of a sampled deal: this seat's hand and the sampled others, the
+    trick, trump and points from the view, the deal scored as the engine will score it
+    (the contractor's discards are a sampled pile unless this seat made them)."""
+    view = seen.view
+    pile = seen.discards if seen.is_contractor else dealt.get(PILE, 0)
+    deal = Deal(_rules(json.dumps(view["rules"], sort_keys=True)), seen.contractor,  # type: ignore[arg-type]
+                seen.bet, seen.blind, points_of(pile), tuple(seen.active),  # type: ignore[arg-type]
+                tuple(entry["on"] for entry in view["barrel"]))
+    hands = [dealt.get(seat, 0) if seat in seen.active else 0 for seat in range(view["players"])]
+    hands[seen.seat] = seen.hand
+    return Position(deal, tuple(hands), seen.seat, seen.trump, tuple(view["card_points"]),
+                    tuple(view["marriage_points"]), len(view["tricks"]), tuple(seen.trick))
 
-    __slots__ = ("active", "card_points", "done", "hands", "leader", "marriage_points",
-                 "must_trump", "open_marriages", "trick", "trump")
 
-    def __init__(self, seen: Seen, hands: dict[int, int]) -> None:
-        view = seen.view
-        self.active = seen.active
-        self.hands = {seat: hands.get(seat, 0) for seat in seen.active}
-        self.hands[seen.seat] = seen.hand
-        self.trick = list(seen.trick)
-        self.trump = seen.trump
-        self.card_points = list(view["card_points"])
-        self.marriage_points = list(view["marriage_points"])
-        self.done = len(view["tricks"])
-        self.must_trump = bool(view["rules"]["must_trump"])
-        self.open_marriages = view["rules"]["marriage_timing"] == "when_leading"
-        self.leader = self.trick[0][0] if self.trick else seen.seat
+def tricks_left(position: Position) -> int:
+    """Tricks still to be finished, counting the one in progress."""
+    return max(position.hands[seat].bit_count() for seat in position.deal.active)
 
-    def copy(self) -> Playout:
-        """An independent copy (hands, trick and points are the mutable parts)."""
-        twin = object.__new__(Playout)
-        for name in Playout.__slots__:
-            setattr(twin, name, getattr(self, name))
-        twin.hands = dict(self.hands)
-        twin.trick = list(self.trick)
-        twin.card_points = list(self.card_points)
-        twin.marriage_points = list(self.marriage_points)
-        return twin
 
-    def to_act(self) -> int:
-        """The seat to play next: the leader, or the one after the last card played."""
-        if not self.trick:
-            return self.leader
-        order = self.active
-        return order[(order.index(self.trick[-1][0]) + 1) % len(order)]
-
-    def play(self, seat: int, index: int, marriage: bool) -> None:
-        """Play a card (declaring its marriage if ``marriage``), finishing the trick if full."""
-        self.hands[seat] &= ~(1 << index)
-        if marriage:
-            self.trump = index >> 4
-            self.marriage_points[seat] += MARRIAGE_POINTS[index >> 4]
-        self.trick.append((seat, index))
-        if len(self.trick) == len(self.active):
-            led = self.trick[0][1] >> 4
-            winner = max(self.trick, key=lambda e: card_key(e[1], led, self.trump))[0]
-            self.card_points[winner] += sum(POINTS[i] for _, i in self.trick)
-            self.trick = []
-            self.done += 1
-            self.leader = winner
-
-    def finish(self) -> None:
-        """Play the deal to its end with the greedy policy."""
-        while any(self.hands.values()):
-            seat = self.to_act()
-            index, marriage = self.greedy(seat)
-            self.play(seat, index, marriage)
-
-    def greedy(self, seat: int) -> tuple[int, bool]:
-        """A quick, all-seeing choice: declare the best marriage, cash a card nobody can
-        beat, win cheaply, else throw the least valuable card."""
-        hand = self.hands[seat]
-        if not self.trick:
-            if self.open_marriages or self.done:
-                for suit in sorted(range(4), key=lambda s: -MARRIAGE_POINTS[s]):
-                    if hand & KING_QUEEN[suit] == KING_QUEEN[suit]:
-                        return suit * 16 + 13, True
-            others = 0
-            for other, mask in self.hands.items():
-                if other != seat:
-                    others |= mask
-            tops = [i for i in iter_indexes(hand) if not _beaten(i, others, self.trump)]
-            if tops:
-                return max(tops, key=lambda i: POINTS[i]), False
-            return min(iter_indexes(hand), key=lambda i: (POINTS[i], i >> 4 == self.trump)), False
-        led = self.trick[0][1] >> 4
-        cards = list(iter_indexes(playable(hand, led, self.trump, self.must_trump)))
-        best = max(card_key(i, led, self.trump) for _, i in self.trick)
-        winners = [i for i in cards if card_key(i, led, self.trump) > best]
-        if winners:
-            return min(winners, key=lambda i: (i >> 4 == self.trump, STRENGTH[i])), False
-        return min(cards, key=lambda i: (POINTS[i], i >> 4 == self.trump)), False
+def greedy(position: Position) -> Move:
+    """A quick, all-seeing choice (the play-out before an exact ending): declare the best
+    marriage, cash a card nobody can beat, win cheaply, else throw the least valuable card."""
+    seat, trump = position.to_play, position.trump
+    hand = position.hands[seat]
+    if not position.trick:
+        if position.may_declare():
+            for suit in sorted(range(4), key=lambda s: -MARRIAGE_POINTS[s]):
+                if hand & KING_QUEEN[suit] == KING_QUEEN[suit]:
+                    return suit * 16 + 14, True  # the king (Rank.KING)
+        others = 0
+        for other in position.deal.active:
+            if other != seat:
+                others |= position.hands[other]
+        tops = [i for i in iter_indexes(hand) if not _beaten(i, others, trump)]
+        if tops:
+            return max(tops, key=lambda i: POINTS[i]), False
+        return min(iter_indexes(hand), key=lambda i: (POINTS[i], i >> 4 == trump)), False
+    led = position.trick[0][1] >> 4
+    cards = list(iter_indexes(playable(hand, led, trump, position.must_trump)))
+    best = max(card_key(i, led, trump) for _, i in position.trick)
+    winners = [i for i in cards if card_key(i, led, trump) > best]
+    if winners:
+        return min(winners, key=lambda i: (i >> 4 == trump, STRENGTH[i])), False
+    return min(cards, key=lambda i: (POINTS[i], i >> 4 == trump)), False
 
 
 def _beaten(index: int, others: int, trump: int | None) -> bool:
@@ -218,11 +205,32 @@ def _beaten(index: int, others: int, trump: int | None) -> bool:
     return trump is not None and suit != trump and bool(others & SUIT_IN_PACK[trump])
 
 
+def played_out(position: Position, ending: int) -> Position:
+    """``position`` played on greedily to the start of a trick with ``ending`` tricks left."""
+    while position.trick or tricks_left(position) > ending:
+        position = position.after(greedy(position))
+    return position
+
+
+def solve_sample(position: Position, ending: int, node_limit: int) -> tuple[dict[Move, int], bool]:
+    """The margin after each legal move of a sampled deal, and whether it was solved whole:
+    exactly within ``node_limit`` positions, else each move played out greedily to
+    ``ending`` tricks and solved exactly from there."""
+    try:
+        return Solver(position, node_limit).move_values(), True
+    except SolverTimeout:
+        pass
+    values: dict[Move, int] = {}
+    for move in position.legal_moves():
+        values[move] = Solver(played_out(position.after(move), ending)).value()
+    return values, False
+
+
 # -- the bot --------------------------------------------------------------------------------------
 
 
 class ThousandSearchBot:
-    """PIMC card play over sampled deals and greedy play-outs; the rules bot elsewhere."""
+    """PIMC card play over sampled deals solved double-dummy; the rules bot elsewhere."""
 
     name = "search"
 
@@ -232,47 +240,58 @@ class ThousandSearchBot:
         self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:thousand-search:{level}:{seed}")
         self.heuristic = ThousandRulesBot(seed)
+        self.last_samples = 0
+        """Deals sampled for the last card played (0: played by rule)."""
+        self.last_exact = 0
+        """Of those, the deals solved whole (the others were played out to an ending)."""
+        self.last_reason: str | None = None
+        """Why the last card was not searched, or searched only in part (``None``: every
+        sampled deal was solved exactly); also logged at debug level."""
 
     def choose(self, view: ThousandView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         legal: list[str] = view["legal_actions"]
         if view["phase"] != "play" or len(legal) == 1:
             return self.heuristic.choose(view)
+        self.last_samples = self.last_exact = 0
+        self.last_reason = None
         action = self.play(view, time.perf_counter() + self.level.budget)
-        return action if action in legal else self.heuristic.choose(view)
+        if action in legal:
+            return action
+        self.last_reason = "no deal consistent with the view could be sampled"
+        log.debug("%s plays by rule at seat %s: %s", self.name, view["seat"], self.last_reason)
+        return self.heuristic.choose(view)
 
     def play(self, view: ThousandView, deadline: float) -> str | None:
-        """The play with the best average aim over sampled deals (``None``: no sample)."""
+        """The play with the best average margin over sampled deals (``None``: no sample).
+        The first deal is always searched, later ones while time is left."""
         seen = Seen(view)
         sampler = Sampler(seen)
-        moves = [(Card.parse(text.split()[1]).index, text.endswith("marriage"), text)
-                 for text in view["legal_actions"]]
-        totals = dict.fromkeys((text for *_, text in moves), 0.0)
-        samples = 0
-        while samples < self.level.samples and time.perf_counter() < deadline:
+        texts = {(Card.parse(text.split()[1]).index, text.endswith("marriage")): text
+                 for text in view["legal_actions"]}
+        totals = dict.fromkeys(texts.values(), 0.0)
+        level = self.level
+        while self.last_samples < level.samples:
+            left = deadline - time.perf_counter()
+            if self.last_samples and left <= 0:
+                break
             dealt = sampler.sample(self.rng)
             if dealt is None:
                 break
-            start = Playout(seen, dealt)
-            pile = dealt.get(PILE, 0) if not seen.is_contractor else seen.discards
-            for index, marriage, text in moves:
-                playout = start.copy()
-                playout.play(seen.seat, index, marriage)
-                playout.finish()
-                totals[text] += self._aim(seen, playout, pile)
-            samples += 1
-        if not samples:
+            limit = max(int(left * NODES_PER_SECOND), 1)
+            values, whole = solve_sample(sampled_position(seen, dealt), level.ending, limit)
+            for move, value in values.items():
+                totals[texts[move]] += value
+            self.last_samples += 1
+            self.last_exact += whole
+        if not self.last_samples:
             return None
-        return max(totals, key=lambda text: (totals[text], text))
+        if self.last_exact < self.last_samples:
+            self.last_reason = (
+                f"{self.last_samples - self.last_exact} of {self.last_samples} sampled deals "
+                f"could not be solved whole in the time left: their first tricks were played "
+                f"out greedily and the last {level.ending} solved exactly")
+            log.debug("%s at seat %s: %s", self.name, view["seat"], self.last_reason)
+        sign = 1 if seen.is_contractor else -1
+        return max(totals, key=lambda text: (sign * totals[text], text))
 
-    @staticmethod
-    def _aim(seen: Seen, playout: Playout, pile: int) -> float:
-        """This seat's points of the deal minus the average of the other players'."""
-        view = seen.view
-        rules = _rules(json.dumps(view["rules"], sort_keys=True))
-        on_barrel = [entry["on"] for entry in view["barrel"]]
-        deal = score_deal(rules, seen.contractor, seen.bet, seen.blind,  # type: ignore[arg-type]
-                          playout.card_points, playout.marriage_points, points_of(pile),
-                          seen.active, on_barrel)
-        others = [deal.points[s] for s in seen.active if s != seen.seat]
-        return deal.points[seen.seat] - sum(others) / len(others)
