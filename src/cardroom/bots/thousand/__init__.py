@@ -1,5 +1,5 @@
 """The bots of 1000: the rules bot (a club player's heuristics over a count of the cards) and
-the search bot (sampled deals played out greedily), both reading only a seat's view; the
+the search bot (sampled deals solved double-dummy), both reading only a seat's view; the
 registry in :mod:`cardroom.bots` names them.
 """
 
