@@ -26,10 +26,11 @@ def client() -> TestClient:
     """A Starlette app made of the pages' routes only, with a fake room holding two tables."""
     app = Starlette(routes=routes)
     house = Rules.from_dict({"preset": "online", "all_pass": "redeal", "target": 300})
+    def open_table(rules: Rules) -> SimpleNamespace:
+        return SimpleNamespace(rules=rules, reachable_by=lambda _player, _invite: True)
+
     app.state.room = SimpleNamespace(tables={
-        HOUSE_TABLE: SimpleNamespace(rules=house),
-        PRESET_TABLE: SimpleNamespace(rules=Rules.preset("classic")),
-    })
+        HOUSE_TABLE: open_table(house), PRESET_TABLE: open_table(Rules.preset("classic"))})
     return TestClient(app)
 
 

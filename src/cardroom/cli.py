@@ -208,6 +208,8 @@ def serve(
         "MAX_BUG_REPORTS_PER_HOUR", "Bug reports one player may send per hour.")] = 5,
     max_hints_per_minute: Annotated[int, _env(
         "MAX_HINTS_PER_MINUTE", "Hint requests one player may send per minute.")] = 20,
+    max_chat_per_minute: Annotated[int, _env(
+        "MAX_CHAT_PER_MINUTE", "Chat lines one player may send per minute.")] = 20,
     forwarded_allow_ips: Annotated[str, _env(
         "FORWARDED_ALLOW_IPS", "Proxies (addresses, comma-separated, or *) trusted to name the "
                                "client in X-Forwarded-For; none by default.")] = "",
@@ -237,7 +239,8 @@ def serve(
         tables_per_player=max_tables_per_player, tables=max_tables,
         registrations_per_minute=max_registrations_per_minute,
         connections_per_address=max_connections_per_address,
-        bug_reports_per_hour=max_bug_reports_per_hour, hints_per_minute=max_hints_per_minute)
+        bug_reports_per_hour=max_bug_reports_per_hour, hints_per_minute=max_hints_per_minute,
+        chat_per_minute=max_chat_per_minute)
     settings = RoomSettings(disconnect_grace=disconnect_grace, bot_delay=bot_delay,
                             next_match_delay=next_match_delay,
                             min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,

@@ -22,6 +22,8 @@ MAX_MESSAGE_BYTES = 16 * 1024
 NAME_MAX = 24
 DESCRIPTION_MAX = 4000
 CLIENT_STATE_MAX = 4096
+CHAT_MAX = 200
+"""The longest typed chat line, in characters."""
 
 
 class ErrorCode(StrEnum):
@@ -53,6 +55,8 @@ class ErrorCode(StrEnum):
     """House rules that cannot be played; the message says why."""
     HINTS_DISABLED = "hints_disabled"
     """This table was not created as a casual table: nobody may ask for hints."""
+    CHAT_OFF = "chat_off"
+    """The table's creator turned typed chat off: quick phrases and reactions still go."""
     ALREADY_REPORTED = "already_reported"
     """One bug report per connection (seed 004: refresh to send another)."""
     QUOTA_EXCEEDED = "quota_exceeded"
@@ -82,6 +86,8 @@ class Quota(StrEnum):
     """Bug reports one player may send per hour."""
     HINTS = "hints"
     """Hint requests one player may send per minute."""
+    CHAT = "chat"
+    """Chat lines one player may send a minute (and a few seconds)."""
 
 
 MAX_SEAT = 5
@@ -140,11 +146,55 @@ class CreateTable(_Message, frozen=True, tag="create_table"):
     """A casual table: its players may ask for hints (``hint``). Off unless asked for."""
 
 
+InviteSecret = Annotated[str, Meta(min_length=1, max_length=64)]
+"""The secret of a private table's invite link (the ``invite`` of the link's address)."""
+
+
 class Join(_Message, frozen=True, tag="join"):
-    """Take a free seat at a table that has not started."""
+    """Take a free seat at a table that has not started, or, at an open table being played,
+    take a bot's seat over at the next hand. A private table, or a seat kept for a friend,
+    needs the table's ``invite``."""
 
     table_id: TableId
     seat: Seat
+    invite: InviteSecret | None = None
+
+
+class PlayNow(_Message, frozen=True, tag="play_now"):
+    """Sit down at once: a free seat at an open table of ``game`` with ``preset``'s rules
+    that is waiting or in its first hand, else a new table with bots in the other seats."""
+
+    game: Annotated[str, Meta(max_length=16)] = "500"
+    preset: Annotated[str, Meta(max_length=40)] | None = None
+
+
+class TableSettingsMessage(_Message, frozen=True, tag="table_settings"):
+    """The creator changes who may reach the table and its chat (fields left out stay)."""
+
+    table_id: TableId
+    private: bool | None = None
+    """Friends only: not in the lobby, reached only through the invite link, and no stranger
+    takes a bot's seat over."""
+    typed_chat: bool | None = None
+    """Players may type in the chat (else only quick phrases and reactions)."""
+    invite_side: Annotated[int, Meta(ge=-1, le=MAX_SEAT)] | None = None
+    """The side the invite link seats its holder on; -1: any free seat."""
+
+
+class Invite(_Message, frozen=True, tag="invite"):
+    """The creator makes a new invite link (the old one stops working), or revokes it."""
+
+    table_id: TableId
+    revoke: bool = False
+
+
+class ReserveSeat(_Message, frozen=True, tag="reserve_seat"):
+    """The creator keeps an empty seat for a friend (no bot or stranger takes it), or frees
+    it again."""
+
+    table_id: TableId
+    seat: Seat
+    reserved: bool = True
 
 
 class Leave(_Message, frozen=True, tag="leave"):
@@ -172,9 +222,11 @@ class StartWithBots(_Message, frozen=True, tag="start_with_bots"):
 
 
 class Open(_Message, frozen=True, tag="open"):
-    """Follow a table: your seat's view if you sit there (reconnecting), else a spectator's."""
+    """Follow a table: your seat's view if you sit there (reconnecting), else a spectator's.
+    A private table needs its ``invite`` unless you sit there."""
 
     table_id: TableId
+    invite: InviteSecret | None = None
 
 
 class Act(_Message, frozen=True, tag="act"):
@@ -204,12 +256,28 @@ class ReportBug(_Message, frozen=True, tag="report_bug"):
             raise ValueError(f"at most {CLIENT_STATE_MAX} bytes of client state")
 
 
+class Chat(_Message, frozen=True, tag="chat"):
+    """Say something at a table you follow: typed ``text``, a quick ``phrase`` or a
+    ``reaction`` (exactly one). Seated players speak on the players' line, others on the
+    spectators'."""
+
+    table_id: TableId
+    text: Annotated[str, Meta(min_length=1, max_length=CHAT_MAX)] | None = None
+    phrase: Annotated[str, Meta(max_length=32)] | None = None
+    reaction: Annotated[str, Meta(max_length=32)] | None = None
+
+    def __post_init__(self) -> None:
+        if sum(part is not None for part in (self.text, self.phrase, self.reaction)) != 1:
+            raise ValueError("say exactly one of text, phrase or reaction")
+
+
 class Ping(_Message, frozen=True, tag="ping"):
     """Keep-alive; answered with an ack."""
 
 
-ClientMessage = (Register | Hello | WatchLobby | CreateTable | Join | Leave | AddBot
-                 | StartWithBots | Open | Act | AskHint | ReportBug | Ping)
+ClientMessage = (Register | Hello | WatchLobby | CreateTable | Join | PlayNow | Leave | AddBot
+                 | StartWithBots | TableSettingsMessage | Invite | ReserveSeat | Open | Act
+                 | AskHint | Chat | ReportBug | Ping)
 CLIENT_MESSAGES: tuple[type[_Message], ...] = get_args(ClientMessage)
 """Every client message's Struct."""
 CLIENT_TYPES: frozenset[str] = frozenset(
@@ -264,6 +332,10 @@ class SeatInfo(TypedDict):
     connected: bool
     away: bool
     """A human whose seat a bot is playing until they come back."""
+    reserved: bool
+    """Kept by the creator for a friend: no bot or stranger takes it."""
+    successor: str | None
+    """The name of the player who takes the seat over from its bot when the hand ends."""
 
 
 class TableSummary(TypedDict):
@@ -345,6 +417,39 @@ class TableUpdate(TypedDict):
     """The turn timer (``None``: no timer)."""
     bot_word: str
     """The level of the table's bots, in players' words ("Expert")."""
+    private: bool
+    """Friends only: not in the lobby, reached through the invite link."""
+    typed_chat: bool
+    """Players may type in the chat (else quick phrases and reactions only)."""
+    invite_side: int | None
+    """The side the invite link seats its holder on (``None``: any free seat)."""
+    invite: str | None
+    """The invite link's secret: only in the creator's own messages (``None`` for others,
+    and when revoked)."""
+
+
+class ChatLineInfo(TypedDict):
+    """One line of a table's chat as everybody following the table sees it."""
+
+    at: float
+    """When it was said (unix seconds)."""
+    player_id: str
+    name: str
+    seat: int | None
+    """The speaker's seat (``None``: a spectator)."""
+    channel: Literal["players", "spectators"]
+    kind: Literal["text", "phrase", "reaction"]
+    text: str
+    """What was said: the typed text (plain text, never markup), or the phrase's or the
+    reaction's own words."""
+
+
+class ChatMessage(TypedDict):
+    """New lines of a table's chat; on ``open``, its latest lines."""
+
+    type: Literal["chat"]
+    table_id: str
+    lines: list[ChatLineInfo]
 
 
 class Hint(TypedDict):
@@ -372,8 +477,8 @@ class Welcome(TypedDict):
     """Tables where this player sits (to reconnect)."""
 
 
-ServerMessage = Ack | Error | Lobby | LobbyUpdate | TableUpdate | Hint | Welcome
+ServerMessage = Ack | Error | Lobby | LobbyUpdate | TableUpdate | Hint | Welcome | ChatMessage
 SERVER_MESSAGES: dict[str, Any] = {
     "ack": Ack, "error": Error, "lobby": Lobby, "lobby_update": LobbyUpdate,
-    "table": TableUpdate, "hint": Hint, "welcome": Welcome}
+    "table": TableUpdate, "hint": Hint, "welcome": Welcome, "chat": ChatMessage}
 """Each server message's shape by its ``type``."""

@@ -175,3 +175,28 @@ async def test_a_table_heard_of_twice_at_once_is_held_once(rooms) -> None:
         b.sync.apply_notice({"table_id": table.id, "origin": "elsewhere",
                             "version": table.version}))
     assert held[0] is held[1] is b.tables[table.id]
+
+
+async def test_chat_and_privacy_reach_the_other_process(rooms) -> None:
+    """A line said in one process reaches the other's followers, and a table made private
+    in one is private in the other (its link works there, and only it)."""
+    _hub, a, b = rooms
+    ann = (await a.register("Ann"))[0]
+    bob = (await b.register("Bob"))[0]
+    table = await a.create_table(ann, "online", {}, 0, None, "simple")
+    await settle(a, b, table.id)
+    await a.table_settings(ann, table.id, True, None, None)
+    await settle(a, b, table.id)
+    elsewhere = b.tables[table.id]
+    assert elsewhere.settings.private and elsewhere.settings.invite == table.settings.invite
+    with pytest.raises(RoomError):
+        await b.open(Follower(), bob, table.id, "guess")
+    tab = Follower()
+    await b.open(tab, bob, table.id, table.settings.invite)
+    await a.say(Follower(), ann, table.id, "1.2.3.4", "hello from A", None, None)
+    for _ in range(100):
+        if any(m.get("type") == "chat" for m in tab.messages):
+            break
+        await asyncio.sleep(0.02)
+    assert [line["text"] for m in tab.messages if m.get("type") == "chat"
+            for line in m["lines"]] == ["hello from A"]

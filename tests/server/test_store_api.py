@@ -14,11 +14,13 @@ from cardroom.games.record import Record
 from cardroom.games.registry import GAMES, replay
 from cardroom.store.data import (
     BugReport,
+    ChatLine,
     NewBugReport,
     NewTable,
     PlayerInfo,
     StoredAction,
     StoredSeat,
+    TableSettings,
 )
 from cardroom.store.db import Change, Store
 
@@ -93,8 +95,8 @@ async def test_a_table_comes_back_as_plain_fields_and_its_matches_as_records(
         fresh.version = 5  # type: ignore[misc]
 
     game = spec.new(rules, seed=7, first_dealer=0)
-    assert await store.commit(Change("t1", 0, 11.0, seats={0: ("p1", None, False),
-                                                           1: (None, "simple", False)},
+    assert await store.commit(Change("t1", 0, 11.0, seats={0: StoredSeat("p1"),
+                                                           1: StoredSeat(bot="simple")},
                                      match=(1, game.seed, game.first_dealer, rules.to_dict())))
     for number in range(6):
         seat, text = game.to_act, game.legal_actions()[0].text
@@ -167,3 +169,30 @@ async def test_bug_reports_keep_their_record(store: Store) -> None:
                   client_state={"a": 1}, created_at=5.0, table_id="t1", record=record),
         BugReport(id=second, player_id="p2", player_name="Bob", description="none",
                   client_state={}, created_at=6.0)]
+
+
+async def test_settings_reserved_seats_successors_and_chat_come_back(store: Store) -> None:
+    """What private tables, friends' seats, bots' successors and the chat keep: each comes
+    back as written, from a fresh read as another process would make it."""
+    spec = GAMES["500"]
+    await store.add_table(NewTable(
+        id="t2", game="500", rules=spec.rules().to_dict(), seats=4, bot="search",
+        turn_seconds=None, hints=False, creator_id="p1", created_at=1.0,
+        settings=TableSettings(private=True, invite="s" * 32)))
+    fresh = await store.load_table("t2")
+    assert fresh is not None and fresh.settings == TableSettings(private=True, invite="s" * 32)
+    later = TableSettings(private=True, invite=None, invite_side=1, typed_chat=False)
+    assert await store.commit(Change("t2", 0, 2.0, settings=later, seats={
+        1: StoredSeat(reserved=True), 2: StoredSeat(bot="search", successor_id="p2")}))
+    stored = await store.load_table("t2")
+    assert stored is not None and stored.settings == later and stored.version == 1
+    assert stored.seats[1:3] == (StoredSeat(reserved=True),
+                                 StoredSeat(bot="search", successor_id="p2"))
+    lines = [ChatLine(table_id="t2", match_number=0, created_at=3.0 + n, player_id="p1",
+                      name="Ann", seat=0, channel="players", kind="text", text=f"line {n}")
+             for n in range(5)]
+    for line in lines:
+        await store.add_chat_line(line)
+    assert await store.chat_lines("t2") == lines
+    assert await store.chat_lines("t2", limit=2) == lines[-2:]
+    assert await store.chat_lines("t1") == []

@@ -23,6 +23,20 @@ class PlayerInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What a table's creator may change while it is open: who may reach it and its chat."""
+
+    private: bool = False
+    """Not listed in the lobby: only holders of the invite link may see, sit or watch."""
+    invite: str | None = None
+    """The invite link's secret (``None``: no link, or revoked)."""
+    invite_side: int | None = None
+    """The side an invite seats its holder on (``None``: any free seat)."""
+    typed_chat: bool = True
+    """Players may type in the chat (else only quick phrases and reactions)."""
+
+
+@dataclass(frozen=True, slots=True)
 class NewTable:
     """A table about to be created (:meth:`Store.add_table`), with ``seats`` empty seats."""
 
@@ -39,15 +53,20 @@ class NewTable:
     creator_id: str | None
     created_at: float
     version: int = 0
+    settings: TableSettings = TableSettings()
 
 
 @dataclass(frozen=True, slots=True)
 class StoredSeat:
-    """Who holds a seat: a player, a bot, or nobody; ``away``: a bot plays for the player."""
+    """Who holds a seat: a player, a bot, or nobody; ``away``: a bot plays for the player;
+    ``reserved``: kept for a friend; ``successor_id``: the player who takes the seat over
+    from its bot when the hand ends."""
 
     player_id: str | None = None
     bot: str | None = None
     away: bool = False
+    reserved: bool = False
+    successor_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +125,7 @@ class StoredTable:
     """The current match's actions, in order."""
     finished: tuple[StoredMatch, ...] = ()
     """The table's finished matches, oldest first."""
+    settings: TableSettings = TableSettings()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,3 +157,21 @@ class BugReport(NewBugReport):
     """A stored bug report (:meth:`Store.bugs`), numbered in the order reports came."""
 
     id: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatLine:
+    """One line of a table's chat, as stored and as sent (:meth:`Store.add_chat_line`)."""
+
+    table_id: str
+    match_number: int
+    created_at: float
+    player_id: str
+    name: str
+    seat: int | None
+    """The speaker's seat (``None``: a spectator)."""
+    channel: str
+    """``players`` or ``spectators``."""
+    kind: str
+    """``text``, ``phrase`` or ``reaction``."""
+    text: str

@@ -43,6 +43,7 @@ from sqlalchemy.ext.asyncio import (
 from cardroom.games.record import Record
 from cardroom.store.data import (
     BugReport,
+    ChatLine,
     MatchRecord,
     NewBugReport,
     NewTable,
@@ -51,10 +52,12 @@ from cardroom.store.data import (
     StoredMatch,
     StoredSeat,
     StoredTable,
+    TableSettings,
 )
 from cardroom.store.models import (
     ActionRow,
     BugRow,
+    ChatLineRow,
     MatchRow,
     PlayerRow,
     SeatRow,
@@ -75,6 +78,7 @@ _PLAYERS = PlayerRow.__table__
 _SEATS = SeatRow.__table__
 _MATCHES = MatchRow.__table__
 _BUGS = BugRow.__table__
+_CHAT = cast(Table, ChatLineRow.__table__)
 _BUMPED = _BUMP_PLAIN.returning(_TABLES.c.id).cte("bumped")
 _BUMP_AND_INSERT = insert(_ACTIONS).from_select(
     ["table_id", "match_number", "number", "seat", "action", "created_at"],
@@ -149,8 +153,10 @@ class Change:
     updated_at: float
     action: tuple[int, int, int, str] | None = None
     """(match number, action number, seat, action text)."""
-    seats: dict[int, tuple[str | None, str | None, bool]] = field(default_factory=dict)
-    """seat → (player id, bot, away)."""
+    seats: dict[int, StoredSeat] = field(default_factory=dict)
+    """The seats it changes, by number."""
+    settings: TableSettings | None = None
+    """The table's new settings (privacy, invite, chat), if they change."""
     match: tuple[int, int, int, dict[str, Any]] | None = None
     """A new current match: (number, seed, first dealer, rules)."""
     finish: tuple[int, int, list[int], list[dict[str, Any]]] | None = None
@@ -251,7 +257,7 @@ class Store:
         The version bump comes first: on PostgreSQL it locks the table's row until commit, so
         a rival transaction waits, then finds the version moved and matches no row.
         """
-        if change.match is None and not change.close:
+        if change.match is None and not change.close and change.settings is None:
             bump, parameters = _BUMP_PLAIN, {"b_id": change.table_id, "b_old": change.version,
                                              "b_new": change.version + 1,
                                              "b_at": change.updated_at}
@@ -265,6 +271,8 @@ class Store:
                 values["match_number"] = change.match[0]
             if change.close:
                 values["closed"] = True
+            if change.settings is not None:
+                values.update(_settings_columns(change.settings))
             bump = _BUMP.values(**values)
             parameters = {"b_id": change.table_id, "b_old": change.version}
         if self.group_commit is not None:
@@ -312,7 +320,7 @@ class Store:
                 turn_seconds=table.turn_seconds, bot=table.bot, hints=table.hints,
                 creator_id=table.creator_id, created_at=table.created_at,
                 updated_at=table.created_at, match_number=0, closed=False,
-                version=table.version))
+                version=table.version, **_settings_columns(table.settings)))
             if table.seats:
                 await connection.execute(insert(SeatRow), [
                     {"table_id": table.id, "seat": seat, "player_id": None, "bot": None,
@@ -349,6 +357,27 @@ class Store:
             actions=[a.action for a in actions[m.number]],
             seats=[a.seat for a in actions[m.number]])) for m in matches]
 
+    # -- chat -------------------------------------------------------------------------------------
+
+    async def add_chat_line(self, line: ChatLine) -> None:
+        """Keep a line of a table's chat (with the table's matches, for its replay)."""
+        async with self._writing(), self._engine.begin() as connection:
+            await connection.execute(insert(_CHAT).values(
+                table_id=line.table_id, match_number=line.match_number,
+                created_at=line.created_at, player_id=line.player_id, name=line.name,
+                seat=line.seat, channel=line.channel, kind=line.kind, text=line.text))
+
+    async def chat_lines(self, table_id: str, limit: int = 1000) -> list[ChatLine]:
+        """A table's chat, oldest first: its latest ``limit`` lines."""
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(
+                select(_CHAT).where(_CHAT.c.table_id == table_id)
+                .order_by(_CHAT.c.id.desc()).limit(limit))).all()
+        return [ChatLine(table_id=row.table_id, match_number=row.match_number,
+                         created_at=row.created_at, player_id=row.player_id, name=row.name,
+                         seat=row.seat, channel=row.channel, kind=row.kind, text=row.text)
+                for row in reversed(rows)]
+
     # -- bug reports ----------------------------------------------------------------------------
 
     async def add_bug(self, report: NewBugReport) -> int:
@@ -377,9 +406,11 @@ async def _read_table(connection: AsyncConnection, row: Row[Any],
     """A table with its seats and matches, read inside the caller's transaction (see
     :meth:`Store.load_table` for ``match_number`` and ``actions_from``)."""
     table_id = row.id
-    seats = {seat.seat: StoredSeat(seat.player_id, seat.bot, bool(seat.away))
+    seats = {seat.seat: StoredSeat(seat.player_id, seat.bot, bool(seat.away),
+                                   bool(seat.reserved), seat.successor_id)
              for seat in await connection.execute(
-                 select(_SEATS.c.seat, _SEATS.c.player_id, _SEATS.c.bot, _SEATS.c.away)
+                 select(_SEATS.c.seat, _SEATS.c.player_id, _SEATS.c.bot, _SEATS.c.away,
+                        _SEATS.c.reserved, _SEATS.c.successor_id)
                  .where(_SEATS.c.table_id == table_id))}
     same_match = match_number == row.match_number
     query = select(_MATCHES).where(_MATCHES.c.table_id == table_id)
@@ -407,7 +438,9 @@ async def _read_table(connection: AsyncConnection, row: Row[Any],
         seats=tuple(seats.get(number, StoredSeat())
                     for number in range(max(seats, default=-1) + 1)),
         match=current, actions=actions,
-        finished=() if same_match else tuple(m for m in matches if m.finished_at is not None))
+        finished=() if same_match else tuple(m for m in matches if m.finished_at is not None),
+        settings=TableSettings(private=bool(row.private), invite=row.invite,
+                               invite_side=row.invite_side, typed_chat=bool(row.typed_chat)))
 
 
 def _stored_match(row: Row[Any]) -> StoredMatch:
@@ -428,6 +461,12 @@ def _bug_record(data: Any) -> Record | None:
         return None
 
 
+def _settings_columns(settings: TableSettings) -> dict[str, Any]:
+    """A table's settings as the values of its row's columns."""
+    return {"private": settings.private, "invite": settings.invite,
+            "invite_side": settings.invite_side, "typed_chat": settings.typed_chat}
+
+
 def _write_change(connection: Connection, change: Change, bump: Any,
                   parameters: dict[str, Any]) -> bool:
     """Write one change inside the caller's transaction; False (and nothing written) if the
@@ -439,10 +478,11 @@ def _write_change(connection: Connection, change: Change, bump: Any,
         connection.execute(_INSERT_ACTION, {
             "table_id": change.table_id, "match_number": match, "number": number,
             "seat": seat, "action": text, "created_at": change.updated_at})
-    for seat, (player_id, bot, away) in change.seats.items():
+    for place, held in change.seats.items():
         connection.execute(
-            update(SeatRow).where(SeatRow.table_id == change.table_id, SeatRow.seat == seat)
-            .values(player_id=player_id, bot=bot, away=away))
+            update(SeatRow).where(SeatRow.table_id == change.table_id, SeatRow.seat == place)
+            .values(player_id=held.player_id, bot=held.bot, away=held.away,
+                    reserved=held.reserved, successor_id=held.successor_id))
     if change.match is not None:
         number, seed, dealer, rules = change.match
         connection.execute(insert(MatchRow).values(

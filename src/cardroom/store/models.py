@@ -53,6 +53,16 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(BigInteger, default=0)
     """Bumped by every change with a compare-and-set: two processes cannot both make change N.
     Clients see it as the ``version`` of ``table`` messages."""
+    private: Mapped[bool] = mapped_column(default=False)
+    """Not listed in the lobby: only holders of the invite link may see, sit or watch."""
+    invite: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The invite link's secret (NULL: no link, or revoked). Kept as it is, not hashed: the
+    creator copies the link again from the table, and it gives a seat at one table, not an
+    identity."""
+    invite_side: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The side the invite link seats its holder on (NULL: any free seat)."""
+    typed_chat: Mapped[bool] = mapped_column(default=True)
+    """Players may type in the chat (else only quick phrases and reactions)."""
 
 
 class SeatRow(Base):
@@ -65,6 +75,10 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     away: Mapped[bool] = mapped_column(default=False)
     """A bot plays for the absent player (kept here so every server process agrees)."""
+    reserved: Mapped[bool] = mapped_column(default=False)
+    """Kept for a friend: no bot and no stranger takes it (a holder of the invite link may)."""
+    successor_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The player who takes the seat over from its bot when the hand being played ends."""
 
 
 class MatchRow(Base):
@@ -107,3 +121,21 @@ class BugRow(Base):
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     client_state: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class ChatLineRow(Base):
+    """One line of a table's chat: typed text, a quick phrase or a reaction."""
+
+    __tablename__ = "chat_lines"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    match_number: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+    player_id: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    """``players`` (the seated players' line) or ``spectators``."""
+    kind: Mapped[str] = mapped_column(String(16))
+    """``text``, ``phrase`` or ``reaction``."""
+    text: Mapped[str] = mapped_column(Text)

@@ -1,4 +1,5 @@
-"""Whoever must act next at a table: a bot, a turn timer, the next match, or closing it.
+"""Whoever must act next at a table: a bot, a turn timer, the next match, people taking bots'
+seats over when a hand ends, or closing it.
 
 After every change of a table (:meth:`Driver.changed`, a subscriber of the core) the driver
 arranges the one thing due next. With several processes the one that made the last change
@@ -13,6 +14,7 @@ import logging
 import random
 import time
 import zlib
+from collections.abc import Awaitable, Callable
 
 from cardroom.store.db import Change
 from cardroom.tables.core import Core
@@ -23,6 +25,9 @@ from cardroom.tables.workers import BotWorkers, Superseded
 
 log = logging.getLogger(__name__)
 
+HandOver = Callable[[Table, int], Awaitable[None]]
+"""Seats the bots' successors at a table at a version."""
+
 RESUME_SPREAD_PER_TABLE = 0.01
 RESUME_SPREAD_MAX = 3.0
 """After a restart, the restored tables' bots start over up to this many seconds (a hundredth
@@ -32,8 +37,11 @@ of a second a table)."""
 class Driver:
     """Bots, timers, the next match and abandoned tables, for every table of the process."""
 
-    def __init__(self, core: Core, sync: Sync, workers: BotWorkers) -> None:
+    def __init__(self, core: Core, sync: Sync, workers: BotWorkers,
+                 hand_over: HandOver | None = None) -> None:
         self.core, self.sync, self.workers = core, sync, workers
+        self.hand_over = hand_over
+        """Seats bots' successors when a hand ends (:meth:`Seating.hand_over`)."""
         core.subscribe(self.changed)
 
     def changed(self, table: Table, owner: bool = True) -> None:
@@ -55,6 +63,9 @@ class Driver:
         if game is None:
             return
         late = 0.0 if owner or not core.shared else settings.takeover_delay
+        if self._hand_over_due(table):
+            table.turn_task = core.spawn(self._hand_over(table, table.version, late))
+            return
         if game.is_over:
             since = table.match_over_at or table.updated_at
             delay = since + settings.next_match_delay - time.time()
@@ -88,6 +99,23 @@ class Driver:
                 # Alone, this process drives every table now; shared, whoever drove a table
                 # goes on doing so, and this one stands by.
                 self.changed(table, owner=not core.shared)
+
+    def _hand_over_due(self, table: Table) -> bool:
+        """A hand (or the match) just ended and someone takes a bot's seat over now."""
+        game = table.game
+        return (self.hand_over is not None and game is not None
+                and any(s.successor is not None for s in table.seats)
+                and (game.is_over or any(e.get("type") == "hand_scored" for e in table.events)))
+
+    async def _hand_over(self, table: Table, version: int, delay: float) -> None:
+        """After ``delay``, the bots' successors take their seats (unless the table moved on
+        meanwhile); the change's announcement arranges what comes next."""
+        await asyncio.sleep(delay)
+        assert self.hand_over is not None
+        try:
+            await self.hand_over(table, version)
+        except RoomError as error:
+            log.error("handing bots' seats over at table %s: %s", table.id, error.message)
 
     async def _bot_turn(self, table: Table, version: int, delay: float) -> None:
         """After ``delay``, the seat's bot moves, unless the table has moved on meanwhile."""

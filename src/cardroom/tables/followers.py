@@ -11,6 +11,7 @@ them until they come back. A player who leaves during a match is away at once
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from typing import Any
 
@@ -139,7 +140,7 @@ class Followers:
                 return True
             change = Change(table.id, table.version, time.time())
             if away != state.away:
-                change.seats[number] = (state.player.id, state.bot, away)
+                change.seats[number] = dataclasses.replace(state.stored(), away=away)
             if not await self.core.commit(table, change):
                 return False
             state.away = away

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -19,6 +20,7 @@ from typing import Any, Literal, Protocol
 from cardroom.bots.levels import DEFAULT_BOT, level_word
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.protocol import Clock, SeatInfo, ServerMessage, TableSummary, TableUpdate
+from cardroom.store.data import StoredSeat, TableSettings
 from cardroom.tables.quotas import QuotaSettings
 
 Game = Any
@@ -91,6 +93,10 @@ class Seat:
     remote: bool = False
     """Another live process holds a connection for this seat."""
     away: bool = False
+    reserved: bool = False
+    """Kept for a friend: no bot and no stranger takes it (a holder of the invite link may)."""
+    successor: Player | None = None
+    """Who takes the seat over from its bot when the hand being played ends."""
     grace_task: asyncio.Task[None] | None = None
 
     @property
@@ -103,11 +109,22 @@ class Seat:
         """Nobody sits here."""
         return self.player is None and self.bot is None
 
+    @property
+    def open(self) -> bool:
+        """Anyone may sit here: nobody does and it is not kept for a friend."""
+        return self.empty and not self.reserved
+
     def info(self, number: int) -> SeatInfo:
         """What everybody may know of this seat."""
         return {"seat": number, "name": self.player.name if self.player else None,
                 "bot": self.bot, "connected": self.present or self.bot is not None,
-                "away": self.away}
+                "away": self.away, "reserved": self.reserved,
+                "successor": self.successor.name if self.successor else None}
+
+    def stored(self) -> StoredSeat:
+        """The seat as the store keeps it."""
+        return StoredSeat(self.player.id if self.player else None, self.bot, self.away,
+                          self.reserved, self.successor.id if self.successor else None)
 
 
 @dataclass
@@ -146,6 +163,9 @@ class Table:
     """Which game the table plays (a name of ``cardroom.games.registry.GAMES``)."""
     hints: bool = False
     """A casual table: its players may ask the search bot for a hint on their turn."""
+    settings: TableSettings = field(default_factory=TableSettings)
+    """Who may reach the table (private, its invite link) and its chat; the creator's to
+    change."""
 
     @property
     def spec(self) -> GameSpec:
@@ -218,8 +238,35 @@ class Table:
             "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": list(self.finished),
             "hints": self.hints, "turn_seconds": self.turn_seconds,
-            "bot_word": self.bot_word,
+            "bot_word": self.bot_word, "private": self.settings.private,
+            "typed_chat": self.settings.typed_chat, "invite_side": self.settings.invite_side,
+            "invite": self.settings.invite if self.is_creators_seat(seat) else None,
         }
+
+    def is_creators_seat(self, seat: int | None) -> bool:
+        """``seat`` is held by the table's creator."""
+        if seat is None:
+            return False
+        player = self.seats[seat].player
+        return player is not None and player.id == self.creator_id
+
+    def reachable_by(self, player: Player | None, invite: str | None) -> bool:
+        """Whether ``player`` may see this table, given the invite secret they bring: an open
+        table anyone may, a private one its seated players, the player who takes a bot's
+        seat over and holders of its invite link."""
+        if not self.settings.private:
+            return True
+        if player is not None and (self.seat_of(player) is not None or any(
+                s.successor is not None and s.successor.id == player.id for s in self.seats)):
+            return True
+        return invite_matches(self.settings.invite, invite)
+
+
+def invite_matches(secret: str | None, offered: str | None) -> bool:
+    """An offered invite secret is the table's (compared in constant time; no secret, or a
+    revoked one, admits nobody)."""
+    return secret is not None and offered is not None and hmac.compare_digest(
+        secret.encode(), offered.encode())
 
 
 def age_seconds(updated_at: float) -> float:

@@ -38,6 +38,9 @@ class QuotaSettings:
     """Bug reports one player may send per hour."""
     hints_per_minute: int = 20
     """Hint requests one player may send per minute."""
+    chat_per_minute: int = 20
+    """Chat lines one player may send per minute (and at most a quarter of them, but no
+    fewer than three, in any ten seconds)."""
 
 
 class QuotaExceeded(RoomError):
@@ -86,10 +89,13 @@ class Quotas:
         self.bug_reports = Window(Quota.BUG_REPORTS, settings.bug_reports_per_hour, 3600,
                                   "bug reports an hour")
         self.hints = Window(Quota.HINTS, settings.hints_per_minute, 60, "hints a minute")
+        self.chat = Window(Quota.CHAT, settings.chat_per_minute, 60, "chat lines a minute")
+        self.chat_burst = Window(Quota.CHAT, max(3, settings.chat_per_minute // 4), 10,
+                                 "chat lines in ten seconds")
         self._by_address = {
             window.quota: Window(window.quota, window.limit * ADDRESS_SHARE, window.seconds,
                                  f"{window.what} from one address")
-            for window in (self.bug_reports, self.hints)}
+            for window in (self.bug_reports, self.hints, self.chat)}
         self._connections: dict[str, int] = {}
         self.refused: dict[Quota, int] = dict.fromkeys(Quota, 0)
         """Refusals so far, by quota (for the metrics)."""
@@ -106,6 +112,12 @@ class Quotas:
         """Count an event of a per-player limit, for the player and for their address."""
         self.check(self._by_address[window.quota], address)
         self.check(window, player_id)
+
+    def check_chat(self, player_id: str, address: str) -> None:
+        """Count a chat line: a minute's and ten seconds' worth per player, and a minute's
+        per address."""
+        self.check(self.chat_burst, player_id)
+        self.check_player(self.chat, player_id, address)
 
     def tables(self, open_tables: int, created_by_player: int) -> None:
         """A player may create one more table, given the room's and their own open tables."""

@@ -16,6 +16,7 @@ identities. Behind it:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -26,8 +27,9 @@ from cardroom.bus import Bus
 from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.metrics import Metrics, RoomState
 from cardroom.protocol import ErrorCode, Lobby, TableSummary
-from cardroom.store.data import NewBugReport, NewTable
+from cardroom.store.data import NewBugReport, NewTable, TableSettings
 from cardroom.store.db import NameTaken, Store
+from cardroom.tables.chat import TableChat
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
 from cardroom.tables.errors import RoomError
@@ -46,7 +48,7 @@ from cardroom.tables.model import (
 )
 from cardroom.tables.names import BadName, check_name
 from cardroom.tables.quotas import Quotas
-from cardroom.tables.seating import Seating, check_bot_name, check_seat_number
+from cardroom.tables.seating import Seating, check_bot_name, check_seat_number, no_such_table
 from cardroom.tables.sync import Sync
 from cardroom.tables.workers import BotWorkers, Superseded
 
@@ -68,10 +70,11 @@ class Room:
         self.workers = BotWorkers(settings.bot_workers, settings.bot_budget,
                                   on_decision=self.metrics.bot_decision.observe)
         self.sync = Sync(core)
-        # The driver subscribes before the followers: it sets the turn clock their views show.
-        self.driver = Driver(core, self.sync, self.workers)
-        self.followers = Followers(core, self.sync)
         self.seating = Seating(core, self.sync)
+        # The driver subscribes before the followers: it sets the turn clock their views show.
+        self.driver = Driver(core, self.sync, self.workers, hand_over=self.seating.hand_over)
+        self.followers = Followers(core, self.sync)
+        self.chat = TableChat(core, self.quotas)
         self.lobby_feed = LobbyFeed(self._lobby_row)
         core.on_lobby_change(self.lobby_feed.changed)
         self.metrics.watch(self._state)
@@ -185,8 +188,9 @@ class Room:
         self.lobby_feed.watch(listener, offset, limit)
 
     def _lobby_row(self, table_id: str) -> TableSummary | None:
+        """A table's lobby row; none for a closed or private table."""
         table = self.tables.get(table_id)
-        return None if table is None else table.summary()
+        return None if table is None or table.settings.private else table.summary()
 
     def _state(self) -> RoomState:
         """The room's figures now, for ``/metrics``."""
@@ -200,9 +204,17 @@ class Room:
 
     # -- following tables -------------------------------------------------------------------------
 
-    async def open(self, listener: Listener, player: Player | None, table_id: str) -> int | None:
-        """Follow a table: the player's own seat if they sit there, else as a spectator."""
-        return self.followers.open(listener, player, await self.sync.get_table(table_id))
+    async def open(self, listener: Listener, player: Player | None, table_id: str,
+                   invite: str | None = None) -> int | None:
+        """Follow a table: the player's own seat if they sit there, else as a spectator (a
+        private table only with its ``invite``, unless they sit there). The connection then
+        receives the table's latest chat lines."""
+        table = await self.sync.get_table(table_id)
+        if not table.reachable_by(player, invite):
+            raise no_such_table()
+        seat = self.followers.open(listener, player, table)
+        await self.chat.history(table, listener)
+        return seat
 
     def disconnect(self, listener: Listener) -> None:
         """A connection closed (or changed identity): stop following everything."""
@@ -247,9 +259,103 @@ class Room:
         await self.seating.join(player, table, seat)
         return table
 
-    async def join(self, player: Player, table_id: str, seat: int) -> None:
-        """Take a free seat before the match starts."""
-        await self.seating.join(player, await self.sync.get_table(table_id), seat)
+    async def join(self, player: Player, table_id: str, seat: int,
+                   invite: str | None = None) -> None:
+        """Take a free seat before the match starts, or a bot's at the next hand (see
+        :meth:`Seating.join`)."""
+        await self.seating.join(player, await self.sync.get_table(table_id), seat, invite)
+
+    async def play_now(self, player: Player, game: str, preset: str | None) -> Table:
+        """Sit ``player`` down at once: at the open table of ``game`` with ``preset``'s plain
+        rules that most people are waiting at (or, failing one, that is in its first hand
+        with a bot's seat to take over at the next hand), else at a new table of theirs
+        whose other seats take the room's bots at once, open to others."""
+        spec = GAMES.get(game)
+        if spec is None:
+            raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
+                                                 f"{', '.join(GAMES)}.")
+        try:
+            rules = spec.rules(preset).to_dict()
+        except spec.rules_error as error:
+            raise RoomError(ErrorCode.BAD_RULES, str(error)) from None
+        for table, seat in self._places_for(player, spec.name, rules):
+            try:
+                await self.seating.join(player, table, seat)
+            except RoomError:
+                continue  # taken meanwhile: the next place
+            return table
+        table = await self.create_table(player, preset, {}, 0, None, None, game=spec.name)
+        await self.seating.start_with_bots(player, table, None)
+        return table
+
+    def _places_for(self, player: Player, game: str,
+                    rules: dict[str, Any]) -> list[tuple[Table, int]]:
+        """Where play-now may seat ``player``, best first: a free seat at a waiting table
+        (the more people waiting, the better), then a bot's seat at a table in its first
+        hand. Private, closing and custom-rules tables, and tables the player is at, are
+        never offered."""
+        waiting: list[tuple[int, Table, int]] = []
+        starting: list[tuple[Table, int]] = []
+        for table in self.tables.values():
+            if (table.game_name != game or table.settings.private or table.closing
+                    or table.seat_of(player) is not None or table.rules.to_dict() != rules):
+                continue
+            if table.status == "waiting" and table.game is None:
+                free = next((n for n, s in enumerate(table.seats) if s.open), None)
+                if free is not None:
+                    people = sum(s.player is not None for s in table.seats)
+                    waiting.append((-people, table, free))
+            elif table.match_number == 1 and table.game is not None and not table.game.history:
+                bot = next((n for n, s in enumerate(table.seats) if s.player is None
+                            and s.bot is not None and s.successor is None), None)
+                if bot is not None:
+                    starting.append((table, bot))
+        waiting.sort(key=lambda place: place[0])
+        return [(table, seat) for _, table, seat in waiting] + starting
+
+    async def reserve_seat(self, player: Player, table_id: str, seat: int,
+                           reserved: bool) -> None:
+        """The creator keeps an empty seat for a friend, or frees it again."""
+        await self.seating.reserve(player, await self.sync.get_table(table_id), seat, reserved)
+
+    async def table_settings(self, player: Player, table_id: str, private: bool | None,
+                             typed_chat: bool | None, invite_side: int | None) -> None:
+        """The creator changes who may reach the table and its chat (``None``: unchanged;
+        ``invite_side`` -1: the invite link seats its holder anywhere). A table made private
+        gets an invite link if it has none."""
+        table = await self.sync.get_table(table_id)
+        sides = len(table.spec.teams(table.rules))
+        if invite_side is not None and invite_side >= sides:
+            raise RoomError(ErrorCode.BAD_MESSAGE,
+                            f"This table has sides 0 to {sides - 1}, not {invite_side}.")
+
+        def make(current: TableSettings) -> TableSettings:
+            changed = dataclasses.replace(
+                current,
+                private=current.private if private is None else private,
+                typed_chat=current.typed_chat if typed_chat is None else typed_chat,
+                invite_side=(current.invite_side if invite_side is None
+                             else None if invite_side < 0 else invite_side))
+            if changed.private and changed.invite is None:
+                changed = dataclasses.replace(changed, invite=new_invite())
+            return changed
+
+        await self.seating.change_settings(player, table, make)
+
+    async def invite(self, player: Player, table_id: str, revoke: bool) -> str | None:
+        """The creator's new invite link secret (the old one stops working), or ``None``
+        once revoked."""
+        table = await self.sync.get_table(table_id)
+        settings = await self.seating.change_settings(
+            player, table, lambda current: dataclasses.replace(
+                current, invite=None if revoke else new_invite()))
+        return settings.invite
+
+    async def say(self, listener: Listener, player: Player, table_id: str, address: str,
+                  text: str | None, phrase: str | None, reaction: str | None) -> None:
+        """A chat line at a table the player sits at or follows (see :mod:`.chat`)."""
+        table = await self.sync.get_table(table_id)
+        await self.chat.say(listener, player, table, address, text, phrase, reaction)
 
     async def leave(self, player: Player, table_id: str) -> None:
         """Leave a table (see :meth:`Seating.leave`: during a match a bot takes the seat)."""
@@ -349,6 +455,11 @@ class Room:
             player_id=player.id, player_name=player.name, description=description,
             client_state=client_state, created_at=time.time(), table_id=table_id,
             record=record))
+
+
+def new_invite() -> str:
+    """A fresh invite link secret: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
 
 
 def _quietly(task: asyncio.Future[Any]) -> None:

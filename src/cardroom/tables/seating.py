@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from cardroom.bots import BOT_NAMES
 from cardroom.protocol import ErrorCode
+from cardroom.store.data import TableSettings
 from cardroom.store.db import Change
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.errors import RoomError
-from cardroom.tables.model import Player, Seat, Table
+from cardroom.tables.model import Player, Seat, Table, invite_matches
 from cardroom.tables.sync import Sync
 
 SeatCheck = Callable[[], dict[int, Seat]]
@@ -30,17 +31,62 @@ class Seating:
     def __init__(self, core: Core, sync: Sync) -> None:
         self.core, self.sync = core, sync
 
-    async def join(self, player: Player, table: Table, seat: int) -> None:
-        """Take a free seat before the match starts."""
+    async def join(self, player: Player, table: Table, seat: int,
+                   invite: str | None = None) -> None:
+        """Take a free seat before the match starts; at an open table being played, take a
+        bot's seat over when the hand being played ends (:meth:`hand_over`). A private
+        table, a seat kept for a friend and the invite's own side need the table's
+        ``invite``."""
 
         def check() -> dict[int, Seat]:
-            _check_seating_open(table)
+            if not table.reachable_by(player, invite):
+                raise no_such_table()
             if table.seat_of(player) is not None:
                 raise RoomError(ErrorCode.SEAT_TAKEN, "You already sit at this table.")
             check_seat_number(seat, len(table.seats))
-            if not table.seats[seat].empty:
+            if table.status == "playing":
+                return {seat: _successor(table, seat, player)}
+            state = table.seats[seat]
+            if not state.empty:
                 raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
+            invited = invite_matches(table.settings.invite, invite)
+            if state.reserved and not invited:
+                raise RoomError(ErrorCode.SEAT_TAKEN, "That seat is kept for a friend of the "
+                                                      "table's creator.")
+            side = table.settings.invite_side
+            if invited and side is not None and seat not in table.spec.teams(table.rules)[side]:
+                raise RoomError(ErrorCode.SEAT_TAKEN, "Your invitation is for a seat of the "
+                                                      "other side.")
             return {seat: Seat(player=player)}
+
+        await self._change_seats(table, check)
+
+    async def hand_over(self, table: Table, version: int) -> None:
+        """The hand ended: each bot that has a successor gives its seat to that player
+        (unless the table moved on meanwhile, or the player sat elsewhere there since). The
+        next match does not start early for it."""
+
+        def check() -> dict[int, Seat]:
+            if table.version != version:
+                return {}
+            return {n: Seat(player=s.successor) for n, s in enumerate(table.seats)
+                    if s.successor is not None and s.player is None
+                    and table.seat_of(s.successor) is None}
+
+        await self._change_seats(table, check, may_start=False)
+
+    async def reserve(self, player: Player, table: Table, seat: int, reserved: bool) -> None:
+        """The creator keeps an empty seat for a friend (no bot or stranger takes it), or
+        frees it again."""
+
+        def check() -> dict[int, Seat]:
+            _check_creator(table, player)
+            check_seat_number(seat, len(table.seats))
+            state = table.seats[seat]
+            if reserved and (table.status == "playing" or not state.empty):
+                raise RoomError(ErrorCode.SEAT_TAKEN, "Only an empty seat of a table that "
+                                                      "is waiting can be kept for a friend.")
+            return {seat: dataclasses.replace(state, reserved=reserved)}
 
         await self._change_seats(table, check)
 
@@ -55,7 +101,7 @@ class Seating:
         def check() -> dict[int, Seat]:
             number = table.seat_of(player)
             if number is None:
-                raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
+                return _give_up_succession(table, player)
             if table.status == "playing":
                 return {number: dataclasses.replace(table.seats[number], away=True)}
             return {number: Seat()}
@@ -71,8 +117,9 @@ class Seating:
             _check_seating_open(table)
             check_bot_name(bot)
             check_seat_number(seat, len(table.seats))
-            if not table.seats[seat].empty:
-                raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
+            if not table.seats[seat].open:
+                raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken or kept for a "
+                                                      "friend.")
             return {seat: Seat(bot=bot)}
 
         await self._change_seats(table, check)
@@ -86,43 +133,81 @@ class Seating:
             _check_creator(table, player)
             _check_seating_open(table)
             check_bot_name(bot)
-            return {n: Seat(bot=bot) for n, s in enumerate(table.seats) if s.empty}
+            return {n: Seat(bot=bot) for n, s in enumerate(table.seats) if s.open}
 
         await self._change_seats(table, check)
 
-    async def _change_seats(self, table: Table, check: SeatCheck) -> None:
+    async def _change_seats(self, table: Table, check: SeatCheck,
+                            may_start: bool = True) -> None:
         """Seat changes checked by ``check`` (which returns them) against fresh state; the
-        match starts when every seat is filled, the table closes when the last human leaves."""
+        match starts when every seat is filled (if ``may_start``), the table closes when the
+        last human leaves. No changes: nothing is written."""
+
+        async def attempt() -> bool:
+            changes = check()
+            return not changes or await self._write_seats(table, changes, may_start)
+
+        await self.settle(table, attempt)
+
+    async def change_settings(self, player: Player, table: Table,
+                              make: Callable[[TableSettings], TableSettings]) -> TableSettings:
+        """The creator changes the table's settings (``make`` gives the new ones from the
+        current); everybody following it, and the lobby, hear of it."""
+        core = self.core
+        settings = table.settings
+
+        async def attempt() -> bool:
+            nonlocal settings
+            _check_creator(table, player)
+            settings = make(table.settings)
+            if settings == table.settings:
+                return True
+            if not await core.commit(table, Change(table.id, table.version, time.time(),
+                                                   settings=settings)):
+                return False
+            table.settings = settings
+            table.events = [{"type": "settings"}]
+            await core.announce(table, lobby=True)
+            return True
+
+        await self.settle(table, attempt)
+        return settings
+
+    async def settle(self, table: Table, attempt: Callable[[], Awaitable[bool]]) -> None:
+        """Run ``attempt`` under the table's lock until it is written (it returns False when
+        its compare-and-set lost): a refusal made on what may be another process's stale
+        state is checked again after catching up."""
         core = self.core
         async with table.lock:
             fresh = not core.shared
             for _ in range(CONFLICT_RETRIES):
                 if table.id not in core.tables:
-                    raise RoomError(ErrorCode.NO_SUCH_TABLE, "That table has closed.")
+                    raise no_such_table()
                 try:
-                    changes = check()
+                    written = await attempt()
                 except RoomError:
                     if fresh:
                         raise
                     await self.sync.catch_up(table)  # refused on what may be stale state
                     fresh = True
                     continue
-                if await self._write_seats(table, changes):
+                if written:
                     return
                 await self.sync.catch_up(table)
             raise busy()
 
-    async def _write_seats(self, table: Table, changes: dict[int, Seat]) -> bool:
+    async def _write_seats(self, table: Table, changes: dict[int, Seat],
+                           may_start: bool = True) -> bool:
         """Commit seat changes (and the match they complete, or the table's closing); False
         if another process changed the table first."""
         core = self.core
         seats = [changes.get(n, s) for n, s in enumerate(table.seats)]
         change = Change(table.id, table.version, time.time(),
-                        seats={n: (s.player.id if s.player else None, s.bot, s.away)
-                               for n, s in changes.items()})
+                        seats={n: s.stored() for n, s in changes.items()})
         close = change.close = all(s.player is None for s in seats)
         game = None
-        if not close and all(not s.empty for s in seats) and table.status == "waiting":
+        if (may_start and not close and all(not s.empty for s in seats)
+                and table.status == "waiting"):
             game = core.new_game(table, seats)
             change.match = core.new_match_change(table, game).match
         if not await core.commit(table, change):
@@ -146,6 +231,37 @@ def _stop_following(table: Table, player: Player | None) -> None:
     for listener, follower in list(table.listeners.items()):
         if player is not None and follower is not None and follower.id == player.id:
             del table.listeners[listener]
+
+
+def no_such_table() -> RoomError:
+    """The error for a table that closed, never was, or is private to the asker: the same
+    answer for each, so a guessed id tells nothing."""
+    return RoomError(ErrorCode.NO_SUCH_TABLE, "There is no such table (it may have closed).")
+
+
+def _successor(table: Table, seat: int, player: Player) -> Seat:
+    """The seat with ``player`` to take it over from its bot when the hand ends: only a
+    bot's own seat (not an absent player's), not already promised to someone else, at a
+    table whose creator has not made it friends only (a friend with the link may)."""
+    state = table.seats[seat]
+    if state.player is not None or state.bot is None:
+        raise RoomError(ErrorCode.TABLE_STARTED, "The match has started: only a bot's seat "
+                                                 "can be taken over.")
+    if state.successor is not None:
+        raise RoomError(ErrorCode.SEAT_TAKEN, f"{state.successor.name} takes that seat over "
+                                              "at the next hand.")
+    if any(s.successor is not None and s.successor.id == player.id for s in table.seats):
+        raise RoomError(ErrorCode.SEAT_TAKEN, "You take another seat over at the next hand.")
+    return dataclasses.replace(state, successor=player)
+
+
+def _give_up_succession(table: Table, player: Player) -> dict[int, Seat]:
+    """A player who was to take a bot's seat over at the next hand changed their mind (or
+    ``not_at_table``: they neither sit here nor were to)."""
+    for number, state in enumerate(table.seats):
+        if state.successor is not None and state.successor.id == player.id:
+            return {number: dataclasses.replace(state, successor=None)}
+    raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
 
 
 def _check_creator(table: Table, player: Player) -> None:

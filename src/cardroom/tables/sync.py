@@ -51,7 +51,8 @@ class Sync:
                       turn_seconds=stored.turn_seconds, creator_id=stored.creator_id,
                       seats=[Seat() for _ in range(spec.players(rules))],
                       updated_at=stored.updated_at, match_number=stored.match_number,
-                      version=stored.version, game_name=spec.name, hints=stored.hints)
+                      version=stored.version, game_name=spec.name, hints=stored.hints,
+                      settings=stored.settings)
         await self._load_into(table, stored)
         return table
 
@@ -84,6 +85,7 @@ class Sync:
             if game.is_over and table.match_over_at is None:
                 table.match_over_at = stored.match.finished_at if stored.match else None
         table.match_number = stored.match_number
+        table.settings = stored.settings
         table.version = stored.version
         table.updated_at = stored.updated_at
         return events
@@ -91,7 +93,7 @@ class Sync:
     async def _seat_players(self, table: Table, stored: StoredTable) -> None:
         """The stored seats: who sits where, bots, and who a bot plays for."""
         players = self.core.players
-        wanted = {s.player_id for s in stored.seats if s.player_id}
+        wanted = {pid for s in stored.seats for pid in (s.player_id, s.successor_id) if pid}
         # Held here while the seats are filled: the room's own map forgets a player nothing
         # else holds, and a player just read from the store is held by nothing else yet.
         held = {pid: players.get(pid) for pid in wanted}
@@ -101,7 +103,8 @@ class Sync:
         for number, state in enumerate(table.seats):
             seat = stored.seats[number] if number < len(stored.seats) else StoredSeat()
             state.player = held.get(seat.player_id) if seat.player_id else None
-            state.bot, state.away = seat.bot, seat.away
+            state.bot, state.away, state.reserved = seat.bot, seat.away, seat.reserved
+            state.successor = held.get(seat.successor_id) if seat.successor_id else None
 
     async def catch_up(self, table: Table) -> bool:
         """Read what other processes did to this table since our version (the caller holds

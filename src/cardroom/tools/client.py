@@ -80,6 +80,8 @@ class Client:
         self.lobby: dict[str, Any] | None = None
         self.welcome: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
+        self.chat: dict[str, list[dict[str, Any]]] = {}
+        """Each followed table's chat lines, in the order they came."""
         self.received: list[dict[str, Any]] = []
         self.keep_all = False
         self._seq = 0
@@ -151,6 +153,8 @@ class Client:
                 self.lobby = merge_lobby(self.lobby, message)
             elif kind == "welcome":
                 self.welcome = message
+            elif kind == "chat":
+                self.chat.setdefault(message["table_id"], []).extend(message["lines"])
             self._changed.notify_all()
 
     async def send_raw(self, text: str | bytes) -> None:
@@ -207,9 +211,31 @@ class Client:
         return (await self.request("create_table", game=game, preset=preset, seat=seat,
                                    **options))["table_id"]
 
-    async def join(self, table_id: str, seat: int) -> None:
-        """Take a seat."""
-        await self.request("join", table_id=table_id, seat=seat)
+    async def join(self, table_id: str, seat: int, invite: str | None = None) -> None:
+        """Take a seat (a bot's, at an open table being played: at the next hand); a private
+        table's needs its ``invite``."""
+        await self.request("join", table_id=table_id, seat=seat, invite=invite)
+
+    async def play_now(self, game: str = "500", preset: str | None = None) -> dict[str, Any]:
+        """Sit down at once (a free seat with these rules, or a new table with bots):
+        ``table_id`` and ``seat``."""
+        return await self.request("play_now", game=game, preset=preset)
+
+    async def table_settings(self, table_id: str, **settings: Any) -> None:
+        """Change the table's ``private``, ``typed_chat`` or ``invite_side`` (creator)."""
+        await self.request("table_settings", table_id=table_id, **settings)
+
+    async def invite(self, table_id: str, revoke: bool = False) -> str | None:
+        """A new invite link secret for the table (creator), or ``None`` once revoked."""
+        return (await self.request("invite", table_id=table_id, revoke=revoke))["invite"]
+
+    async def reserve_seat(self, table_id: str, seat: int, reserved: bool = True) -> None:
+        """Keep an empty seat for a friend, or free it (creator)."""
+        await self.request("reserve_seat", table_id=table_id, seat=seat, reserved=reserved)
+
+    async def say(self, table_id: str, **line: str) -> None:
+        """Chat at the table: ``text=...``, ``phrase=...`` or ``reaction=...``."""
+        await self.request("chat", table_id=table_id, **line)
 
     async def leave(self, table_id: str) -> None:
         """Give up our seat."""
@@ -223,9 +249,10 @@ class Client:
         """Fill the empty seats with bots (creator only)."""
         await self.request("start_with_bots", table_id=table_id, bot=bot)
 
-    async def open(self, table_id: str) -> int | None:
-        """Follow a table; returns our seat, or ``None`` as a spectator."""
-        return (await self.request("open", table_id=table_id))["seat"]
+    async def open(self, table_id: str, invite: str | None = None) -> int | None:
+        """Follow a table (a private one with its ``invite``); returns our seat, or ``None``
+        as a spectator."""
+        return (await self.request("open", table_id=table_id, invite=invite))["seat"]
 
     async def act(self, table_id: str, action: str) -> dict[str, Any]:
         """Take an action at our seat."""

@@ -98,11 +98,14 @@ async def rules_preset(request: Request) -> Response:
 
 
 def _table_rules(request: Request, table_id: str) -> Any:
-    """The rules in force at a table of the app's room, or ``None`` if there is no such table."""
+    """The rules in force at a table of the app's room, or ``None`` if there is no such table
+    (nor one the asker may see: a private table's page needs ``?invite=`` with its secret)."""
     room = getattr(request.app.state, "room", None)
     tables = getattr(room, "tables", None) or {}
     table = tables.get(table_id)
-    return None if table is None else table.rules
+    if table is None or not table.reachable_by(None, request.query_params.get("invite")):
+        return None
+    return table.rules
 
 
 async def rules_table(request: Request) -> HTMLResponse:

@@ -23,19 +23,24 @@ from cardroom.protocol import (
     Act,
     AddBot,
     AskHint,
+    Chat,
     CreateTable,
     Error,
     ErrorCode,
     Hello,
     Hint,
+    Invite,
     Join,
     Leave,
     Open,
+    PlayNow,
     Quota,
     Register,
     ReportBug,
+    ReserveSeat,
     ServerMessage,
     StartWithBots,
+    TableSettingsMessage,
     WatchLobby,
     describe_problem,
     read_message,
@@ -102,6 +107,8 @@ class Connection:
             "create_table": self._create_table, "join": self._join, "leave": self._leave,
             "add_bot": self._add_bot, "start_with_bots": self._start_with_bots,
             "open": self._open, "act": self._act, "hint": self._hint,
+            "play_now": self._play_now, "table_settings": self._table_settings,
+            "invite": self._invite, "reserve_seat": self._reserve_seat, "chat": self._chat,
             "report_bug": self._report_bug,
             "ping": self._ping,
         }
@@ -309,9 +316,9 @@ class Connection:
 
     async def _join(self, message: Join) -> dict[str, Any]:
         player = self._need_player()
-        await self.room.join(player, message.table_id, message.seat)
+        await self.room.join(player, message.table_id, message.seat, message.invite)
         return {"table_id": message.table_id,
-                "seat": await self.room.open(self, player, message.table_id)}
+                "seat": await self.room.open(self, player, message.table_id, message.invite)}
 
     async def _leave(self, message: Leave) -> dict[str, Any]:
         await self.room.leave(self._need_player(), message.table_id)
@@ -327,8 +334,33 @@ class Connection:
         return {"table_id": message.table_id}
 
     async def _open(self, message: Open) -> dict[str, Any]:
-        seat = await self.room.open(self, self.player, message.table_id)
+        seat = await self.room.open(self, self.player, message.table_id, message.invite)
         return {"table_id": message.table_id, "seat": seat}
+
+    async def _play_now(self, message: PlayNow) -> dict[str, Any]:
+        player = self._need_player()
+        table = await self.room.play_now(player, message.game, message.preset)
+        seat = await self.room.open(self, player, table.id)
+        return {"table_id": table.id, "seat": seat}
+
+    async def _table_settings(self, message: TableSettingsMessage) -> dict[str, Any]:
+        await self.room.table_settings(self._need_player(), message.table_id, message.private,
+                                       message.typed_chat, message.invite_side)
+        return {"table_id": message.table_id}
+
+    async def _invite(self, message: Invite) -> dict[str, Any]:
+        invite = await self.room.invite(self._need_player(), message.table_id, message.revoke)
+        return {"table_id": message.table_id, "invite": invite}
+
+    async def _reserve_seat(self, message: ReserveSeat) -> dict[str, Any]:
+        await self.room.reserve_seat(self._need_player(), message.table_id, message.seat,
+                                     message.reserved)
+        return {"table_id": message.table_id, "seat": message.seat}
+
+    async def _chat(self, message: Chat) -> dict[str, Any]:
+        await self.room.say(self, self._need_player(), message.table_id, self.address,
+                            message.text, message.phrase, message.reaction)
+        return {"table_id": message.table_id}
 
     async def _act(self, message: Act) -> dict[str, Any]:
         return await self.room.act(self._need_player(), message.table_id, message.action)

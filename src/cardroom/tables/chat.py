@@ -1,0 +1,147 @@
+"""Table chat: typed lines, quick phrases and reactions, for the seated players and, on a line
+of their own, the spectators.
+
+Nothing a client sends is trusted: typed text is cut to plain visible text (control and
+direction characters dropped, runs of spaces folded), phrases and reactions are picked from
+fixed lists by name, so a one-tap message can never carry a card. Each line is kept with the
+table (``chat_lines``, by match) before it is sent to the table's followers here and, over the
+bus, in the other processes. Muting is the reader's own business (the browser hides a muted
+player's lines); limits are per player and per address (:mod:`~cardroom.tables.quotas`).
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from typing import Any
+
+from cardroom.protocol import ChatLineInfo, ChatMessage, ErrorCode
+from cardroom.store.data import ChatLine
+from cardroom.tables.core import Core
+from cardroom.tables.errors import RoomError
+from cardroom.tables.model import Listener, Player, Table
+from cardroom.tables.quotas import Quotas
+
+CHAT_CHANNEL = "chat"
+"""The bus channel of chat lines."""
+HISTORY_LINES = 50
+"""Lines a connection receives when it opens a table."""
+
+PHRASES: dict[str, str] = {
+    "hello": "Hello!",
+    "good_luck": "Good luck!",
+    "well_played": "Well played!",
+    "nice_hand": "Nice hand!",
+    "sorry_partner": "Sorry, partner.",
+    "thanks": "Thanks!",
+    "oops": "Oops!",
+    "good_game": "Good game, thanks!",
+}
+"""The quick phrases by name: fixed texts, so none can hint at a card."""
+
+REACTIONS: dict[str, str] = {
+    "thumbs_up": "👍",
+    "clap": "👏",
+    "laugh": "😄",
+    "wow": "😮",
+    "grimace": "😬",
+    "thinking": "🤔",
+}
+"""The one-tap reactions by name."""
+
+_DROPPED = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
+"""Unicode categories a chat line never carries: controls, format characters (direction
+overrides among them), private use, surrogates, unassigned, and line breaks."""
+
+
+def clean_text(text: str) -> str:
+    """Typed chat as plain visible text: characters of :data:`_DROPPED` categories go (tabs
+    and line breaks become spaces), runs of white space fold into one; may be empty."""
+    kept = []
+    for char in text:
+        if char in "\t\n\r":
+            kept.append(" ")
+        elif unicodedata.category(char) not in _DROPPED:
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
+def line_info(line: ChatLine) -> ChatLineInfo:
+    """A stored line as the followers see it."""
+    return {"at": line.created_at, "player_id": line.player_id, "name": line.name,
+            "seat": line.seat, "channel": line.channel,  # type: ignore[typeddict-item]
+            "kind": line.kind, "text": line.text}  # type: ignore[typeddict-item]
+
+
+class TableChat:
+    """Says lines at tables, keeps them, and hands them to whoever follows the table."""
+
+    def __init__(self, core: Core, quotas: Quotas) -> None:
+        self.core, self.quotas = core, quotas
+        core.bus.subscribe(CHAT_CHANNEL, self._on_notice)
+
+    async def say(self, listener: Listener, player: Player, table: Table, address: str,
+                  text: str | None = None, phrase: str | None = None,
+                  reaction: str | None = None) -> ChatLineInfo:
+        """One line from ``player`` (exactly one of typed ``text``, a ``phrase`` name or a
+        ``reaction`` name) at a table they sit at or follow; refused with a typed error (and
+        nothing kept or sent) otherwise."""
+        seat = table.seat_of(player)
+        if seat is None and listener not in table.listeners:
+            raise RoomError(ErrorCode.NOT_AT_TABLE, "Open the table to chat there.")
+        kind, said = self._what(table, text, phrase, reaction)
+        self.quotas.check_chat(player.id, address)
+        line = ChatLine(table_id=table.id, match_number=table.match_number,
+                        created_at=time.time(), player_id=player.id, name=player.name,
+                        seat=seat, channel="players" if seat is not None else "spectators",
+                        kind=kind, text=said)
+        await self.core.store.add_chat_line(line)
+        info = line_info(line)
+        self.deliver(table, [info])
+        await self.core.bus.publish(CHAT_CHANNEL, {"table_id": table.id, "line": info,
+                                                   "origin": self.core.origin})
+        return info
+
+    @staticmethod
+    def _what(table: Table, text: str | None, phrase: str | None,
+              reaction: str | None) -> tuple[str, str]:
+        """The kind of line and its words, or the typed error that refuses it."""
+        if phrase is not None:
+            if phrase not in PHRASES:
+                raise RoomError(ErrorCode.BAD_MESSAGE, f"Unknown phrase; choose one of: "
+                                                       f"{', '.join(PHRASES)}.")
+            return "phrase", PHRASES[phrase]
+        if reaction is not None:
+            if reaction not in REACTIONS:
+                raise RoomError(ErrorCode.BAD_MESSAGE, f"Unknown reaction; choose one of: "
+                                                       f"{', '.join(REACTIONS)}.")
+            return "reaction", REACTIONS[reaction]
+        if not table.settings.typed_chat:
+            raise RoomError(ErrorCode.CHAT_OFF, "The table's creator turned typed chat off: "
+                                                "quick phrases and reactions still work.")
+        cleaned = clean_text(text or "")
+        if not cleaned:
+            raise RoomError(ErrorCode.BAD_MESSAGE, "Say something visible.")
+        return "text", cleaned
+
+    @staticmethod
+    def deliver(table: Table, lines: list[ChatLineInfo],
+                to: Listener | None = None) -> None:
+        """Send lines to one connection, or to every connection following the table here."""
+        message: ChatMessage = {"type": "chat", "table_id": table.id, "lines": lines}
+        for listener in (to,) if to is not None else list(table.listeners):
+            listener.deliver(message)
+
+    async def history(self, table: Table, listener: Listener) -> None:
+        """Send a connection that opened the table its latest lines (nothing if none)."""
+        lines = await self.core.store.chat_lines(table.id, HISTORY_LINES)
+        if lines:
+            self.deliver(table, [line_info(line) for line in lines], to=listener)
+
+    async def _on_notice(self, notice: dict[str, Any]) -> None:
+        """Another process's line: hand it to this process's followers of the table."""
+        if notice.get("origin") == self.core.origin:
+            return
+        table = self.core.tables.get(str(notice.get("table_id")))
+        if table is not None and isinstance(notice.get("line"), dict):
+            self.deliver(table, [notice["line"]])
