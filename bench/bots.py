@@ -3,8 +3,10 @@ of every preset (three, five and six players included), every seat played by the
 measured.
 
 Run: ``python -m bench.bots [--actions 150] [--bots random,simple,search:fast,search]
-[--presets online,six-handed] [--by-preset]``. Prints a table (with ``--by-preset``, a row
-per bot and preset as well); the integrator copies it to bench/RESULTS.md.
+[--presets online,six-handed,online:46] [--by-preset]``. A preset may name another deck
+after a colon (``online:46``: the 46-card deck's two jokers; the default list has it after
+every preset). Prints a table (with ``--by-preset``, a row per bot and preset as well); the
+integrator copies it to bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -17,7 +19,17 @@ from rich.console import Console
 from rich.table import Table
 
 from cardroom.bots import make_bot
-from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game
+from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game, Rules
+
+PRESETS = (*ALL_PRESET_NAMES, "online:46")
+"""The tables measured by default: every preset, and `online` with the 46-card deck."""
+
+
+def table_rules(preset: str) -> Rules:
+    """The rules of ``preset``, or of ``PRESET:DECK`` (the preset played with that deck)."""
+    name, _, deck = preset.partition(":")
+    rules = Rules.preset(name)
+    return Rules.from_dict({**rules.to_dict(), "deck": deck}) if deck else rules
 
 
 def decision_times(name: str, actions: int, preset: str,
@@ -26,7 +38,7 @@ def decision_times(name: str, actions: int, preset: str,
     ``preset`` (dealt from seed ``100 + number``)."""
     every: list[float] = []
     plays: list[float] = []
-    game = Game.new(preset, seed=100 + number)
+    game = Game.new(table_rules(preset), seed=100 + number)
     bots = [make_bot(name, seed=seat) for seat in range(game.players)]
     for _ in range(actions):
         if game.is_over:
@@ -52,8 +64,9 @@ def p99(times: list[float]) -> float:
 def main(actions: int = typer.Option(150, help="Actions per preset and bot."),
          bots: str = typer.Option("random,simple,search:fast,search",
                                   help="Comma-separated bot names."),
-         presets: str = typer.Option(",".join(ALL_PRESET_NAMES),
-                                     help="Comma-separated presets."),
+         presets: str = typer.Option(",".join(PRESETS),
+                                     help="Comma-separated presets (PRESET:DECK for "
+                                          "another deck)."),
          by_preset: bool = typer.Option(False, help="A row per bot and preset as well.")
          ) -> None:
     """Measure each bot and print the table."""
