@@ -34,4 +34,12 @@ POSITIONS += [
            bids=SEVEN_NT, active=(0, 1, 2, 3), first=0,
            cards={0: "6H QH AS KS", 1: "KH 5S 6S 9D", 2: "7H 4D 8C 8S", 3: "AH 8H 7C 7S"},
            winners=(0, 1, 0, 1, 0, 0), opening=["6H", "KH", "7H"]),
+    ending("contractor keeps the heart ace under the partner's king", OVERTAKE, ["7H"],
+           "with the suits exchanged: the joker and the AH are in this hand, so the "
+           "partner's KH cannot be beaten; the 7H lets it win, and the AH takes the next "
+           "heart",
+           bids=SEVEN_NT, active=(0, 1, 2, 3), first=0,
+           cards={2: "KH 9H QS JS 10S", 3: "10H 6H KD QD JD", 0: "JK AH 7H AC 5D",
+                  1: "QH JH 4D 6D 7D"},
+           winners=(0, 2, 0, 2, 2), opening=["KH", "10H"]),
 ]

@@ -17,7 +17,8 @@ import pytest
 from tests.bots.scenarios import misere_defence, no_trumps, partner, trumps
 from tests.bots.scenarios.scenario import Scenario
 
-from cardroom.bots.five_hundred.search import LEVELS, SearchBot
+from cardroom.bots.five_hundred.aims import view_aims
+from cardroom.bots.five_hundred.search import LEVELS, Knowledge, SearchBot, overtakes_sure_winner
 from cardroom.bots.levels import DEFAULT_BOT
 
 POSITIONS: list[Scenario] = [*misere_defence.POSITIONS, *trumps.POSITIONS,
@@ -34,6 +35,28 @@ def test_the_default_bot_is_the_search_bot_at_its_default_level() -> None:
 
 def test_positions_are_named_once() -> None:
     assert len({scenario.name for scenario in POSITIONS}) == len(POSITIONS)
+
+
+def overtaking(scenario: Scenario) -> frozenset[str]:
+    """The legal plays that take the trick from a partner's sure winner at the position."""
+    game = scenario.game()
+    view = game.view(game.to_act)
+    aims = view_aims(view)
+    assert aims is not None
+    return overtakes_sure_winner(Knowledge(view), aims, view["legal_actions"])
+
+
+def test_a_partners_winner_is_sure_when_no_card_still_to_come_can_beat_it() -> None:
+    named = {scenario.name: scenario for scenario in partner.POSITIONS}
+    kept = named["contractor keeps the heart ace under the partner's king"]
+    assert overtaking(kept) == {"play AH", "play JK"}
+    # the seat still to play may hold the AH: the partner's KH is not sure to win
+    unsure = replace(kept, name="the AH still out", cards=(
+        (2, "KH 9H QS JS 10S"), (3, "10H 6H KD QD JD"), (0, "JK QH 7H AC 5D"),
+        (1, "AH JH 4D 6D 7D")))
+    assert overtaking(unsure) == frozenset()
+    assert overtaking(named["fourth hand keeps the ace under the partner's king"]) == {
+        "play AD"}
 
 
 @pytest.mark.parametrize("scenario", POSITIONS, ids=lambda scenario: scenario.name)

@@ -20,8 +20,10 @@ It reads nothing but the view dict it is given, so it never sees a hidden card.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cardroom.bots.five_hundred.aims import Aims, contract_aims, view_aims
@@ -160,7 +162,10 @@ class SearchBot:
 
     def play(self, view: FiveHundredView, deadline: float) -> str | None:
         """The play with the best average score over sampled deals, or ``None`` when no
-        sample could be solved in time."""
+        sample could be solved in time. When that play overtakes a partner's card sure to
+        win the trick (:func:`overtakes_sure_winner`), the best play that lets the partner's
+        card win is taken instead if it scores as well within the sampling noise
+        (:func:`within_noise`): the overtaking card may still take a trick of its own."""
         legal: list[str] = view["legal_actions"]
         if len(legal) == 1:
             return legal[0]
@@ -179,6 +184,7 @@ class SearchBot:
         assert aims is not None, "unsearchable_reason turns away contracts without aims"
         aim = Aim(knowledge, aims)
         totals: dict[str, float] = {}
+        deals: list[dict[str, float]] = []
         solved = 0
         while solved < level.samples and time.perf_counter() < deadline:
             hands = knowledge.sample(self.rng)
@@ -193,13 +199,24 @@ class SearchBot:
                 break
             for action, score in scores.items():
                 totals[action] = totals.get(action, 0.0) + score
+            deals.append(scores)
             solved += 1
         self.last_samples = solved
         candidates = {action: total for action, total in totals.items() if action in legal}
         if not candidates:
             return None
-        return max(candidates, key=lambda action: (candidates[action],
-                                                   not plays_a_joker(action), action))
+
+        def best_of(actions: Iterable[str]) -> str:
+            return max(actions, key=lambda action: (candidates[action],
+                                                    not plays_a_joker(action), action))
+
+        best = best_of(candidates)
+        overtaking = overtakes_sure_winner(knowledge, aims, candidates)
+        if best in overtaking:
+            keeping = [action for action in candidates if action not in overtaking]
+            if keeping and within_noise(deals, best, keep := best_of(keeping)):
+                return keep
+        return best
 
 
 def plays_a_joker(action: str) -> bool:
@@ -208,6 +225,66 @@ def plays_a_joker(action: str) -> bool:
     solved deal a joker and the trumps just below it are worth the same, but the deal
     the bot cannot see may still need the joker later."""
     return bool(Card.parse(action.split()[1].split(":")[0]).mask & JOKERS)
+
+
+NOISE = 0.75
+"""How many standard errors of the sampled difference may separate overtaking a partner's sure
+winner from the best play that leaves the trick to the partner, for the bot to leave it
+(:func:`within_noise`). On 3,000 positions of the `online` preset where the bot could
+overtake such a winner, 0.75 changed 421 choices: by the exact solver on the full deal 404
+lost nothing, 9 gained a trick and 8 lost one; 1.0 changed 45 more, of which 5 lost a trick
+and 1 gained one."""
+
+
+def overtakes_sure_winner(knowledge: Knowledge, aims: Aims,
+                          actions: Iterable[str]) -> frozenset[str]:
+    """The plays of ``actions`` that would take a trick from a partner whose card is sure to
+    win it: empty unless the seat's side wants tricks, a partner's card leads the trick, and
+    no card a seat still to play may hold (an unseen card of a suit it has not shown out of,
+    or a card of its open hand) beats that card. Such a trick is the side's already, and the
+    card that overtakes it may take a trick of its own later. With five players while a
+    called card is unseen (partners unknown) there are none."""
+    seat = knowledge.seat
+    trick = knowledge.trick
+    if (not trick or knowledge.hidden_calls
+            or (seat in aims.counted) != (seat in aims.maximisers)):
+        return frozenset()
+    strain = knowledge.strain
+    led = knowledge.seen.led
+    cards = [card for _, card in trick]
+    leader = trick[strain.winner(cards, led)][0]
+    if (leader in aims.counted) != (seat in aims.counted):
+        return frozenset()
+
+    def beats(card: int) -> bool:
+        return strain.winner([*cards, card], led) == len(cards)
+
+    played = {player for player, _ in trick}
+    for later in knowledge.active:
+        if later == seat or later in played:
+            continue
+        held = knowledge.open.get(later, knowledge.unseen & ~knowledge.voids[later])
+        if any(beats(card) for card in iter_indexes(held)):
+            return frozenset()
+    return frozenset(action for action in actions
+                     if beats(Card.parse(action.split()[1].split(":")[0]).index))
+
+
+def within_noise(deals: list[dict[str, float]], best: str, other: str) -> bool:
+    """Whether ``other`` scores as well as ``best`` within the sampling noise: the mean of
+    their differences, deal by deal, is at most :data:`NOISE` standard errors of it (or not
+    above zero). A difference that a few of 24 sampled deals make, as often the other way,
+    is the luck of the deals drawn."""
+    gaps = [deal[best] - deal[other] for deal in deals if best in deal and other in deal]
+    if not gaps:
+        return False
+    mean = sum(gaps) / len(gaps)
+    if mean <= 0:
+        return True
+    if len(gaps) < 2:
+        return False
+    spread = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
+    return mean <= NOISE * math.sqrt(spread / len(gaps))
 
 
 READ_CALLS_FROM = 6
