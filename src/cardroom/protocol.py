@@ -417,6 +417,8 @@ class TableUpdate(TypedDict):
     """The turn timer (``None``: no timer)."""
     bot_word: str
     """The level of the table's bots, in players' words ("Expert")."""
+    teams: list[list[int]]
+    """The sides that keep a score, as in the lobby."""
     private: bool
     """Friends only: not in the lobby, reached through the invite link."""
     typed_chat: bool

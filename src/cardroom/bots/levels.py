@@ -68,10 +68,10 @@ PLAYER_LEVELS: dict[str, tuple[PlayerLevel, ...]] = {
     "500": (_BEGINNER, _CASUAL, _CLUB, _EXPERT, _MASTER),
     "1000": (PlayerLevel("Casual", "rules", "Bids its sure points, remembers the cards played "
                          "and follows sound rules of thumb; quick."),
-             PlayerLevel("Club player", "search:fast", "Plays each card after trying it in a "
-                         "couple of dozen possible deals; a tenth of a second a card."),
-             PlayerLevel("Expert", "search", "Tries each card in a hundred possible deals; up "
-                         "to half a second a card."),
+             PlayerLevel("Club player", "search:fast", "Solves the last tricks of possible "
+                         "deals exactly before each card; a tenth of a second a card."),
+             PlayerLevel("Expert", "search", "Solves as many possible deals exactly as half a "
+                         "second allows before each card."),
              PlayerLevel("Master", "search:strong", "The deepest search, up to a second a "
                          "card: for patient players.")),
 }

@@ -238,7 +238,8 @@ class Table:
             "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": list(self.finished),
             "hints": self.hints, "turn_seconds": self.turn_seconds,
-            "bot_word": self.bot_word, "private": self.settings.private,
+            "bot_word": self.bot_word, "teams": self.spec.teams(self.rules),
+            "private": self.settings.private,
             "typed_chat": self.settings.typed_chat, "invite_side": self.settings.invite_side,
             "invite": self.settings.invite if self.is_creators_seat(seat) else None,
         }

@@ -19,7 +19,9 @@ from starlette.websockets import WebSocket
 
 from cardroom.bots.levels import bot_levels
 from cardroom.games.registry import DEFAULT_GAME, GAMES
+from cardroom.protocol import CHAT_MAX
 from cardroom.store.db import DEFAULT_DATABASE_URL, Store
+from cardroom.tables.chat import PHRASES, REACTIONS
 from cardroom.tables.lobby import PAGE_LIMIT
 from cardroom.tables.room import Room, RoomSettings
 from cardroom.web import pages, security
@@ -110,6 +112,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                              "bot_levels": bot_levels(spec.name),
                              "default_bot": request.app.state.room.settings.default_bot})
 
+    async def chat_vocabulary(_request: Request) -> JSONResponse:
+        """The chat's quick phrases and reactions by name, and the longest typed line: what
+        the table's chat buttons offer (``/api/chat``)."""
+        return JSONResponse({"phrases": PHRASES, "reactions": REACTIONS,
+                             "max_length": CHAT_MAX})
+
     async def health(request: Request) -> JSONResponse:
         """Alive, plus what a load test wants to know: which process, its memory, its load."""
         room: Room = request.app.state.room
@@ -131,6 +139,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws", socket),
         Route("/api/lobby", lobby),
         Route("/api/rules", rules_catalogue),
+        Route("/api/chat", chat_vocabulary),
         Route("/api/health", health),
         Route("/metrics", metrics),
         *pages.routes,

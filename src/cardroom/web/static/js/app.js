@@ -21,11 +21,15 @@ import { renderOptions, playSound } from "./options.js";
 import { openBugDialog } from "./bug.js";
 import { el } from "./dom.js";
 import { TABLE_MODULES } from "./table_games.js";
+import { ChatPanel } from "./chat.js";
+import { InviteDialog } from "./invite.js";
+import { Attention } from "./attention.js";
 
 const stored = load();
 
 /** The live options object: the table view holds the same reference. */
-const options = { cardBack: stored.cardBack, scoreMode: stored.scoreMode, sound: stored.sound };
+const options = { cardBack: stored.cardBack, scoreMode: stored.scoreMode, sound: stored.sound,
+  spectatorChat: stored.spectatorChat, notifications: stored.notifications };
 
 /** Everything the page knows, in one place. */
 const state = {
@@ -52,6 +56,33 @@ const state = {
 
 const room = new Room(socketUrl());
 const $ = (selector) => document.querySelector(selector);
+
+/** The chat of the table shown, in the side panel. */
+const chat = new ChatPanel($("#chat-root"), {
+  say: (line) => room.request("chat", { table_id: state.tableId, ...line }),
+  notify: (message) => notify(message),
+  me: () => state.me,
+  onUnread: (count) => {
+    const badge = $("#chat-unread");
+    badge.hidden = !count;
+    badge.textContent = count ? String(count) : "";
+  },
+});
+
+/** The creator's sharing dialog. */
+const inviteDialog = new InviteDialog(/** @type {HTMLDialogElement} */ ($("#invite-dialog")), {
+  request: (type, fields) => room.request(type, fields),
+  notify: (message, kind) => notify(message, kind),
+});
+
+/** The turn's call in a background tab. */
+const attention = new Attention({ notifications: () => options.notifications });
+
+/** Whether the chat is on screen now (a wide screen shows the panel; a phone, when open). */
+function chatInView() {
+  return state.screen === "table" && !document.hidden
+    && (wide.matches || document.body.classList.contains("panel-open"));
+}
 
 // -- notices ---------------------------------------------------------------------------------
 
@@ -96,13 +127,33 @@ function showScreen(screen) {
   if (screen !== "lobby") clearLobby($("#lobby-root"));
 }
 
-/** @returns {{table?: string, lobby?: boolean}} what the URL's hash asks for */
+/**
+ * What the URL's hash asks for: `#table=ID` (with `&invite=SECRET` from a private table's
+ * link, remembered for that table) or `#lobby`.
+ * @returns {{table?: string, lobby?: boolean}}
+ */
 function parseHash() {
   const hash = location.hash.replace(/^#/, "");
   const params = new URLSearchParams(hash);
-  if (params.get("table")) return { table: params.get("table") };
+  const table = params.get("table");
+  if (table) {
+    const invite = params.get("invite");
+    if (invite && load().invites[table] !== invite) {
+      save({ invites: { ...load().invites, [table]: invite } });
+    }
+    return { table };
+  }
   if (hash === "lobby") return { lobby: true };
   return {};
+}
+
+/**
+ * The invite secret this browser holds for a private table (from its link), if any.
+ * @param {string} tableId
+ * @returns {string|null}
+ */
+function inviteFor(tableId) {
+  return load().invites[tableId] || null;
 }
 
 /**
@@ -172,9 +223,17 @@ const lobbyContext = {
     await room.request("start_with_bots", { table_id: tableId }).catch(reportError);
     goTo(`table=${tableId}`);
   },
+  async playNow(game, preset) {
+    const result = await room.request("play_now", { game, preset }).catch(reportError);
+    save({ lastPreset: { ...load().lastPreset, [game]: preset } });
+    if (result.seat != null) state.myTables.add(result.table_id);
+    goTo(`table=${result.table_id}`);
+  },
+  lastPreset: (game) => load().lastPreset[game] || null,
   async create(request) {
     const result = await room.request("create_table", request).catch(reportError);
-    save({ created: [...load().created, result.table_id] });
+    save({ created: [...load().created, result.table_id],
+      lastPreset: { ...load().lastPreset, [request.game]: request.preset } });
     state.myTables.add(result.table_id);
     goTo(`table=${result.table_id}`);
   },
@@ -204,8 +263,9 @@ async function openTable(tableId) {
   drawToolbar(state.tables.get(tableId) || null);
   drawScores(state.tables.get(tableId) || null);
   mountTableView(tableId);
+  chat.setTable(tableId, state.tables.get(tableId) || null);
   try {
-    const result = await room.follow(tableId);
+    const result = await room.follow(tableId, inviteFor(tableId));
     if (result.seat != null) state.myTables.add(tableId);
   } catch (error) {
     if (error.code === "offline") return; // the reconnection opens it again
@@ -265,7 +325,7 @@ function tableContext(tableId) {
     hint: () => room.request("hint", { table_id: tableId }),
     me: { player_id: state.me.player_id, name: state.me.name },
     options,
-    rulesLink: `/rules/table/${tableId}`,
+    rulesLink: `/rules/table/${tableId}${inviteFor(tableId) ? `?invite=${encodeURIComponent(inviteFor(tableId))}` : ""}`,
     onLeave: leaveTable,
     notify,
   };
@@ -287,6 +347,12 @@ function onTable(message) {
   else state.tableView?.update(message);
   drawScores(message);
   drawToolbar(message);
+  chat.setTable(id, message);
+  attention.update(message);
+  if (inviteDialog.dialog.open) {
+    if (message.invite !== undefined && isCreatorSeat(message)) inviteDialog.update(message);
+    else inviteDialog.dialog.close();
+  }
   // table.js clicks for our own plays (after the ack); here the others' plays click too.
   if (previous && message.events?.some((event) => event.type === "play" && event.seat !== message.seat)) {
     playSound("play");
@@ -311,11 +377,59 @@ function drawToolbar(message) {
   if (message) parts.push(message.hints ? "casual: hints allowed" : "no hints");
   if (message) parts.push(timerText(message.turn_seconds));
   if (message?.bot_word) parts.push(`${message.bot_word} bots`);
+  if (message?.private) parts.push("friends only");
   $("#table-title").textContent = parts.join(" · ");
   $("#spectating").hidden = !message || message.seat != null;
   const freeSeats = message?.seats?.filter((seat) => !seat.name && !seat.bot).length ?? 0;
   $("#table-start-bots").hidden = !(message && message.status === "waiting" && freeSeats > 0
     && state.me && message.creator === state.me.player_id);
+  $("#table-invite").hidden = !(message && isCreatorSeat(message));
+  drawSeatOffers(message);
+}
+
+/** The table message comes from a seat its creator holds: ours to share. */
+function isCreatorSeat(message) {
+  return Boolean(message && message.seat != null && state.me
+    && message.creator === state.me.player_id);
+}
+
+/**
+ * For one who watches: a button per seat they may take now (a free seat of a waiting table,
+ * a kept one with the table's link) or at the next hand (a bot's seat at an open table, or
+ * with the link); for one who is to take a bot's seat over, what is promised and a way out.
+ */
+function drawSeatOffers(message) {
+  const root = $("#table-seat-offers");
+  if (!message || message.seat != null || !state.me) {
+    root.replaceChildren();
+    return;
+  }
+  const invite = inviteFor(message.table_id);
+  const promised = message.seats.find((seat) => seat.successor === state.me.name);
+  if (promised) {
+    root.replaceChildren(el("span", { class: "tag tag-successor", "data-testid": "taking-over",
+      text: `You take seat ${promised.seat + 1} at the next hand` }),
+    el("button", { type: "button", class: "btn btn-small", text: "Cancel",
+      on: { click: () => room.request("leave", { table_id: message.table_id }).catch(reportError) } }));
+    return;
+  }
+  const waiting = message.status === "waiting" && !message.view;
+  const offers = message.seats.filter((seat) => (waiting
+    ? !seat.name && !seat.bot && (!seat.reserved || invite)
+    : message.status === "playing" && seat.bot && !seat.name && !seat.successor
+      && (!message.private || invite)));
+  root.replaceChildren(...offers.map((seat) => el("button", {
+    type: "button", class: "btn btn-small btn-primary", "data-testid": "offer-seat", "data-seat": seat.seat,
+    text: waiting ? `Sit in seat ${seat.seat + 1}` : `Take over seat ${seat.seat + 1}`,
+    title: waiting ? "" : "The bot finishes this hand; the seat is yours from the next one",
+    on: { click: () => joinSeat(message.table_id, seat.seat) } })));
+}
+
+/** Sit at a seat of the table shown (with its link's secret, if we hold one). */
+async function joinSeat(tableId, seat) {
+  await room.request("join", { table_id: tableId, seat, invite: inviteFor(tableId) })
+    .catch(reportError);
+  state.myTables.add(tableId);
 }
 
 /** The creator fills the empty seats with bots and the match starts. */
@@ -469,6 +583,7 @@ function wirePage() {
   renderOptions($("#options-root"), options, () => {
     const latest = state.tableId ? state.tables.get(state.tableId) : null;
     if (state.screen === "table") drawScores(latest || null);
+    chat.render();
   });
   drawScores(null);
   $("#name-form").addEventListener("submit", submitName);
@@ -505,6 +620,15 @@ function wirePage() {
     drawLobby();
   });
   room.addEventListener("table", (event) => onTable(event.detail));
+  room.addEventListener("chat", (event) => chat.receive(event.detail, chatInView()));
+  $("#chat-toggle").addEventListener("click", () => {
+    openPanel("chat");
+    chat.seen();
+  });
+  $("#table-invite").addEventListener("click", () => {
+    const latest = state.tables.get(state.tableId);
+    if (latest) inviteDialog.open(latest);
+  });
   room.addEventListener("servererror", (event) => onServerError(event.detail));
 }
 

@@ -65,6 +65,7 @@ export function svg(tag, attrs = {}, ...children) {
 export function seatName(seat, number) {
   if (seat?.name) return seat.name;
   if (seat?.bot) return `Bot ${number + 1}`;
+  if (seat?.reserved) return "Kept for a friend";
   return "Empty seat";
 }
 

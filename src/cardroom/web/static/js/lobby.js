@@ -77,6 +77,8 @@ export function presetTitle(game, preset) {
  * @property {(tableId: string) => Promise<unknown>} startWithBots
  * @property {(request: {game: string, preset: string, rules: object, seat: number,
  *   turn_seconds: number|null, hints: boolean}) => Promise<unknown>} create
+ * @property {(game: string, preset: string) => Promise<unknown>} playNow sit down at once
+ * @property {(game: string) => string|null} lastPreset the preset last played at ``game``
  */
 
 /**
@@ -125,6 +127,7 @@ export function renderLobby(root, lobby, ctx) {
   receivedAt = performance.now();
   if (!root.querySelector("[data-testid=lobby]")) {
     root.append(
+      playNowCard(ctx),
       el("section", { class: "card lobby-games", "aria-labelledby": "lobby-heading" },
         el("h2", { id: "lobby-heading", text: "Active games" }),
         el("table", { class: "lobby-table", "data-testid": "lobby" })),
@@ -164,6 +167,30 @@ export function clearLobby(root) {
   root.querySelector("[data-testid=lobby] tbody")?.replaceChildren();
 }
 
+/**
+ * "Play 500" and "Play 1000": one tap seats the player at once, with the preset they last
+ * played (the game's default at first), at a table that has room or a new one with bots.
+ * @param {LobbyContext} ctx
+ */
+function playNowCard(ctx) {
+  const buttons = el("div", { class: "play-now-buttons" });
+  const card = el("section", { class: "card play-now", "aria-labelledby": "play-now-heading" },
+    el("h2", { id: "play-now-heading", text: "Play now" }),
+    el("p", { class: "muted small",
+      text: "A seat at once: at a table that has room, or a new one where bots fill the other seats until people come." }),
+    buttons);
+  games.then(({ all }) => {
+    buttons.replaceChildren(...all.map((catalogue) => {
+      const preset = ctx.lastPreset(catalogue.game) || catalogue.default_preset;
+      const title = presetTitle(catalogue.game, preset) || preset;
+      return actionButton(`Play ${catalogue.title}`, "play-now",
+        () => ctx.playNow(catalogue.game, preset),
+        { class: "btn btn-primary btn-large", detail: title, game: catalogue.game });
+    }));
+  }).catch(() => {});
+  return card;
+}
+
 /** The row shown when no game is on. */
 function emptyRow() {
   return el("tr", { class: "lobby-empty" },
@@ -185,16 +212,24 @@ function tableRow(table, ctx) {
 
   const seatCell = (n) => {
     const seat = table.seats[n];
-    if (!isFree(seat)) return occupant(seat, n);
+    if (!isFree(seat)) {
+      const taken = occupant(seat, n);
+      if (!waiting && !mine && seat.bot && !seat.name && !seat.successor) {
+        taken.append(actionButton("Take over", "take-over", () => ctx.join(table.table_id, n),
+          { seat: n, class: "btn btn-small", title: "The bot finishes this hand; the seat is yours from the next one" }));
+      }
+      return taken;
+    }
     const buttons = [];
     if (waiting && !mine) {
       buttons.push(actionButton("Play here", "play-here",
         () => ctx.join(table.table_id, n), { seat: n, class: "btn btn-seat" }));
     }
-    if (waiting && creator) {
+    if (waiting && creator && !seat.reserved) {
       buttons.push(actionButton("Add bot", "add-bot",
         () => ctx.addBot(table.table_id, n), { seat: n, class: "btn btn-small" }));
     }
+    if (seat.reserved) buttons.push(el("span", { class: "tag tag-reserved", text: "kept for a friend" }));
     if (!buttons.length) buttons.push(el("span", { class: "seat-free", text: "free seat" }));
     return el("div", { class: "seat seat-open", dataset: { seat: n } }, ...buttons);
   };
@@ -254,6 +289,10 @@ function occupant(seat, n) {
   const tags = [];
   if (seat.bot && !seat.name) tags.push(el("span", { class: "tag", text: "bot" }));
   if (seat.away) tags.push(el("span", { class: "tag tag-away", text: "away", title: "A bot plays until they come back" }));
+  if (seat.successor) {
+    tags.push(el("span", { class: "tag tag-successor", text: `${seat.successor} next hand`,
+      title: `${seat.successor} takes this seat over when the hand ends` }));
+  }
   return el("div", { class: "seat", dataset: { seat: n } },
     el("span", { class: "seat-name", text: seatName(seat, n) }), ...tags);
 }
@@ -264,13 +303,14 @@ function occupant(seat, n) {
  * @param {string} text
  * @param {string} testid the button's data-testid
  * @param {() => Promise<unknown>} action
- * @param {{seat?: number, class?: string}} [extra]
+ * @param {{seat?: number, class?: string, title?: string, detail?: string, game?: string}} [extra]
+ *   ``detail``: a second, smaller line on the button
  */
 function actionButton(text, testid, action, extra = {}) {
   const button = el("button", {
     type: "button", class: extra.class || "btn", "data-testid": testid, text,
-    "data-seat": extra.seat,
-  });
+    "data-seat": extra.seat, "data-game": extra.game, title: extra.title,
+  }, extra.detail ? el("span", { class: "btn-detail", text: extra.detail }) : null);
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {

@@ -68,7 +68,7 @@ export class Room extends EventTarget {
     /** @type {Map<number, {resolve: Function, reject: Function, type: string}>} */
     this.pending = new Map();
     /** What to restore after a reconnection. */
-    this.session = { token: null, lobby: false, tableId: null };
+    this.session = { token: null, lobby: false, tableId: null, invite: null };
     /** Reconnection attempts since the socket was last open (the backoff's exponent). */
     this.attempt = 0;
     this.retryTimer = 0;
@@ -150,14 +150,16 @@ export class Room extends EventTarget {
   }
 
   /**
-   * Follow a table (`open`): our seat's view if we sit there, else a spectator's.
-   * It is opened again after any reconnection.
+   * Follow a table (`open`): our seat's view if we sit there, else a spectator's; a private
+   * table's needs its `invite`. It is opened again after any reconnection.
    * @param {string} tableId
+   * @param {string|null} [invite]
    * @returns {Promise<{table_id: string, seat: number|null}>}
    */
-  follow(tableId) {
+  follow(tableId, invite = null) {
     this.session.tableId = tableId;
-    return this.request("open", { table_id: tableId });
+    this.session.invite = invite;
+    return this.request("open", { table_id: tableId, invite });
   }
 
   /** Stop reopening a table after reconnections (the server has no "close"). */
@@ -202,11 +204,11 @@ export class Room extends EventTarget {
    * Failures are reported as `servererror` with the failing message's type.
    */
   async restore() {
-    const { token, lobby, tableId } = this.session;
+    const { token, lobby, tableId, invite } = this.session;
     try {
       if (token) await this.hello(token);
       if (lobby) await this.watchLobby();
-      if (tableId) await this.follow(tableId);
+      if (tableId) await this.follow(tableId, invite);
     } catch (error) {
       if (error.code !== "offline") this.emit("servererror", { ...error, type: "restore" });
     }
@@ -282,7 +284,7 @@ export class Room extends EventTarget {
       }
       return;
     }
-    if (["welcome", "lobby", "lobby_update", "table"].includes(message.type)) {
+    if (["welcome", "lobby", "lobby_update", "table", "chat"].includes(message.type)) {
       this.emit(message.type, message);
     }
   }

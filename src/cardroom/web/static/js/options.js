@@ -1,5 +1,6 @@
 /**
- * The options panel (seed 004 section 4): card back style, score display, sound.
+ * The options panel (seed 004 section 4): card back style, score display, sound; and for
+ * the chat and the turn's call: the spectators' chat line, desktop notifications.
  *
  * The choice is remembered (storage.js), shown on `<body data-card-back="N">` for CSS, and
  * announced with a `cardroom:options` event on `window` (detail: the options) so the table
@@ -11,18 +12,22 @@
 
 import { save } from "./storage.js";
 import { el } from "./dom.js";
+import { askForNotifications } from "./attention.js";
 
 /** The five card backs, in the order of cards.js `backSVG(style)`. */
 export const CARD_BACKS = ["Classic blue", "Red lattice", "Green felt", "Black gold", "Purple waves"];
 
 /** The options in force; {@link playSound} reads it. */
-let current = { cardBack: 0, scoreMode: "detailed", sound: false };
+let current = { cardBack: 0, scoreMode: "detailed", sound: false, spectatorChat: false,
+  notifications: false };
 
 /**
  * @typedef {object} Options
  * @property {number} cardBack 0–4
  * @property {"detailed"|"simple"} scoreMode
  * @property {boolean} sound
+ * @property {boolean} spectatorChat show the spectators' chat while seated
+ * @property {boolean} notifications a desktop notification when it is your turn (tab hidden)
  */
 
 /**
@@ -39,6 +44,11 @@ export function renderOptions(root, options, onChange = () => {}) {
     field("score-mode", "Score display", [["detailed", "Detailed"], ["simple", "Simple"]],
       options.scoreMode),
     field("sound", "Sound", [["off", "Off"], ["on", "On"]], options.sound ? "on" : "off"),
+    field("spectator-chat", "Spectators' chat", [["off", "Hidden while I play"], ["on", "Shown"]],
+      options.spectatorChat ? "on" : "off"),
+    field("notifications", "Your turn, tab in the background",
+      [["off", "Title and icon"], ["on", "Also a desktop notification"]],
+      options.notifications ? "on" : "off"),
   );
   // A property, not addEventListener: rendering again must not add a second handler.
   root.onchange = (event) => {
@@ -48,8 +58,20 @@ export function renderOptions(root, options, onChange = () => {}) {
     else if (target.id === "sound") {
       options.sound = target.value === "on";
       if (options.sound) playSound("play");
+    } else if (target.id === "spectator-chat") options.spectatorChat = target.value === "on";
+    else if (target.id === "notifications") {
+      options.notifications = target.value === "on";
+      if (options.notifications) {
+        askForNotifications().then((allowed) => {
+          if (allowed) return;
+          options.notifications = false;
+          target.value = "off";
+          save({ notifications: false });
+        });
+      }
     } else return;
-    save({ cardBack: options.cardBack, scoreMode: options.scoreMode, sound: options.sound });
+    save({ cardBack: options.cardBack, scoreMode: options.scoreMode, sound: options.sound,
+      spectatorChat: options.spectatorChat, notifications: options.notifications });
     applyOptions(options);
     onChange(options);
   };

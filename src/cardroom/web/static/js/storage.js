@@ -20,6 +20,12 @@ const KEY = "cardroom.v1";
  * @property {"detailed"|"simple"} scoreMode
  * @property {boolean} sound          click when a card is played
  * @property {string[]} created       ids of tables this browser created
+ * @property {string[]} muted         ids of players whose chat lines this player hides
+ * @property {Object<string, string>} lastPreset  the preset last played, by game ("500")
+ * @property {Object<string, string>} invites     private tables' invite secrets, by table id
+ * @property {boolean} spectatorChat  show the spectators' chat line while seated
+ * @property {boolean} notifications  a desktop notification when it is your turn in a
+ *                                    background tab (if the browser allows them)
  */
 
 /** @type {Stored} */
@@ -30,6 +36,11 @@ const DEFAULTS = Object.freeze({
   scoreMode: "detailed",
   sound: false,
   created: [],
+  muted: [],
+  lastPreset: {},
+  invites: {},
+  spectatorChat: false,
+  notifications: false,
 });
 
 /** Kept in memory too, so a browser without storage still remembers within the visit. */
@@ -84,8 +95,34 @@ function sanitize(raw) {
     cardBack: Number.isInteger(cardBack) && cardBack >= 0 && cardBack <= 4 ? cardBack : 0,
     scoreMode: raw.scoreMode === "simple" ? "simple" : "detailed",
     sound: raw.sound === true,
-    created: Array.isArray(raw.created)
-      ? raw.created.filter((id) => typeof id === "string").slice(-50)
-      : [],
+    created: strings(raw.created, 50),
+    muted: strings(raw.muted, 200),
+    lastPreset: stringMap(raw.lastPreset, 10),
+    invites: stringMap(raw.invites, 50),
+    spectatorChat: raw.spectatorChat === true,
+    notifications: raw.notifications === true,
   };
+}
+
+/**
+ * The last `limit` strings of a stored list (nothing else survives).
+ * @param {unknown} raw
+ * @param {number} limit
+ * @returns {string[]}
+ */
+function strings(raw, limit) {
+  return Array.isArray(raw) ? raw.filter((item) => typeof item === "string").slice(-limit) : [];
+}
+
+/**
+ * The last `limit` string-to-string entries of a stored object (nothing else survives).
+ * @param {unknown} raw
+ * @param {number} limit
+ * @returns {Object<string, string>}
+ */
+function stringMap(raw, limit) {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return {};
+  const entries = Object.entries(raw).filter(([key, value]) => typeof value === "string"
+    && key.length <= 64 && value.length <= 64);
+  return Object.fromEntries(entries.slice(-limit));
 }
