@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import time
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -284,6 +285,28 @@ def db_upgrade(
     console.print(f"Database schema at revision {reached}.")
 
 
+_HIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+"""Categories :func:`player_text` shows as escapes: controls (C0, DEL, C1), format characters
+(bidi controls, zero-width characters), unpaired surrogates, line and paragraph separators."""
+
+
+def player_text(text: str, newlines: bool = False) -> Text:
+    """Text a player wrote as plain, visible text for the operator's terminal (never Rich
+    markup); hidden characters are shown as escapes and a backslash is doubled, so an escape
+    always stands for the character and never for what a player typed."""
+    out = []
+    for char in text:
+        if char == "\\":
+            out.append("\\\\")
+        elif char == "\n" and newlines:
+            out.append(char)
+        elif unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            out.append(char.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(char)
+    return Text("".join(out))
+
+
 @app.command(cls=ReadableCommand)
 def bugs(
     database_url: Annotated[str, typer.Option(
@@ -297,31 +320,13 @@ def bugs(
     # typed can move the cursor, recolour or reorder the operator's terminal.
     import asyncio
     import json
-    import unicodedata
 
     from rich.table import Table as RichTable
 
     from cardroom.store.data import BugReport
     from cardroom.store.db import Store
 
-    hidden = {"Cc", "Cf", "Cs", "Zl", "Zp"}
-    """Categories shown as escapes: controls (C0, DEL, C1), format characters (bidi
-    controls, zero-width characters), unpaired surrogates, line and paragraph separators."""
-
-    def shown(text: str, newlines: bool = False) -> Text:
-        """Player text as plain, visible text; a backslash is doubled, so an escape in the
-        listing always stands for the character and never for what a player typed."""
-        out = []
-        for char in text:
-            if char == "\\":
-                out.append("\\\\")
-            elif char == "\n" and newlines:
-                out.append(char)
-            elif unicodedata.category(char) in hidden:
-                out.append(char.encode("unicode_escape").decode("ascii"))
-            else:
-                out.append(char)
-        return Text("".join(out))
+    shown = player_text
 
     def shown_json(value: object) -> Text:
         """A JSON value as compact JSON text, with JSON's own escapes for every hidden
@@ -329,7 +334,8 @@ def bugs(
         characters get ``\\uXXXX``), so the listing shows valid JSON."""
         text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
                           default=str)
-        return Text("".join(json.dumps(char)[1:-1] if unicodedata.category(char) in hidden
+        return Text("".join(json.dumps(char)[1:-1]
+                            if unicodedata.category(char) in _HIDDEN_CATEGORIES
                             else char for char in text))
 
     async def load() -> list[BugReport]:
@@ -355,6 +361,49 @@ def bugs(
                         shown(report.description, newlines=True),
                         shown_json(report.client_state))
     console.print(listing)
+
+
+@app.command(cls=ReadableCommand)
+def history(
+    table_id: Annotated[str, typer.Argument(help="A table's id (the #table=… of its page).")],
+    database_url: Annotated[str, typer.Option(
+        envvar=DATABASE_URL_ENVVARS, help="The server's database.")] = DEFAULT_DATABASE_URL,
+) -> None:
+    """Replay a table's matches from the server's database, each with its chat."""
+    import asyncio
+
+    from cardroom.store.data import ChatLine, MatchRecord
+    from cardroom.store.db import Store
+
+    async def load() -> tuple[list[MatchRecord], list[ChatLine]]:
+        store = await Store.open(database_url)
+        try:
+            return (await store.match_records(table_id),
+                    await store.chat_lines(table_id, limit=1_000_000))
+        finally:
+            await store.close()
+
+    console = _console()
+    matches, lines = asyncio.run(load())
+    if not matches and not lines:
+        raise _fail(console, f"no matches and no chat for table {table_id!r} in {database_url}")
+
+    def said(number: int) -> None:
+        for line in (line for line in lines if line.match_number == number):
+            where = "" if line.seat is not None else " (watching)"
+            console.print(Text.assemble("  ", player_text(line.name), where, ": ",
+                                        player_text(line.text)))
+
+    if any(line.match_number == 0 for line in lines):
+        console.print(Text("Chat before the first match", style="bold"))
+        said(0)
+    for match in matches:
+        console.print(Text(f"Match {match.match.number}", style="bold"))
+        start = replay_game(dataclasses.replace(match.record, actions=[], seats=[]))
+        replay_match(start, match.record.actions, console)
+        if any(line.match_number == match.match.number for line in lines):
+            console.print(Text(f"Chat during match {match.match.number}", style="bold"))
+            said(match.match.number)
 
 
 @app.command(cls=ReadableCommand)
@@ -482,6 +531,9 @@ def loadtest(
     server_pid: Annotated[list[int] | None, typer.Option(
         help="Pid of a local server to read memory from (else /api/health is asked).")] = None,
     bot: Annotated[str, typer.Option(help="Whose choices the clients play.")] = "simple",
+    chat_every: Annotated[float, typer.Option(
+        help="Say a quick phrase at each table every this many seconds on average (0: no "
+             "chat).")] = 0.0,
     kill_every: Annotated[float | None, typer.Option(
         help="SIGKILL one of the servers it started every this many seconds, and restart it.")]
     = None,
@@ -536,7 +588,8 @@ def loadtest(
                     raise _fail(console, str(error)) from None
             run = LoadRun(urls=list(url) if url else [s.url for s in started], tables=tables,
                           duration=duration, think=HUMAN_THINK if pace == "human" else 0.0,
-                          bot=bot, drop_rate=drop_rate, kill_every=kill_every,
+                          bot=bot, chat_every=chat_every, drop_rate=drop_rate,
+                          kill_every=kill_every,
                           redis=own_redis, stop_redis_every=stop_redis_every,
                           stop_redis_for=stop_redis_for,
                           servers=started, server_pids=list(server_pid or []),

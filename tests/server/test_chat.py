@@ -19,8 +19,8 @@ from tests.shapes import check_message
 
 @pytest.fixture
 def room_settings() -> RoomSettings:
-    """Quick bots; the default chat limits."""
-    return RoomSettings(bot_workers=1, disconnect_grace=3600, default_bot="simple",
+    """Bots that wait (no test here needs their moves); the default chat limits."""
+    return RoomSettings(bot_workers=1, disconnect_grace=3600, default_bot="simple", bot_delay=60,
                         quotas=QuotaSettings(tables_per_player=100))
 
 
@@ -116,3 +116,33 @@ async def test_malformed_and_oversized_chat_get_bad_message_over_the_socket(serv
         await ann.say(table, phrase="thanks")
         await ann.request("ping")  # the lines were sent before this answer
         assert [line["text"] for line in ann.chat[table]] == ["x" * CHAT_MAX, "Thanks!"]
+
+
+async def test_the_chat_is_replayed_with_the_tables_matches(room: Room, tmp_path) -> None:
+    """`cardroom history` replays a table's matches from the database, each with what was
+    said during it, player text shown as plain text."""
+    import asyncio
+
+    from typer.testing import CliRunner
+
+    from cardroom.cli import app
+
+    ann, sue = known_players(room, "Ann", "Sue")
+    table = await room.create_table(ann, "online", {}, 0, None, None)
+    ann_tab, sue_tab = Tab(), Tab()
+    await room.open(ann_tab, ann, table.id)
+    await room.say(ann_tab, ann, table.id, "1.2.3.4", "Shall we?", None, None)
+    await room.start_with_bots(ann, table.id, None)
+    await room.open(sue_tab, sue, table.id)
+    await room.say(sue_tab, sue, table.id, "1.2.3.5", "[bold]hi[/bold]", None, None)
+    url = f"sqlite:///{tmp_path / 'room.sqlite3'}"
+    result = await asyncio.to_thread(CliRunner().invoke, app, ["history", table.id,
+                                                                "--database-url", url])
+    assert result.exit_code == 0, result.output
+    output = result.output
+    assert output.index("Chat before the first match") < output.index("Ann: Shall we?")
+    assert output.index("Match 1") < output.index("Chat during match 1")
+    assert "Sue (watching): [bold]hi[/bold]" in output  # shown as typed, not as markup
+    missing = await asyncio.to_thread(CliRunner().invoke, app, ["history", "nowhere",
+                                                                 "--database-url", url])
+    assert missing.exit_code != 0 and "no matches and no chat" in missing.output

@@ -63,6 +63,8 @@ class Stats:
     unseen: int = 0
     """Acknowledged actions whose view had not reached all four seats 30 s later."""
     error_codes: dict[str, int] = field(default_factory=dict)
+    chat_lines: int = 0
+    """Chat lines said (each reaches every seat of its table)."""
 
     def error(self, code: str) -> None:
         """Count a refused or failed request."""
@@ -170,6 +172,25 @@ class SeatPlayer:
             run.stats.actions += 1
             bench.progress = time.monotonic()
             bench.measure(result["version"], sent)
+
+
+    async def chat(self, until: float) -> None:
+        """Say a quick phrase at the table now and then (every ``chat_every`` seconds on
+        average, the first one at a random moment), until the deadline."""
+        run = self.bench.run
+        await asyncio.sleep(self.rng.uniform(0, run.chat_every))
+        while time.perf_counter() < until and not run.stopping:
+            client = self.client
+            if client is not None and client.connected:
+                try:
+                    await client.say(self.bench.table_id, phrase="good_luck")
+                    run.stats.chat_lines += 1
+                except ClientError as error:
+                    if error.code != "disconnected":
+                        run.stats.error(error.code)
+                except (TimeoutError, ConnectionClosed):
+                    pass
+            await asyncio.sleep(run.chat_every * self.rng.uniform(0.5, 1.5))
 
 
 class LoadTable:
@@ -295,6 +316,8 @@ class LoadRun:
     think: float = HUMAN_THINK
     """Mean seconds a seat waits before acting (0: full speed)."""
     bot: str = "simple"
+    chat_every: float = 0.0
+    """Mean seconds between two chat lines at each table (0: no chat)."""
     drop_rate: float = 0.0
     """Share of connections dropped each second."""
     kill_every: float | None = None
@@ -428,6 +451,8 @@ class LoadRun:
                 bench.progress = time.monotonic()
             tasks = [asyncio.create_task(p.play(until)) for b in self.benches
                      for p in b.players]
+            if self.chat_every > 0:
+                tasks += [asyncio.create_task(b.players[0].chat(until)) for b in self.benches]
             helpers = []
             if self.kill_every:
                 helpers.append(asyncio.create_task(self._killer()))
@@ -573,6 +598,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         ("errors", f"{run.stats.errors}" + (f" {run.stats.error_codes}"
                                             if run.stats.error_codes else "")),
         ("reconnects", str(run.stats.reconnects)),
+        *([("chat lines", f"{run.stats.chat_lines:,} (one a table every ~{run.chat_every:g} s)")]
+          if run.chat_every else []),
         ("views not at every seat within 30 s", str(run.stats.unseen)),
     ]
     if run.kill_every:
