@@ -178,7 +178,11 @@ class SeatPlayer:
         """Say a quick phrase at the table now and then (every ``chat_every`` seconds on
         average, the first one at a random moment), until the deadline."""
         run = self.bench.run
-        await asyncio.sleep(self.rng.uniform(0, run.chat_every))
+
+        async def pause(seconds: float) -> None:
+            await asyncio.sleep(max(0.0, min(seconds, until - time.perf_counter())))
+
+        await pause(self.rng.uniform(0, run.chat_every))
         while time.perf_counter() < until and not run.stopping:
             client = self.client
             if client is not None and client.connected:
@@ -190,7 +194,7 @@ class SeatPlayer:
                         run.stats.error(error.code)
                 except (TimeoutError, ConnectionClosed):
                     pass
-            await asyncio.sleep(run.chat_every * self.rng.uniform(0.5, 1.5))
+            await pause(run.chat_every * self.rng.uniform(0.5, 1.5))
 
 
 class LoadTable:
