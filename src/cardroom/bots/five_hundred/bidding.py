@@ -475,8 +475,8 @@ harder for the contractor, and a failed nine or ten costs as much as a made one 
 TEN_SHARE = 0.8
 """Share of the sampled deals a ten must make, double dummy, where a nine needs
 :data:`MAKE_SHARE`: no trick can be taken off a ten's count, and with three in five the
-tens checked were made two times in six (rules bot's card play, 200 duplicate `online`
-matches) and once in three by the search bot's (40)."""
+tens checked were made two times in eight with the rules bot's card play (800 duplicate
+`online` matches) and the search bot's one failed (40; bench/RESULTS.md)."""
 RAISE_SHARE = 0.8
 """Share of the sampled deals a raised bid must make with a trick taken off each (double
 dummy flatters the contractor by about one): a raise from seven to eight pays only when the
