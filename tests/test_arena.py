@@ -81,10 +81,11 @@ def test_contracts_are_tallied_by_kind_for_both_sides_and_shown_by_the_command()
     result = CliRunner().invoke(app, ["arena", "--team-a", "simple", "--team-b", "random",
                                       "--matches", "8", "--seed", "3"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    kinds = set(report.contracts_by_kind("a")) | set(report.contracts_by_kind("b"))
-    assert kinds
-    for kind in kinds:
-        assert f"{kind} made as contractor" in result.output
+    levels = set(report.contracts_by_level("a")) | set(report.contracts_by_level("b"))
+    assert {"6", "7", "8", "9", "10"} <= levels
+    for level in levels:
+        named = f"level {level}" if level.isdigit() else level
+        assert f"{named} made as contractor" in result.output
 
 
 @pytest.mark.parametrize("preset", ["three-handed", "five-handed", "six-handed"])

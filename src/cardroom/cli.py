@@ -458,10 +458,11 @@ def arena(
     table.add_row("contracts made / failed", f"{made_a} / {failed_a}",
                   f"{made_b} / {failed_b}")
     table.add_row("share of contracts made", str(share_a), str(share_b))
-    kinds_a, kinds_b = report.contracts_by_kind("a"), report.contracts_by_kind("b")
-    for kind in sorted(set(kinds_a) | set(kinds_b)):
-        table.add_row(f"  {kind} made as contractor",
-                      *(_made_of(kinds.get(kind)) for kinds in (kinds_a, kinds_b)))
+    levels_a, levels_b = report.contracts_by_level("a"), report.contracts_by_level("b")
+    for level in [*levels_a, *(name for name in levels_b if name not in levels_a)]:
+        named = f"level {level}" if level.isdigit() else level
+        table.add_row(f"  {named} made as contractor",
+                      *(_made_of(levels.get(level)) for levels in (levels_a, levels_b)))
     console.print(table)
 
 

@@ -9,12 +9,14 @@ so results do not depend on how many processes play them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardroom.bots import Bot, make_bot
+from cardroom.bots.levels import DEFAULT_BOT
 from cardroom.games.five_hundred import Bid, Game, Rules
 
 MAX_ACTIONS = 20_000
@@ -223,28 +225,18 @@ class ArenaReport:
     def contracts_by_kind(self, side: str) -> dict[str, tuple[int, int, Interval]]:
         """Contracts a side won in the bidding, by kind of contract: made, failed, share
         made. The other side's figures are the same contracts seen from the defence."""
-        totals: dict[str, list[int]] = {}
-        for result in self.results:
-            for kind, made, failed in (result.a_kinds if side == "a" else result.b_kinds):
-                tally = totals.setdefault(kind, [0, 0])
-                tally[0] += made
-                tally[1] += failed
-        return {kind: (made, failed, proportion(made, made + failed))
-                for kind, (made, failed) in sorted(totals.items())}
+        rows = (row for result in self.results
+                for row in (result.a_kinds if side == "a" else result.b_kinds))
+        return _made_shares(rows, {}, key=lambda kind: kind)
 
     def contracts_by_level(self, side: str) -> dict[str, tuple[int, int, Interval]]:
         """Contracts a side won in the bidding, by level (:func:`level_of`): made, failed,
         share made; trick levels six to ten always (0 of 0 where never bid), then the other
         kinds of contract it played."""
-        totals: dict[str, list[int]] = {str(level): [0, 0] for level in TRICK_LEVELS}
-        for result in self.results:
-            for level, made, failed in (result.a_levels if side == "a" else result.b_levels):
-                tally = totals.setdefault(level, [0, 0])
-                tally[0] += made
-                tally[1] += failed
-        return {level: (made, failed, proportion(made, made + failed))
-                for level, (made, failed) in sorted(totals.items(),
-                                                     key=lambda item: level_order(item[0]))}
+        rows = (row for result in self.results
+                for row in (result.a_levels if side == "a" else result.b_levels))
+        return _made_shares(rows, {str(level): [0, 0] for level in TRICK_LEVELS},
+                            key=level_order)
 
     def level_lines(self, side: str) -> list[str]:
         """The side's contract-level distribution as text: per level, how many contracts
@@ -309,6 +301,18 @@ class ArenaReport:
         return "\n".join(lines)
 
 
+def _made_shares(rows: Iterable[tuple[str, int, int]], totals: dict[str, list[int]],
+                 key: Callable[[str], Any]) -> dict[str, tuple[int, int, Interval]]:
+    """``(name, made, failed)`` rows added up by name (onto ``totals``, which may list names
+    to show even at 0 of 0), each with its share made, in ``key``'s order."""
+    for name, made, failed in rows:
+        tally = totals.setdefault(name, [0, 0])
+        tally[0] += made
+        tally[1] += failed
+    return {name: (made, failed, proportion(made, made + failed))
+            for name, (made, failed) in sorted(totals.items(), key=lambda item: key(item[0]))}
+
+
 def duplicate_sets(rules: Rules, matches: int) -> int:
     """Duplicate sets that play at least ``matches`` matches (a set is a match per side)."""
     sides = len(rules.teams)
@@ -360,8 +364,8 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(prog="python -m cardroom.tools.arena",
                                      description=main.__doc__)
-    parser.add_argument("--team-a", default="simple")
-    parser.add_argument("--team-b", default="random")
+    parser.add_argument("--team-a", default=DEFAULT_BOT)
+    parser.add_argument("--team-b", default="rules")
     parser.add_argument("--preset", default="online")
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)

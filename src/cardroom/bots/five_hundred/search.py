@@ -11,8 +11,9 @@ jokers, a nominated joker, every contract but Hi/Lo. It works against a clock: w
 is still too big to solve in time, or no sample finishes, it plays as the rules bot does, and
 says why (:attr:`SearchBot.last_reason`, logged at debug level). The kitty exchange and the
 joker's nomination compare their choices the same way, over whole deals
-(:mod:`cardroom.bots.five_hundred.bidding`, which can bid by sampling as well); bidding and
-Nello's gift are the rules bot's.
+(:mod:`cardroom.bots.five_hundred.bidding`, which can bid by sampling as well). Its bids are
+the rules bot's (with the match score in mind), checked and raised on solved sampled deals
+(:func:`~cardroom.bots.five_hundred.bidding.sane_bid`); Nello's gift is the rules bot's.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -93,7 +94,8 @@ well under that)."""
 
 class SearchBot:
     """PIMC card play and kitty exchange over exact double-dummy solutions; the rules bot's
-    bidding, with the match score in mind (:mod:`cardroom.bots.five_hundred.tactics`)."""
+    bidding, with the match score in mind (:mod:`cardroom.bots.five_hundred.tactics`),
+    checked on solved sampled deals."""
 
     name = "search"
 
