@@ -144,6 +144,8 @@ class CreateTable(_Message, frozen=True, tag="create_table"):
     """The bot for empty seats and absent players (``None``: the room's default bot)."""
     hints: bool = False
     """A casual table: its players may ask for hints (``hint``). Off unless asked for."""
+    private: bool = False
+    """Friends only from the start: never listed, reached only through its invite link."""
 
 
 InviteSecret = Annotated[str, Meta(min_length=1, max_length=64)]

@@ -98,7 +98,10 @@ async def test_a_flood_is_cut_off_with_a_typed_error(room: Room) -> None:
 
 def test_clean_text_keeps_words_and_drops_what_could_disguise_them() -> None:
     assert clean_text("  Nice\thand,\r\npartner  ") == "Nice hand, partner"
-    assert clean_text("a\u202eb\u200dc\u0007d\ue000e") == "abcde"
+    assert clean_text("a\u202eb\u200bc\u0007d\ue000e") == "abcde"
+    assert clean_text("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"  # joiners stay
+    assert clean_text("\u3164 \u2800\u200d") == ""  # fillers that draw nothing
+    assert clean_text("x" + "\u0301" * 150) == "x\u0301\u0301"
     assert clean_text("Müller 🂡 ♠") == "Müller 🂡 ♠"
     assert clean_text("<b>bold</b>") == "<b>bold</b>"  # shown as text by the clients
 

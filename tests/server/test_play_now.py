@@ -125,3 +125,31 @@ async def test_taking_a_bot_over_is_for_a_bots_own_seat_once(room: Room) -> None
     assert table.seats[1].successor is None
     await room.join(carl, table.id, 1)
     assert table.seats[1].successor is carl
+
+
+async def test_a_successor_who_is_not_there_is_away_and_a_bot_plays_on(room: Room) -> None:
+    """A promise nobody keeps never stops a table: the seat becomes the successor's, away,
+    so a bot plays it until they open the table."""
+    ann, bob = known_players(room, "Ann", "Bob")
+    table = await room.play_now(ann, "500", "online")
+    await room.join(bob, table.id, 1)  # and goes away without following the table
+    await play_for(room, ann, table, lambda: table.seat_of(bob) is not None)
+    assert table.seats[1].away
+    hands = len(table.game.history) if table.game else 0
+    await play_for(room, ann, table, lambda: table.game is not None
+                   and len(table.game.history) > hands)  # the bot played his seat
+    tab = Tab()
+    await room.open(tab, bob, table.id)
+    await eventually(lambda: not table.seats[1].away)
+
+
+async def test_one_player_takes_over_one_seat_in_the_whole_room(room: Room) -> None:
+    ann, carl, bob = known_players(room, "Ann", "Carl", "Bob")
+    first = await room.play_now(ann, "500", "online")
+    second = await room.play_now(carl, "500", "classic")
+    await room.join(bob, first.id, 1)
+    with pytest.raises(RoomError) as refused:
+        await room.join(bob, second.id, 1)
+    assert refused.value.code == "seat_taken"
+    await room.leave(bob, first.id)
+    await room.join(bob, second.id, 1)

@@ -129,3 +129,95 @@ def test_a_private_tables_rules_page_and_lobby_row_are_not_served(web: TestClien
     assert web.get(f"/rules/table/{table_id}", params={"invite": secret}).status_code == 200
     rows = web.get("/api/lobby").json()["tables"]
     assert table_id not in {row["table_id"] for row in rows}
+
+
+async def test_a_table_made_private_or_with_a_new_link_sends_strangers_away(room: Room) -> None:
+    """Whoever followed a table while it was open, or with a link since renewed or
+    revoked, stops following it (told it is gone) and hears none of its chat."""
+    ann, spy, bob = known_players(room, "Ann", "Spy", "Bob")
+    table = await room.create_table(ann, "online", {}, 0, None, None)
+    spying, ann_tab = Tab(), Tab()
+    await room.open(spying, spy, table.id)
+    await room.open(ann_tab, ann, table.id)
+    await room.table_settings(ann, table.id, True, None, None)
+    assert spying not in table.listeners and ann_tab in table.listeners
+    assert spying.received[-1]["type"] == "error"
+    assert spying.received[-1]["code"] == "no_such_table"
+    await refused("no_such_table",
+                  lambda: room.say(spying, spy, table.id, "9.9.9.9", "hi", None, None))
+    friend = Tab()
+    await room.open(friend, bob, table.id, table.settings.invite)
+    await room.say(ann_tab, ann, table.id, "1.2.3.4", "meet at nine", None, None)
+    assert any(m["type"] == "chat" for m in friend.received)
+    assert not any(m["type"] == "chat" for m in spying.received)
+    renewed = await room.invite(ann, table.id, False)
+    assert friend not in table.listeners  # the old link no longer admits him
+    again = Tab()
+    await room.open(again, bob, table.id, renewed)
+    assert again in table.listeners
+
+
+async def test_a_stranger_gets_no_such_table_from_every_request_at_a_private_table(
+        room: Room) -> None:
+    ann, eve = known_players(room, "Ann", "Eve")
+    table = await room.create_table(ann, "online", {}, 0, None, None, private=True)
+    assert table.settings.private and table.settings.invite
+    calls = [lambda: room.leave(eve, table.id),
+             lambda: room.act(eve, table.id, "pass"),
+             lambda: room.hint(eve, table.id),
+             lambda: room.say(Tab(), eve, table.id, "9.9.9.9", "hi", None, None),
+             lambda: room.invite(eve, table.id, False),
+             lambda: room.reserve_seat(eve, table.id, 1, True),
+             lambda: room.add_bot(eve, table.id, 1, None),
+             lambda: room.start_with_bots(eve, table.id, None),
+             lambda: room.table_settings(eve, table.id, None, None, 5)]
+    for call in calls:
+        await refused("no_such_table", call)
+
+
+async def test_the_lobby_names_only_tables_it_listed_as_removed(room: Room) -> None:
+    """A private table never had a row, so no watcher ever learns its id; a table made
+    private is removed once."""
+    import asyncio
+
+    ann, bob = known_players(room, "Ann", "Bob")
+    watcher = Tab()
+    room.watch_lobby(watcher)
+    hidden = await room.create_table(ann, "online", {}, 0, None, None, private=True)
+    listed = await room.create_table(bob, "online", {}, 0, None, None)
+    await asyncio.sleep(0.4)
+    await room.table_settings(bob, listed.id, True, None, None)
+    await room.join(ann, listed.id, 1, listed.settings.invite)
+    await asyncio.sleep(0.4)
+    said = str(watcher.received)
+    assert hidden.id not in said
+    removed = [t for m in watcher.received if m["type"] == "lobby_update" for t in m["removed"]]
+    assert removed == [listed.id]
+
+
+async def test_an_invite_for_one_side_cannot_take_over_the_other_sides_bot(room: Room) -> None:
+    ann, bob = known_players(room, "Ann", "Bob")
+    table = await room.play_now(ann, "500", "online")
+    await room.table_settings(ann, table.id, True, None, 0)
+    await refused("seat_taken", lambda: room.join(bob, table.id, 1, table.settings.invite))
+    await room.join(bob, table.id, 2, table.settings.invite)
+    assert table.seats[2].successor is bob
+
+
+def test_the_access_log_never_holds_an_invite_secret() -> None:
+    """The rules page of a private table is asked for with ``?invite=SECRET``; uvicorn's
+    access log line keeps the path and drops the secret."""
+    import logging
+
+    from cardroom.web.server import HideInviteSecrets, log_config
+
+    config = log_config()
+    assert "hide_invites" in config["handlers"]["access"]["filters"]
+    assert config["filters"]["hide_invites"]["()"] is HideInviteSecrets
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
+                               '%s - "%s %s HTTP/%s" %d',
+                               ("1.2.3.4:5", "GET", "/rules/table/ab12?invite=s3cr3t-X_&x=1",
+                                "1.1", 200), None)
+    assert HideInviteSecrets().filter(record)
+    line = record.getMessage()
+    assert "s3cr3t" not in line and "/rules/table/ab12?invite=…&x=1" in line

@@ -52,18 +52,39 @@ REACTIONS: dict[str, str] = {
 _DROPPED = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
 """Unicode categories a chat line never carries: controls, format characters (direction
 overrides among them), private use, surrogates, unassigned, and line breaks."""
+_JOINERS = "\u200c\u200d"
+"""Format characters kept: the joiners some scripts and emoji sequences need."""
+_BLANK = "\u115f\u1160\u3164\uffa0\u2800"
+"""Letters and symbols that draw nothing (Hangul fillers, the blank Braille pattern)."""
+MARKS_PER_LETTER = 2
+"""Combining marks kept on one character; more only pile up into a smear."""
 
 
 def clean_text(text: str) -> str:
-    """Typed chat as plain visible text: characters of :data:`_DROPPED` categories go (tabs
-    and line breaks become spaces), runs of white space fold into one; may be empty."""
-    kept = []
+    """Typed chat as plain visible text: characters of :data:`_DROPPED` categories go (but
+    the joiners), tabs and line breaks become spaces, runs of white space fold into one, a
+    character keeps at most :data:`MARKS_PER_LETTER` combining marks; empty if nothing in it
+    draws anything."""
+    kept: list[str] = []
+    marks = 0
     for char in text:
+        category = unicodedata.category(char)
         if char in "\t\n\r":
             kept.append(" ")
-        elif unicodedata.category(char) not in _DROPPED:
+        elif category in _DROPPED and char not in _JOINERS:
+            continue
+        elif category.startswith("M"):
+            marks += 1
+            if marks <= MARKS_PER_LETTER:
+                kept.append(char)
+            continue
+        else:
             kept.append(char)
-    return " ".join("".join(kept).split())
+        marks = 0
+    cleaned = " ".join("".join(kept).split())
+    visible = [c for c in cleaned if not c.isspace() and c not in _BLANK + _JOINERS
+               and not unicodedata.category(c).startswith("M")]
+    return cleaned if visible else ""
 
 
 def line_info(line: ChatLine) -> ChatLineInfo:

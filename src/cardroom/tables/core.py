@@ -27,7 +27,7 @@ from cardroom.games.registry import replay
 from cardroom.metrics import Metrics
 from cardroom.protocol import ErrorCode
 from cardroom.store.db import Change, Store
-from cardroom.tables.errors import RoomError
+from cardroom.tables.errors import RoomError, no_such_table
 from cardroom.tables.model import Game, Player, RoomSettings, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -242,8 +242,7 @@ class Core:
         """A table held here, or ``no_such_table``."""
         table = self.tables.get(table_id)
         if table is None:
-            raise RoomError(ErrorCode.NO_SUCH_TABLE, "There is no such table (it may have "
-                                                     "closed).")
+            raise no_such_table()
         return table
 
     # -- tasks ------------------------------------------------------------------------------------

@@ -15,3 +15,9 @@ class RoomError(Exception):
         self.code = code
         self.message = message
         self.quota = quota
+
+
+def no_such_table() -> RoomError:
+    """The error for a table that closed, never was, or is private to the asker: the same
+    answer for each, so a guessed id tells nothing."""
+    return RoomError(ErrorCode.NO_SUCH_TABLE, "There is no such table (it may have closed).")

@@ -18,6 +18,7 @@ from typing import Any
 from cardroom.protocol import TableUpdate
 from cardroom.store.db import Change
 from cardroom.tables.core import Core
+from cardroom.tables.errors import no_such_table
 from cardroom.tables.model import Listener, Player, Table
 from cardroom.tables.sync import Sync
 
@@ -46,8 +47,10 @@ class Followers:
 
     # -- this process's connections ---------------------------------------------------------------
 
-    def open(self, listener: Listener, player: Player | None, table: Table) -> int | None:
-        """Follow a table: the player's own seat if they sit there, else as a spectator.
+    def open(self, listener: Listener, player: Player | None, table: Table,
+             invite: str | None = None) -> int | None:
+        """Follow a table: the player's own seat if they sit there, else as a spectator
+        (``invite``: the secret it was opened with, see :meth:`_send_strangers_away`).
 
         A connection follows at most :data:`MAX_FOLLOWED` tables; opening another stops
         following the one it opened longest ago."""
@@ -57,6 +60,7 @@ class Followers:
         while len(followed) > MAX_FOLLOWED:
             self._unfollow(listener, next(iter(followed)))
         table.listeners[listener] = player
+        table.invites[listener] = invite
         seat = table.seat_of(player)
         if seat is not None:
             table.human_seen_at, table.closing = time.monotonic(), False
@@ -76,12 +80,16 @@ class Followers:
     def _unfollow(self, listener: Listener, table_id: str) -> None:
         self._following.get(listener, {}).pop(table_id, None)
         table = self.core.tables.get(table_id)
+        if table is not None:
+            table.invites.pop(listener, None)
         if table is not None and table.listeners.pop(listener, None) is not None:
             self.refresh(table)
 
     def _changed(self, table: Table, owner: bool) -> None:
         """After any change: presence brought up to date (seats may have changed hands),
         then each follower's view, built once per seat."""
+        if table.settings.private:
+            self._send_strangers_away(table)
         self.refresh(table)
         cache: dict[int | None, TableUpdate] = {}
         seated = table.seats_by_player()
@@ -90,6 +98,18 @@ class Followers:
             if seat not in cache:
                 cache[seat] = table.update_for(seat)
             listener.deliver(cache[seat])
+
+    def _send_strangers_away(self, table: Table) -> None:
+        """A private table keeps only the connections that may still see it (its players,
+        bots' successors, holders of its current link): one that followed it while it was
+        open, or with a link since renewed or revoked, is told the table is gone (as to one
+        who never saw it) and follows it no more."""
+        for listener, player in list(table.listeners.items()):
+            if not table.reachable_by(player, table.invites.get(listener)):
+                gone = no_such_table()
+                listener.deliver({"type": "error", "seq": None, "code": gone.code,
+                                  "message": gone.message, "quota": None})
+                self._unfollow(listener, table.id)
 
     def refresh(self, table: Table) -> None:
         """Bring each seat's count of this process's connections up to date after any change

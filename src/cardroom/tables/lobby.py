@@ -43,6 +43,10 @@ class LobbyFeed:
         """Tables whose row must be built again before it is read."""
         self._unsent: set[str] = set()
         """Tables changed since the watchers last heard (kept only while there are any)."""
+        self._gone: set[str] = set()
+        """Tables whose row went (closed, or made private) since the watchers last heard:
+        only these are named as removed, so a table that never had a row (a private one)
+        is never named to anybody."""
         self._watchers: set[Listener] = set()
         self._flush_handle: asyncio.TimerHandle | None = None
         self._order: list[str] = []
@@ -76,6 +80,7 @@ class LobbyFeed:
         self._watchers.discard(listener)
         if not self._watchers:
             self._unsent.clear()
+            self._gone.clear()
 
     def page(self, offset: int = 0, limit: int = PAGE_LIMIT, fresh: bool = False
              ) -> Lobby:
@@ -102,7 +107,8 @@ class LobbyFeed:
         for table_id in self._stale:
             row = self._summarise(table_id)
             if row is None:
-                self._rows.pop(table_id, None)
+                if self._rows.pop(table_id, None) is not None and self._watchers:
+                    self._gone.add(table_id)
             else:
                 self._rows[table_id] = row
         if self._stale:
@@ -115,7 +121,8 @@ class LobbyFeed:
         self._rebuild_stale()
         changed, self._unsent = self._unsent, set()
         rows = [self._aged(self._rows[t]) for t in changed if t in self._rows]
-        removed = sorted(t for t in changed if t not in self._rows)
+        removed = sorted(t for t in self._gone if t not in self._rows)
+        self._gone.clear()
         if not self._watchers or not (rows or removed):
             return
         message: LobbyUpdate = {"type": "lobby_update", "tables": rows, "removed": removed}

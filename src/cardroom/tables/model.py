@@ -154,6 +154,10 @@ class Table:
     ``None``). The seat a connection sees is looked up at every delivery, never stored: a
     player who leaves a seat stops seeing it at once, and its next occupant's cards reach
     nobody else."""
+    invites: dict[Listener, str | None] = field(default_factory=dict)
+    """The invite secret each following connection opened the table with: when the table
+    turns private or its link changes, a connection that may no longer see it stops
+    following it."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_task: asyncio.Task[None] | None = None
     deadline: float | None = None

@@ -61,6 +61,12 @@ class Window:
 
     def take(self, key: str) -> None:
         """Count one event for ``key``, or raise :class:`QuotaExceeded` (counting nothing)."""
+        self.allows(key)
+        self._events[key].append(time.monotonic())
+
+    def allows(self, key: str) -> None:
+        """Raise :class:`QuotaExceeded` if one more event for ``key`` would pass the limit;
+        count nothing."""
         now = time.monotonic()
         self._checks += 1
         if self._checks % FORGET_EVERY == 0:
@@ -72,7 +78,6 @@ class Window:
             wait = max(1, round(self.seconds - (now - events[0])))
             raise QuotaExceeded(self.quota, f"At most {self.limit} {self.what}; "
                                             f"try again in {wait} s.")
-        events.append(now)
 
     def _forget(self, now: float) -> None:
         for key in [k for k, e in self._events.items() if not e or now - e[-1] >= self.seconds]:
@@ -115,9 +120,18 @@ class Quotas:
 
     def check_chat(self, player_id: str, address: str) -> None:
         """Count a chat line: a minute's and ten seconds' worth per player, and a minute's
-        per address."""
-        self.check(self.chat_burst, player_id)
-        self.check_player(self.chat, player_id, address)
+        per address. Every limit is checked before any counts, so a line refused to one
+        player does not use up what others behind the same address may say."""
+        limits = [(self.chat_burst, player_id), (self.chat, player_id),
+                  (self._by_address[Quota.CHAT], address)]
+        for window, key in limits:
+            try:
+                window.allows(key)
+            except QuotaExceeded:
+                self.refused[window.quota] += 1
+                raise
+        for window, key in limits:
+            window.take(key)
 
     def tables(self, open_tables: int, created_by_player: int) -> None:
         """A player may create one more table, given the room's and their own open tables."""

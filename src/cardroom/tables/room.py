@@ -32,7 +32,7 @@ from cardroom.store.db import NameTaken, Store
 from cardroom.tables.chat import TableChat
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
-from cardroom.tables.errors import RoomError
+from cardroom.tables.errors import RoomError, no_such_table
 from cardroom.tables.followers import Followers
 from cardroom.tables.hints import suggest
 from cardroom.tables.lobby import PAGE_LIMIT, LobbyFeed
@@ -48,7 +48,7 @@ from cardroom.tables.model import (
 )
 from cardroom.tables.names import BadName, check_name
 from cardroom.tables.quotas import Quotas
-from cardroom.tables.seating import Seating, check_bot_name, check_seat_number, no_such_table
+from cardroom.tables.seating import Seating, check_bot_name, check_seat_number
 from cardroom.tables.sync import Sync
 from cardroom.tables.workers import BotWorkers, Superseded
 
@@ -212,7 +212,7 @@ class Room:
         table = await self.sync.get_table(table_id)
         if not table.reachable_by(player, invite):
             raise no_such_table()
-        seat = self.followers.open(listener, player, table)
+        seat = self.followers.open(listener, player, table, invite)
         await self.chat.history(table, listener)
         return seat
 
@@ -225,10 +225,12 @@ class Room:
 
     async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
                            seat: int, turn_seconds: float | None, bot: str | None,
-                           game: str = DEFAULT_GAME, hints: bool = False) -> Table:
+                           game: str = DEFAULT_GAME, hints: bool = False,
+                           private: bool = False) -> Table:
         """A new table of ``game`` (500 or 1000) with ``player`` in ``seat``; ``preset``
         ``None`` is the game's default preset, ``bot`` ``None`` the room's default bot;
-        ``hints`` makes it a casual table."""
+        ``hints`` makes it a casual table, ``private`` friends only (with an invite link)
+        from the start."""
         bot = bot or self.settings.default_bot
         spec = GAMES.get(game)
         if spec is None:
@@ -247,16 +249,17 @@ class Room:
         seats = spec.players(rules)
         check_seat_number(seat, seats)
         now = time.time()
+        settings = TableSettings(private=True, invite=new_invite()) if private else TableSettings()
         table = Table(id=secrets.token_hex(6), rules=rules, bot_level=bot,
                       turn_seconds=turn_seconds, creator_id=player.id,
                       seats=[Seat() for _ in range(seats)], updated_at=now,
-                      game_name=spec.name, hints=hints)
+                      game_name=spec.name, hints=hints, settings=settings)
         await self.core.store.add_table(NewTable(
             id=table.id, game=spec.name, rules=rules.to_dict(), seats=seats, bot=bot,
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
-            version=table.version))
+            version=table.version, settings=settings))
         self.tables[table.id] = table
-        await self.seating.join(player, table, seat)
+        await self.seating.join(player, table, seat, settings.invite)
         return table
 
     async def join(self, player: Player, table_id: str, seat: int,
@@ -264,6 +267,17 @@ class Room:
         """Take a free seat before the match starts, or a bot's at the next hand (see
         :meth:`Seating.join`)."""
         await self.seating.join(player, await self.sync.get_table(table_id), seat, invite)
+
+    async def _visible(self, player: Player, table_id: str,
+                       listener: Listener | None = None) -> Table:
+        """The table, if ``player`` may see it (an open table; a private one they sit at or
+        take a seat over at, or that ``listener`` follows); else ``no_such_table``, as for a
+        table that does not exist, so no request tells a stranger a private table is there."""
+        table = await self.sync.get_table(table_id)
+        if not table.reachable_by(player, None) and (listener is None
+                                                     or listener not in table.listeners):
+            raise no_such_table()
+        return table
 
     async def play_now(self, player: Player, game: str, preset: str | None) -> Table:
         """Sit ``player`` down at once: at the open table of ``game`` with ``preset``'s plain
@@ -316,20 +330,20 @@ class Room:
     async def reserve_seat(self, player: Player, table_id: str, seat: int,
                            reserved: bool) -> None:
         """The creator keeps an empty seat for a friend, or frees it again."""
-        await self.seating.reserve(player, await self.sync.get_table(table_id), seat, reserved)
+        await self.seating.reserve(player, await self._visible(player, table_id), seat, reserved)
 
     async def table_settings(self, player: Player, table_id: str, private: bool | None,
                              typed_chat: bool | None, invite_side: int | None) -> None:
         """The creator changes who may reach the table and its chat (``None``: unchanged;
         ``invite_side`` -1: the invite link seats its holder anywhere). A table made private
         gets an invite link if it has none."""
-        table = await self.sync.get_table(table_id)
-        sides = len(table.spec.teams(table.rules))
-        if invite_side is not None and invite_side >= sides:
-            raise RoomError(ErrorCode.BAD_MESSAGE,
-                            f"This table has sides 0 to {sides - 1}, not {invite_side}.")
+        table = await self._visible(player, table_id)
 
         def make(current: TableSettings) -> TableSettings:
+            sides = len(table.spec.teams(table.rules))
+            if invite_side is not None and invite_side >= sides:
+                raise RoomError(ErrorCode.BAD_MESSAGE,
+                                f"This table has sides 0 to {sides - 1}, not {invite_side}.")
             changed = dataclasses.replace(
                 current,
                 private=current.private if private is None else private,
@@ -345,7 +359,7 @@ class Room:
     async def invite(self, player: Player, table_id: str, revoke: bool) -> str | None:
         """The creator's new invite link secret (the old one stops working), or ``None``
         once revoked."""
-        table = await self.sync.get_table(table_id)
+        table = await self._visible(player, table_id)
         settings = await self.seating.change_settings(
             player, table, lambda current: dataclasses.replace(
                 current, invite=None if revoke else new_invite()))
@@ -354,27 +368,27 @@ class Room:
     async def say(self, listener: Listener, player: Player, table_id: str, address: str,
                   text: str | None, phrase: str | None, reaction: str | None) -> None:
         """A chat line at a table the player sits at or follows (see :mod:`.chat`)."""
-        table = await self.sync.get_table(table_id)
+        table = await self._visible(player, table_id, listener)
         await self.chat.say(listener, player, table, address, text, phrase, reaction)
 
     async def leave(self, player: Player, table_id: str) -> None:
         """Leave a table (see :meth:`Seating.leave`: during a match a bot takes the seat)."""
-        await self.seating.leave(player, await self.sync.get_table(table_id))
+        await self.seating.leave(player, await self._visible(player, table_id))
 
     async def add_bot(self, player: Player, table_id: str, seat: int, bot: str | None) -> None:
         """The creator seats a bot before the start."""
-        await self.seating.add_bot(player, await self.sync.get_table(table_id), seat, bot)
+        await self.seating.add_bot(player, await self._visible(player, table_id), seat, bot)
 
     async def start_with_bots(self, player: Player, table_id: str, bot: str | None) -> None:
         """The creator fills every empty seat with a bot; the match starts."""
-        await self.seating.start_with_bots(player, await self.sync.get_table(table_id), bot)
+        await self.seating.start_with_bots(player, await self._visible(player, table_id), bot)
 
     # -- playing ----------------------------------------------------------------------------------
 
     async def act(self, player: Player, table_id: str, action: str) -> dict[str, Any]:
         """A player's action at their seat: checked, stored, then announced."""
         started = time.perf_counter()
-        table = await self.sync.get_table(table_id)
+        table = await self._visible(player, table_id)
         async with table.lock:
             fresh = not self.core.shared
             for _ in range(CONFLICT_RETRIES):
@@ -399,7 +413,7 @@ class Room:
         """What the search bot would do in the player's seat now, at a casual table, and
         why. It is worked out in the bot workers from the seat's own view and changes
         nothing; the answer names the version it is for."""
-        table = await self.sync.get_table(table_id)
+        table = await self._visible(player, table_id)
         seat = table.seat_of(player)
         if seat is None:
             raise RoomError(ErrorCode.NOT_AT_TABLE,

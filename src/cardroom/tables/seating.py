@@ -16,7 +16,7 @@ from cardroom.protocol import ErrorCode
 from cardroom.store.data import TableSettings
 from cardroom.store.db import Change
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
-from cardroom.tables.errors import RoomError
+from cardroom.tables.errors import RoomError, no_such_table
 from cardroom.tables.model import Player, Seat, Table, invite_matches
 from cardroom.tables.sync import Sync
 
@@ -44,36 +44,58 @@ class Seating:
             if table.seat_of(player) is not None:
                 raise RoomError(ErrorCode.SEAT_TAKEN, "You already sit at this table.")
             check_seat_number(seat, len(table.seats))
-            if table.status == "playing":
-                return {seat: _successor(table, seat, player)}
-            state = table.seats[seat]
-            if not state.empty:
-                raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
             invited = invite_matches(table.settings.invite, invite)
-            if state.reserved and not invited:
-                raise RoomError(ErrorCode.SEAT_TAKEN, "That seat is kept for a friend of the "
-                                                      "table's creator.")
             side = table.settings.invite_side
             if invited and side is not None and seat not in table.spec.teams(table.rules)[side]:
                 raise RoomError(ErrorCode.SEAT_TAKEN, "Your invitation is for a seat of the "
                                                       "other side.")
+            if table.status == "playing":
+                return {seat: self._successor(table, seat, player)}
+            state = table.seats[seat]
+            if not state.empty:
+                raise RoomError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
+            if state.reserved and not invited:
+                raise RoomError(ErrorCode.SEAT_TAKEN, "That seat is kept for a friend of the "
+                                                      "table's creator.")
             return {seat: Seat(player=player)}
 
         await self._change_seats(table, check)
 
     async def hand_over(self, table: Table, version: int) -> None:
         """The hand ended: each bot that has a successor gives its seat to that player
-        (unless the table moved on meanwhile, or the player sat elsewhere there since). The
-        next match does not start early for it."""
+        (unless the table moved on meanwhile, or the player sat elsewhere there since). A
+        successor not following the table here is away at once, so a bot goes on playing
+        for them until they open it (a promise nobody keeps never stops a table). The next
+        match does not start early for it."""
 
         def check() -> dict[int, Seat]:
             if table.version != version:
                 return {}
-            return {n: Seat(player=s.successor) for n, s in enumerate(table.seats)
+            following = {p.id for p in table.listeners.values() if p is not None}
+            return {n: Seat(player=s.successor, away=s.successor.id not in following)
+                    for n, s in enumerate(table.seats)
                     if s.successor is not None and s.player is None
                     and table.seat_of(s.successor) is None}
 
         await self._change_seats(table, check, may_start=False)
+
+    def _successor(self, table: Table, seat: int, player: Player) -> Seat:
+        """The seat with ``player`` to take it over from its bot when the hand ends: only a
+        bot's own seat (not an absent player's), not already promised to someone else, and
+        only one such promise per player in the whole room (one account cannot hold every
+        bot's seat)."""
+        state = table.seats[seat]
+        if state.player is not None or state.bot is None:
+            raise RoomError(ErrorCode.TABLE_STARTED, "The match has started: only a bot's "
+                                                     "seat can be taken over.")
+        if state.successor is not None:
+            raise RoomError(ErrorCode.SEAT_TAKEN, f"{state.successor.name} takes that seat "
+                                                  "over at the next hand.")
+        if any(s.successor is not None and s.successor.id == player.id
+               for other in self.core.tables.values() for s in other.seats):
+            raise RoomError(ErrorCode.SEAT_TAKEN, "You take another seat over at the next "
+                                                  "hand: leave that table first.")
+        return dataclasses.replace(state, successor=player)
 
     async def reserve(self, player: Player, table: Table, seat: int, reserved: bool) -> None:
         """The creator keeps an empty seat for a friend (no bot or stranger takes it), or
@@ -231,28 +253,6 @@ def _stop_following(table: Table, player: Player | None) -> None:
     for listener, follower in list(table.listeners.items()):
         if player is not None and follower is not None and follower.id == player.id:
             del table.listeners[listener]
-
-
-def no_such_table() -> RoomError:
-    """The error for a table that closed, never was, or is private to the asker: the same
-    answer for each, so a guessed id tells nothing."""
-    return RoomError(ErrorCode.NO_SUCH_TABLE, "There is no such table (it may have closed).")
-
-
-def _successor(table: Table, seat: int, player: Player) -> Seat:
-    """The seat with ``player`` to take it over from its bot when the hand ends: only a
-    bot's own seat (not an absent player's), not already promised to someone else, at a
-    table whose creator has not made it friends only (a friend with the link may)."""
-    state = table.seats[seat]
-    if state.player is not None or state.bot is None:
-        raise RoomError(ErrorCode.TABLE_STARTED, "The match has started: only a bot's seat "
-                                                 "can be taken over.")
-    if state.successor is not None:
-        raise RoomError(ErrorCode.SEAT_TAKEN, f"{state.successor.name} takes that seat over "
-                                              "at the next hand.")
-    if any(s.successor is not None and s.successor.id == player.id for s in table.seats):
-        raise RoomError(ErrorCode.SEAT_TAKEN, "You take another seat over at the next hand.")
-    return dataclasses.replace(state, successor=player)
 
 
 def _give_up_succession(table: Table, player: Player) -> dict[int, Seat]:

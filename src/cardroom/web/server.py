@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import logging
+import re
+from typing import Any
 
 import uvicorn
 
@@ -27,6 +30,30 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, 20, 10)
 
 
+INVITE_IN_QUERY = re.compile(r"(invite=)[^&#\s]*")
+"""A private table's invite secret in a request's query string (its rules page's link)."""
+
+
+class HideInviteSecrets(logging.Filter):
+    """Keeps invite secrets out of the access log: the rules page of a private table is
+    asked for with ``?invite=SECRET``, and a log line must not hand out the table."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(INVITE_IN_QUERY.sub(r"\1…", arg) if isinstance(arg, str)
+                                else arg for arg in record.args)
+        return True
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging, with the access log's lines passed through
+    :class:`HideInviteSecrets`."""
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config.setdefault("filters", {})["hide_invites"] = {"()": HideInviteSecrets}
+    config["handlers"]["access"].setdefault("filters", []).append("hide_invites")
+    return config
+
+
 def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
           forwarded_allow_ips: str = "") -> None:
     """Serve until interrupted. Frames far over the protocol's cap are refused by uvicorn.
@@ -40,7 +67,7 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
     app = create_app(config)
     tune_garbage_collector()
-    uvicorn.run(app, host=host, port=port, log_level=log_level,
+    uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=log_config(),
                 ws_max_size=MAX_MESSAGE_BYTES * 64, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False, lifespan="on",
                 proxy_headers=bool(forwarded_allow_ips),

@@ -310,7 +310,8 @@ class Connection:
         player = self._need_player()
         table = await self.room.create_table(player, message.preset, message.rules,
                                              message.seat, message.turn_seconds, message.bot,
-                                             game=message.game, hints=message.hints)
+                                             game=message.game, hints=message.hints,
+                                             private=message.private)
         seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 

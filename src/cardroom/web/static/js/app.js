@@ -138,8 +138,11 @@ function parseHash() {
   const table = params.get("table");
   if (table) {
     const invite = params.get("invite");
-    if (invite && load().invites[table] !== invite) {
+    if (invite) {
+      // Kept by this browser for the table; the address bar shows the table alone, so the
+      // secret is not left on screen or in the history for anyone looking over a shoulder.
       save({ invites: { ...load().invites, [table]: invite } });
+      history.replaceState(null, "", `#table=${encodeURIComponent(table)}`);
     }
     return { table };
   }

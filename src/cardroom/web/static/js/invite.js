@@ -5,7 +5,7 @@
  *
  * Everything here is a request the server checks (only the creator may); the dialog only
  * draws the table's latest message. The link is `/#table=ID&invite=SECRET`: the secret is in
- * the hash, so it never reaches a server log.
+ * the hash, which browsers never send (app.js keeps it and clears it from the address bar).
  *
  * @module invite
  */

@@ -422,6 +422,13 @@ function newTableForm(ctx) {
           " Casual table: hints allowed"),
         el("p", { class: "muted small", id: "new-hints-help",
           text: "Every player may ask the search bot what it would do on their turn. Shown in the lobby." })),
+      el("div", { class: "field field-check" },
+        el("label", { for: "new-private" },
+          el("input", { id: "new-private", name: "private", type: "checkbox",
+            "aria-describedby": "new-private-help" }),
+          " Friends only"),
+        el("p", { class: "muted small", id: "new-private-help",
+          text: "Not listed in the lobby: send your friends the table's invite link (Invite friends, at the table)." })),
     ),
     seatPicker,
     house.element,
@@ -461,6 +468,7 @@ function newTableForm(ctx) {
         turn_seconds: seconds > 0 ? seconds : null,
         bot: String(data.get("bot") || "") || null,
         hints: data.get("hints") === "on",
+        private: data.get("private") === "on",
       });
       setOpen(false);
     } catch {
