@@ -74,6 +74,7 @@ def test_a_private_table_is_reached_only_by_its_link_and_keeps_a_seat(browser, r
         expect(dialog.locator("[data-testid=reserve-2]")).to_be_checked()
         screenshot(ann.page, "desktop-invite-dialog")
         ann.page.set_viewport_size(PHONE)
+        ann.page.wait_for_timeout(500)  # the side panel slides away at phone width
         screenshot(ann.page, "phone-invite-dialog")
         ann.page.set_viewport_size(DESKTOP)
         url = link.input_value()
