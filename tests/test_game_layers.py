@@ -23,7 +23,7 @@ from cardroom.games.text import Explanation, Section, explanation, para
 from cardroom.tables import hints
 from cardroom.web.app import create_app
 from cardroom.web.pages import routes
-from tests.test_pages import page, text_of
+from tests.test_pages import open_table, page, text_of
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cardroom"
 JS = SRC / "web" / "static" / "js"
@@ -104,7 +104,7 @@ def client(dominoes: GameSpec) -> TestClient:
     """The pages' routes, with a room holding a dominoes table played by house rules."""
     app = Starlette(routes=routes)
     house = DominoRules.from_dict({"preset": "draw", "doubles_spin": True})
-    app.state.room = SimpleNamespace(tables={"dom1": SimpleNamespace(rules=house)})
+    app.state.room = SimpleNamespace(tables={"dom1": open_table(house)})
     return TestClient(app)
 
 

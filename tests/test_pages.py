@@ -21,14 +21,16 @@ HOUSE_TABLE = "house1"
 PRESET_TABLE = "plain1"
 
 
+def open_table(rules: Any) -> SimpleNamespace:
+    """A stand-in for a live open table: its rules, and anybody may see it."""
+    return SimpleNamespace(rules=rules, reachable_by=lambda _player, _invite: True)
+
+
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     """A Starlette app made of the pages' routes only, with a fake room holding two tables."""
     app = Starlette(routes=routes)
     house = Rules.from_dict({"preset": "online", "all_pass": "redeal", "target": 300})
-    def open_table(rules: Rules) -> SimpleNamespace:
-        return SimpleNamespace(rules=rules, reachable_by=lambda _player, _invite: True)
-
     app.state.room = SimpleNamespace(tables={
         HOUSE_TABLE: open_table(house), PRESET_TABLE: open_table(Rules.preset("classic"))})
     return TestClient(app)

@@ -12,7 +12,7 @@ from cardroom.games import thousand
 from cardroom.games.thousand import text as rules_text_thousand
 from cardroom.games.thousand.rules import OPTION_TYPES
 from cardroom.web.pages import routes
-from tests.test_pages import card_row, page, text_of
+from tests.test_pages import card_row, open_table, page, text_of
 
 HOUSE_TABLE = "house1000"
 
@@ -21,7 +21,7 @@ HOUSE_TABLE = "house1000"
 def client() -> TestClient:
     app = Starlette(routes=routes)
     house = thousand.Rules.from_dict({"preset": "seed", "must_trump": True, "target": 1500})
-    app.state.room = SimpleNamespace(tables={HOUSE_TABLE: SimpleNamespace(rules=house)})
+    app.state.room = SimpleNamespace(tables={HOUSE_TABLE: open_table(house)})
     return TestClient(app)
 
 

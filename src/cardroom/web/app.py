@@ -110,7 +110,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                                 status_code=404)
         return JSONResponse({**spec.catalogue(), "games": list(GAMES),
                              "bot_levels": bot_levels(spec.name),
-                             "default_bot": request.app.state.room.settings.default_bot})
+                             "default_bot": config.room.default_bot})
 
     async def chat_vocabulary(_request: Request) -> JSONResponse:
         """The chat's quick phrases and reactions by name, and the longest typed line: what
