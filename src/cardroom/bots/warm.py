@@ -2,10 +2,14 @@
 
 500's double-dummy search is compiled by numba on its first use in a process and cached on
 disk; with a stale or empty cache (a fresh checkout, a changed solver) that first use takes
-about 8 s of a core, and with a warm one about half a second. 1000's solver
-compiles the same way (its recursive search proper is not cached on disk: about two seconds
-in each process). A bot worker calls :func:`compile_search` as it starts, so no player's
-first hint or bot card pays for either.
+about 8 s of a core, and with a warm one about half a second. A bot worker calls
+:func:`compile_search` as it starts, so no player's first hint or bot card pays for it.
+
+1000's solver is compiled on its first use in a worker instead: its recursive search proper
+cannot be cached on disk, so compiling it costs about two seconds of a core in every process,
+and at every worker's start that was most of what starting a server cost (the tests start
+hundreds). The first 1000 search decision of a worker pays it once, well within the bots'
+budget; :func:`compile_thousand_search` does it ahead when wanted.
 """
 
 from __future__ import annotations
@@ -23,8 +27,7 @@ ENDING_TRICKS = 3
 
 def compile_search() -> None:
     """Play a seeded deal of 500 with the rules bot down to a short ending and solve it, which
-    compiles the search (or loads it from numba's cache); then the same for 1000."""
-    compile_thousand_search()
+    compiles the search (or loads it from numba's cache)."""
     game = Game.new(Rules.preset("online"), seed=1)
     bot = make_bot("rules", seed=1)
     while (seat := game.to_act) is not None:
