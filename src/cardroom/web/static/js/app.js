@@ -413,7 +413,8 @@ function drawSeatOffers(message) {
     root.replaceChildren(el("span", { class: "tag tag-successor", "data-testid": "taking-over",
       text: `You take seat ${promised.seat + 1} at the next hand` }),
     el("button", { type: "button", class: "btn btn-small", text: "Cancel",
-      on: { click: () => room.request("leave", { table_id: message.table_id }).catch(reportError) } }));
+      on: { click: () => room.request("leave", { table_id: message.table_id })
+        .catch((error) => notify(error.message)) } }));
     return;
   }
   const waiting = message.status === "waiting" && !message.view;
@@ -428,11 +429,15 @@ function drawSeatOffers(message) {
     on: { click: () => joinSeat(message.table_id, seat.seat) } })));
 }
 
-/** Sit at a seat of the table shown (with its link's secret, if we hold one). */
+/** Sit at a seat of the table shown (with its link's secret, if we hold one); a refusal is
+ * shown as a notice. */
 async function joinSeat(tableId, seat) {
-  await room.request("join", { table_id: tableId, seat, invite: inviteFor(tableId) })
-    .catch(reportError);
-  state.myTables.add(tableId);
+  try {
+    await room.request("join", { table_id: tableId, seat, invite: inviteFor(tableId) });
+    state.myTables.add(tableId);
+  } catch (error) {
+    notify(error.message);
+  }
 }
 
 /** The creator fills the empty seats with bots and the match starts. */

@@ -64,7 +64,7 @@ export class ChatPanel {
     this.form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = this.input.value.trim();
-      if (text) this.send({ text }).then(() => { this.input.value = ""; });
+      if (text) this.send({ text }).then((sent) => { if (sent) this.input.value = ""; });
     });
     root.replaceChildren(this.log, this.phrases, this.reactions, this.form, this.off, this.muted);
     vocabulary.then(({ phrases, reactions, max_length: longest }) => {
@@ -133,13 +133,18 @@ export class ChatPanel {
     return line.channel === "players" || !this.seated || stored.spectatorChat;
   }
 
-  /** @param {object} line `{text}`, `{phrase}` or `{reaction}` */
+  /**
+   * Say a line; a refusal (a limit, typed chat off) is shown as a notice.
+   * @param {object} line `{text}`, `{phrase}` or `{reaction}`
+   * @returns {Promise<boolean>} whether the server took it
+   */
   async send(line) {
     try {
       await this.ctx.say(line);
+      return true;
     } catch (error) {
       if (error?.message) this.ctx.notify(error.message);
-      throw error;
+      return false;
     }
   }
 
