@@ -79,11 +79,16 @@ def main(seconds: float = 3.0, search_decisions: int = 0, level: str = "default"
         deals, actions = deals_per_second(preset, seconds)
         print(f"{preset:8} random play: {deals:8,.0f} deals/s  {actions:10,.0f} actions/s")
     if search_decisions:
-        for preset in PRESET_NAMES:
-            times = sorted(search_times(preset, search_decisions, level))
-            p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-            print(f"{preset:8} search ({level}): median {statistics.median(times):.3f} s, "
-                  f"p99 {p99:.3f} s, max {times[-1]:.3f} s over {len(times)} card plays")
+        print_search_times(search_decisions, level)
+
+
+def print_search_times(decisions: int, level: str) -> None:
+    """Print the search bot's time per card play on every preset: median, p99 and max."""
+    for preset in PRESET_NAMES:
+        times = sorted(search_times(preset, decisions, level))
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+        print(f"{preset:8} search ({level}): median {statistics.median(times):.3f} s, "
+              f"p99 {p99:.3f} s, max {times[-1]:.3f} s over {len(times)} card plays")
 
 
 if __name__ == "__main__":

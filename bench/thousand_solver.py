@@ -23,7 +23,7 @@ from cardroom.bots.thousand.solver import Position, Solver
 from cardroom.games.thousand import PRESET_NAMES, Game
 
 sys.path.insert(0, str(Path(__file__).parent))
-from thousand import search_times
+from thousand import print_search_times
 
 
 def endings(preset: str, tricks_left: int, deals: int) -> list[Position]:
@@ -71,11 +71,7 @@ def main(deals: int = 20, decisions: int = 0, level: str = "default") -> None:
                   f" max {max(nodes):>10,}; ms median {1000 * statistics.median(seconds):8.1f}"
                   f" max {1000 * max(seconds):8.1f}  ({len(positions)} deals)")
     if decisions:
-        for preset in PRESET_NAMES:
-            times = sorted(search_times(preset, decisions, level))
-            p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-            print(f"{preset:8} search ({level}): median {statistics.median(times):.3f} s, "
-                  f"p99 {p99:.3f} s, max {times[-1]:.3f} s over {len(times)} card plays")
+        print_search_times(decisions, level)
 
 
 if __name__ == "__main__":
