@@ -211,6 +211,12 @@ def serve(
         "MAX_HINTS_PER_MINUTE", "Hint requests one player may send per minute.")] = 20,
     max_chat_per_minute: Annotated[int, _env(
         "MAX_CHAT_PER_MINUTE", "Chat lines one player may send per minute.")] = 20,
+    max_sign_ins_per_minute: Annotated[int, _env(
+        "MAX_SIGN_INS_PER_MINUTE", "Sign-in attempts per name per minute (four times as many "
+                                   "per client address).")] = 5,
+    leaderboard_min_matches: Annotated[int, _env(
+        "LEADERBOARD_MIN_MATCHES", "Rated matches a player or bot needs to appear on a "
+                                   "game's leaderboard.")] = 10,
     forwarded_allow_ips: Annotated[str, _env(
         "FORWARDED_ALLOW_IPS", "Proxies (addresses, comma-separated, or *) trusted to name the "
                                "client in X-Forwarded-For; none by default.")] = "",
@@ -241,12 +247,13 @@ def serve(
         registrations_per_minute=max_registrations_per_minute,
         connections_per_address=max_connections_per_address,
         bug_reports_per_hour=max_bug_reports_per_hour, hints_per_minute=max_hints_per_minute,
-        chat_per_minute=max_chat_per_minute)
+        chat_per_minute=max_chat_per_minute, sign_ins_per_minute=max_sign_ins_per_minute)
     settings = RoomSettings(disconnect_grace=disconnect_grace, bot_delay=bot_delay,
                             next_match_delay=next_match_delay,
                             min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,
                             resume_delay=resume_delay,
-                            default_bot=default_bot, bot_budget=bot_budget, quotas=quotas)
+                            default_bot=default_bot, bot_budget=bot_budget, quotas=quotas,
+                            leaderboard_min_matches=leaderboard_min_matches)
     config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")

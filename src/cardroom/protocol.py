@@ -24,6 +24,11 @@ DESCRIPTION_MAX = 4000
 CLIENT_STATE_MAX = 4096
 CHAT_MAX = 200
 """The longest typed chat line, in characters."""
+PASSWORD_MIN = 8
+PASSWORD_MAX = 128
+"""A password's length in characters (longer ones cost the hashing more, and add nothing)."""
+CREDENTIAL_MAX_KEYS = 16
+"""A WebAuthn credential's JSON has a handful of keys; more is not a browser's."""
 
 
 class ErrorCode(StrEnum):
@@ -68,6 +73,15 @@ class ErrorCode(StrEnum):
     NAME_TAKEN = "name_taken"
     """Another player has this name, or one that looks the same (case and look-alike
     letters are folded)."""
+    BAD_CREDENTIALS = "bad_credentials"
+    """Sign-in failed: the name and password match no account (the same answer whether the
+    name is unknown, a guest's, or an account's with another password)."""
+    BAD_PASSWORD = "bad_password"
+    """A new password that breaks the rules (the message says which)."""
+    ALREADY_REGISTERED = "already_registered"
+    """``claim`` on an account that has a password already: use ``change_password``."""
+    BAD_PASSKEY = "bad_passkey"
+    """A passkey ceremony that did not verify, or none was begun on this connection."""
     INTERNAL = "internal"
 
 
@@ -88,6 +102,11 @@ class Quota(StrEnum):
     """Hint requests one player may send per minute."""
     CHAT = "chat"
     """Chat lines one player may send a minute (and a few seconds)."""
+    SIGN_INS = "sign_ins"
+    """Sign-in attempts per name and per client address a minute."""
+    LOOKUPS = "lookups"
+    """Profiles, leaderboard pages and match records one client address asks for a minute
+    (HTTP: answered 429)."""
 
 
 MAX_SEAT = 5
@@ -146,6 +165,8 @@ class CreateTable(_Message, frozen=True, tag="create_table"):
     """A casual table: its players may ask for hints (``hint``). Off unless asked for."""
     private: bool = False
     """Friends only from the start: never listed, reached only through its invite link."""
+    rated: bool = True
+    """Its finished matches change the players' and bots' ratings."""
 
 
 InviteSecret = Annotated[str, Meta(min_length=1, max_length=64)]
@@ -273,13 +294,63 @@ class Chat(_Message, frozen=True, tag="chat"):
             raise ValueError("say exactly one of text, phrase or reaction")
 
 
+Password = Annotated[str, Meta(max_length=PASSWORD_MAX * 4)]
+"""A password as sent: its length is judged after it is read (``bad_password``); the
+bound only keeps a huge one from being hashed."""
+
+
+class Claim(_Message, frozen=True, tag="claim"):
+    """Make the connection's guest name the player's own, with a password."""
+
+    password: Password
+
+
+class SignIn(_Message, frozen=True, tag="sign_in"):
+    """Sign in to an account by name and password (on this device, with a new token)."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=NAME_MAX * 4)]
+    password: Password
+
+
+class SignOut(_Message, frozen=True, tag="sign_out"):
+    """Sign this device out: its token stops working."""
+
+
+class ChangePassword(_Message, frozen=True, tag="change_password"):
+    """Change the account's password (every other device is signed out)."""
+
+    old_password: Password
+    new_password: Password
+
+
+class DeleteAccount(_Message, frozen=True, tag="delete_account"):
+    """Delete the account: ``password`` if it has one, and its name typed as it shows."""
+
+    confirm_name: Annotated[str, Meta(max_length=NAME_MAX * 4)]
+    password: Password | None = None
+
+
+class PasskeyBegin(_Message, frozen=True, tag="passkey_begin"):
+    """Start a passkey ceremony: ``register`` (add a passkey) or ``sign_in``."""
+
+    purpose: Literal["register", "sign_in"]
+
+
+class PasskeyFinish(_Message, frozen=True, tag="passkey_finish"):
+    """The browser's answer to the ceremony begun on this connection."""
+
+    purpose: Literal["register", "sign_in"]
+    credential: Annotated[dict[str, Any], Meta(max_length=CREDENTIAL_MAX_KEYS)]
+
+
 class Ping(_Message, frozen=True, tag="ping"):
     """Keep-alive; answered with an ack."""
 
 
 ClientMessage = (Register | Hello | WatchLobby | CreateTable | Join | PlayNow | Leave | AddBot
                  | StartWithBots | TableSettingsMessage | Invite | ReserveSeat | Open | Act
-                 | AskHint | Chat | ReportBug | Ping)
+                 | AskHint | Chat | ReportBug | Claim | SignIn | SignOut | ChangePassword
+                 | DeleteAccount | PasskeyBegin | PasskeyFinish | Ping)
 CLIENT_MESSAGES: tuple[type[_Message], ...] = get_args(ClientMessage)
 """Every client message's Struct."""
 CLIENT_TYPES: frozenset[str] = frozenset(
@@ -338,6 +409,11 @@ class SeatInfo(TypedDict):
     """Kept by the creator for a friend: no bot or stranger takes it."""
     successor: str | None
     """The name of the player who takes the seat over from its bot when the hand ends."""
+    player_id: str | None
+    """Whose profile the name links to: the player's id, or ``bot:NAME`` for a bot's seat
+    (``None``: empty)."""
+    rating: int | None
+    """That player's or bot's rating in the table's game (``None``: never rated)."""
 
 
 class TableSummary(TypedDict):
@@ -362,6 +438,8 @@ class TableSummary(TypedDict):
     """How players call its level ("Expert")."""
     updated_at: float
     """When the table last changed (unix seconds; ``age_seconds`` counts from it)."""
+    rated: bool
+    """Its finished matches change the players' and bots' ratings."""
 
 
 class Lobby(TypedDict):
@@ -430,6 +508,8 @@ class TableUpdate(TypedDict):
     invite: str | None
     """The invite link's secret: only in the creator's own messages (``None`` for others,
     and when revoked)."""
+    rated: bool
+    """Its finished matches change the players' and bots' ratings."""
 
 
 class ChatLineInfo(TypedDict):
@@ -471,14 +551,24 @@ class Hint(TypedDict):
     explanation: str
 
 
+class AccountInfo(TypedDict):
+    """What a player's own account is made of."""
+
+    registered: bool
+    """The name is theirs (a password or a passkey), not a guest's."""
+    password: bool
+    passkeys: int
+
+
 class Welcome(TypedDict):
-    """Who this connection is (after ``register`` or ``hello``)."""
+    """Who this connection is (after ``register``, ``hello`` or a sign-in)."""
 
     type: Literal["welcome"]
     player_id: str
     name: str
     tables: list[str]
     """Tables where this player sits (to reconnect)."""
+    account: AccountInfo
 
 
 ServerMessage = Ack | Error | Lobby | LobbyUpdate | TableUpdate | Hint | Welcome | ChatMessage

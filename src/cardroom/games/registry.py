@@ -124,6 +124,13 @@ class GameSpec:
                 "preset_details": [self.preset_details(name) for name in self.presets],
                 "options": options}
 
+    def contract_label(self, hand: dict[str, Any]) -> str | None:
+        """How a profile tallies a hand's contract (a line of a match's history): the
+        level or kind of a 500 contract (``"8"``, ``"misere"``), 1000's bet (``"120"``);
+        ``None`` when nobody bid."""
+        label: str | None = self.module.contract_label(hand)
+        return label
+
     def hint(self, view: dict[str, Any], samples: int) -> str:
         """How the game's search bot chose its hint for this view (``samples``: the deals it
         reports having searched, 0 when it counted none)."""

@@ -8,7 +8,7 @@ behind the compare-and-set of :meth:`cardroom.store.db.Store.commit`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardroom.games.record import Record
@@ -54,6 +54,8 @@ class NewTable:
     created_at: float
     version: int = 0
     settings: TableSettings = TableSettings()
+    rated: bool = True
+    """Its finished matches change the ratings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,7 @@ class StoredTable:
     finished: tuple[StoredMatch, ...] = ()
     """The table's finished matches, oldest first."""
     settings: TableSettings = TableSettings()
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,3 +178,110 @@ class ChatLine:
     kind: str
     """``text``, ``phrase`` or ``reaction``."""
     text: str
+
+
+# -- accounts -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """What signing in and the account's settings need to know of a player."""
+
+    player_id: str
+    name: str
+    password_hash: str | None
+    """The argon2id hash of its password (``None``: no password)."""
+    passkeys: int
+    """How many passkeys it has."""
+    registered: bool
+    """The name is the player's own (a password or a passkey), not a guest's."""
+    deleted: bool = False
+    """The account was deleted (its name is then "Deleted player")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Passkey:
+    """A stored WebAuthn credential."""
+
+    credential_id: str
+    """base64url."""
+    player_id: str
+    public_key: bytes
+    sign_count: int
+
+
+# -- matches, ratings and profiles --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSeat:
+    """Who held a seat when a match ended, and how the seat's side did."""
+
+    seat: int
+    player_id: str | None
+    bot: str | None
+    side: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayers:
+    """The players of a match that just finished, written with its finish (so a crash
+    between the finish and the rating loses neither): ``rated`` says whether it counts."""
+
+    seats: tuple[MatchSeat, ...]
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    """A finished match as the ratings and profiles read it."""
+
+    table_id: str
+    number: int
+    game: str
+    rules: dict[str, Any]
+    winner: int
+    scores: list[int]
+    history: list[dict[str, Any]]
+    finished_at: float
+    seats: tuple[MatchSeat, ...]
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's or a bot level's rating and totals in one game."""
+
+    player_id: str
+    """A player's id, or ``bot:NAME``."""
+    game: str
+    mu: float
+    sigma: float
+    rating: int
+    matches: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+    contracts: dict[str, list[int]] = field(default_factory=dict)
+    """Contracts won in the bidding, by label: ``[bid, made]``."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A rating after a rated match (unix seconds)."""
+
+    at: float
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A leaderboard line."""
+
+    player_id: str
+    name: str | None
+    """The player's name (``None`` for a bot level)."""
+    rating: int
+    matches: int
+    wins: int

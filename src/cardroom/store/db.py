@@ -41,9 +41,11 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from cardroom.games.record import Record
+from cardroom.store.accounts import Accounts
 from cardroom.store.data import (
     BugReport,
     ChatLine,
+    MatchPlayers,
     MatchRecord,
     NewBugReport,
     NewTable,
@@ -59,10 +61,13 @@ from cardroom.store.models import (
     BugRow,
     ChatLineRow,
     MatchRow,
+    MatchSeatRow,
     PlayerRow,
     SeatRow,
+    SessionRow,
     TableRow,
 )
+from cardroom.store.standings import Standings
 
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
 log = logging.getLogger(__name__)
@@ -75,6 +80,7 @@ _BUMP = (update(_TABLES)
 _BUMP_PLAIN = _BUMP.values(version=bindparam("b_new"), updated_at=bindparam("b_at"))
 """The compare-and-set of an ordinary action (compiled once: this is the hot path)."""
 _PLAYERS = PlayerRow.__table__
+_SESSIONS = cast(Table, SessionRow.__table__)
 _SEATS = SeatRow.__table__
 _MATCHES = MatchRow.__table__
 _BUGS = BugRow.__table__
@@ -161,6 +167,8 @@ class Change:
     """A new current match: (number, seed, first dealer, rules)."""
     finish: tuple[int, int, list[int], list[dict[str, Any]]] | None = None
     """The current match ended: (number, winner, scores, history)."""
+    players: MatchPlayers | None = None
+    """With ``finish``: who played it, and whether it is rated."""
     close: bool = False
 
 
@@ -179,6 +187,10 @@ class Store:
         sleeps; queueing this process's writes here instead keeps each one short."""
         self.group_commit = GroupCommit(engine.url, self._writing) if GroupCommit.serves(engine) \
             else None
+        self.accounts = Accounts(engine, self._writing)
+        """Sessions, passwords, passkeys and deleting accounts."""
+        self.standings = Standings(engine, self._writing)
+        """Ratings, profiles and the leaderboard."""
         """Table changes on an SQLite file go through :class:`GroupCommit`."""
 
     @contextlib.asynccontextmanager
@@ -209,15 +221,20 @@ class Store:
 
     async def add_player(self, player_id: str, name: str, token_hash: str,
                          name_key: str | None = None) -> None:
-        """Register a player; :class:`NameTaken` if another player has ``name_key``.
+        """Register a player, signed in with the token ``token_hash`` is the hash of;
+        :class:`NameTaken` if another player has ``name_key``.
 
         The unique index on ``players.name_key`` decides, not a look-up first: of two
         registrations of one name at once, in one process or two, exactly one succeeds.
         """
+        now = time.time()
         try:
             async with self._writing(), self._sessions.begin() as session:
                 session.add(PlayerRow(id=player_id, name=name, name_key=name_key,
-                                      token_hash=token_hash, created_at=time.time()))
+                                      created_at=now))
+                await session.flush()
+                session.add(SessionRow(token_hash=token_hash, player_id=player_id,
+                                       created_at=now))
         except IntegrityError:
             if name_key is not None and await self._name_key_held(name_key):
                 raise NameTaken(name_key) from None
@@ -232,11 +249,12 @@ class Store:
             return held.first() is not None
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerInfo | None:
-        """The player whose token hashes to this, if any."""
+        """The player signed in with the token that hashes to this, if any."""
         async with self._engine.connect() as connection:
             found = (await connection.execute(
                 select(_PLAYERS.c.id, _PLAYERS.c.name)
-                .where(_PLAYERS.c.token_hash == token_hash))).first()
+                .join(_SESSIONS, _SESSIONS.c.player_id == _PLAYERS.c.id)
+                .where(_SESSIONS.c.token_hash == token_hash))).first()
             return None if found is None else PlayerInfo(found.id, found.name)
 
     async def players(self, ids: Sequence[str]) -> dict[str, PlayerInfo]:
@@ -320,7 +338,8 @@ class Store:
                 turn_seconds=table.turn_seconds, bot=table.bot, hints=table.hints,
                 creator_id=table.creator_id, created_at=table.created_at,
                 updated_at=table.created_at, match_number=0, closed=False,
-                version=table.version, **_settings_columns(table.settings)))
+                version=table.version, rated=table.rated,
+                **_settings_columns(table.settings)))
             if table.seats:
                 await connection.execute(insert(SeatRow), [
                     {"table_id": table.id, "seat": seat, "player_id": None, "bot": None,
@@ -440,7 +459,8 @@ async def _read_table(connection: AsyncConnection, row: Row[Any],
         match=current, actions=actions,
         finished=() if same_match else tuple(m for m in matches if m.finished_at is not None),
         settings=TableSettings(private=bool(row.private), invite=row.invite,
-                               invite_side=row.invite_side, typed_chat=bool(row.typed_chat)))
+                               invite_side=row.invite_side, typed_chat=bool(row.typed_chat)),
+        rated=bool(row.rated))
 
 
 def _stored_match(row: Row[Any]) -> StoredMatch:
@@ -494,7 +514,15 @@ def _write_change(connection: Connection, change: Change, bump: Any,
             update(MatchRow).where(MatchRow.table_id == change.table_id,
                                    MatchRow.number == number)
             .values(winner=winner, scores=scores, history=history,
-                    finished_at=change.updated_at))
+                    finished_at=change.updated_at,
+                    rating="pending" if change.players and change.players.rated
+                    else "unrated"))
+        if change.players is not None and change.players.seats:
+            connection.execute(insert(MatchSeatRow), [
+                {"table_id": change.table_id, "match_number": number, "seat": held.seat,
+                 "player_id": held.player_id, "bot": held.bot, "side": held.side,
+                 "won": held.won, "finished_at": change.updated_at}
+                for held in change.players.seats])
     return True
 
 

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -20,7 +30,8 @@ class Base(DeclarativeBase):
 
 
 class PlayerRow(Base):
-    """A registered player. Only the SHA-256 of the secret token is kept."""
+    """A player: a guest (a name and the browser's token) or, once the name is theirs with a
+    password or a passkey, an account. Tokens live in ``sessions``, hashed."""
 
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -30,7 +41,35 @@ class PlayerRow(Base):
     so two players cannot have names that look alike; the database decides, so two servers
     registering one name at once cannot both succeed. NULL only for a player registered
     before names had keys whose name an older player already had (migration 0004)."""
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The password's argon2id hash (NULL: none; a guest, or an account with passkeys only)."""
+    registered_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the name was made the player's own (NULL: a guest)."""
+    deleted_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the account was deleted: its name is then "Deleted player" and free again."""
+
+
+class SessionRow(Base):
+    """A device signed in as a player: only the SHA-256 of its secret token is kept. Signing
+    out deletes the row; a new sign-in, a claimed name or a changed password makes a new
+    one (tokens rotate)."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its public key and signature count."""
+
+    __tablename__ = "passkeys"
+    credential_id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    """The credential's id, base64url."""
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[float] = mapped_column(Float)
 
 
@@ -63,6 +102,8 @@ class TableRow(Base):
     """The side the invite link seats its holder on (NULL: any free seat)."""
     typed_chat: Mapped[bool] = mapped_column(default=True)
     """Players may type in the chat (else only quick phrases and reactions)."""
+    rated: Mapped[bool] = mapped_column(default=True)
+    """Its finished matches change the players' and bots' ratings."""
 
 
 class SeatRow(Base):
@@ -95,6 +136,57 @@ class MatchRow(Base):
     history: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     started_at: Mapped[float] = mapped_column(Float)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rating: Mapped[str | None] = mapped_column(String(8), nullable=True, index=True)
+    """Where the finished match stands with the ratings: ``pending`` (to be rated: written
+    with the finish, so a crash before the rating loses nothing), ``done``, or ``unrated``."""
+
+
+class MatchSeatRow(Base):
+    """Who played a seat of a finished match (the seat's holder when it ended) and how the
+    seat's side did: what profiles and ratings are made of."""
+
+    __tablename__ = "match_seats"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    match_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    side: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column()
+    finished_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class PlayerGameRow(Base):
+    """A player's (or a bot level's, ``bot:NAME``) figures in one game: rating and totals,
+    updated with each rated match."""
+
+    __tablename__ = "player_games"
+    player_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[int] = mapped_column(Integer, index=True)
+    """The rating as shown (``round(60 * mu)``), kept for the leaderboard's order."""
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    """The points its sides scored in those hands."""
+    contracts: Mapped[dict[str, list[int]]] = mapped_column(JSON)
+    """Contracts it won in the bidding, by label ("7", "misere", "120"): [bid, made]."""
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingPointRow(Base):
+    """A rating after one rated match: the profile's chart."""
+
+    __tablename__ = "rating_points"
+    __table_args__ = (Index("ix_rating_points_player", "player_id", "game", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(40))
+    game: Mapped[str] = mapped_column(String(16))
+    at: Mapped[float] = mapped_column(Float)
+    rating: Mapped[int] = mapped_column(Integer)
 
 
 class ActionRow(Base):

@@ -26,9 +26,11 @@ from cardroom.games.base import IllegalAction
 from cardroom.games.registry import replay
 from cardroom.metrics import Metrics
 from cardroom.protocol import ErrorCode
+from cardroom.store.data import MatchPlayers, MatchSeat
 from cardroom.store.db import Change, Store
 from cardroom.tables.errors import RoomError, no_such_table
 from cardroom.tables.model import Game, Player, RoomSettings, Seat, Table
+from cardroom.tables.ratings import Rater
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,19 @@ def stamped(events: Iterable[dict[str, Any]], seat: int) -> list[dict[str, Any]]
     return [{"seat": seat, **e} if "seat" not in e else e for e in events]
 
 
+def match_players(table: Table, winner: int) -> MatchPlayers:
+    """Who holds each seat as the match ends (an absent player, not the bot playing for
+    them), their sides, and whether the match is rated: at a rated table where a person
+    played."""
+    side_of = {seat: side for side, seats in enumerate(table.spec.teams(table.rules))
+               for seat in seats}
+    seats = tuple(MatchSeat(number, seat.player.id if seat.player else None,
+                            None if seat.player else seat.bot, side_of[number],
+                            side_of[number] == winner)
+                  for number, seat in enumerate(table.seats))
+    return MatchPlayers(seats, table.rated and any(s.player_id for s in seats))
+
+
 def without_last_action(game: Game) -> Game:
     """The match as it was before its last action, rebuilt from its record. An action that
     could not be committed is taken back this way: the rare failure pays for the replay, so the
@@ -83,6 +98,8 @@ class Core:
         """Names this process on the bus, so it can skip its own notices."""
         self.metrics = metrics
         self.tables: dict[str, Table] = {}
+        self.rater = Rater(store)
+        """Rates finished matches; the ratings the seats show."""
         self.players: weakref.WeakValueDictionary[str, Player] = weakref.WeakValueDictionary()
         """The players this process holds (at a seat, on a connection), by id: one object per
         player, forgotten once nothing holds it."""
@@ -186,6 +203,7 @@ class Core:
             assert game.winner is not None
             change.finish = (table.match_number, game.winner, list(game.scores),
                              [h.to_dict() for h in game.history])
+            change.players = match_players(table, game.winner)
         try:
             won = await self.commit(table, change)
         except Exception:
@@ -200,6 +218,8 @@ class Core:
         if game.is_over:
             table.match_over_at = now
             table.remember_finished_match()
+            if change.players is not None and change.players.rated:
+                self.spawn(self.rater.rate(table.id, table.match_number))
         self.metrics.actions.inc()
         await self.announce(table, lobby=game.is_over or any(
             e["type"] in SCORE_EVENTS for e in events),

@@ -39,6 +39,14 @@ class Player:
     name: str
 
 
+class RatingLookup(Protocol):
+    """Where a table finds the ratings its seats show."""
+
+    def rating_of(self, player_id: str | None, bot: str | None, game: str) -> int | None:
+        """A player's (or else a bot level's) rating in ``game``; ``None``: never rated."""
+        ...
+
+
 class Listener(Protocol):
     """A connection following a table or the lobby (the web layer implements it)."""
 
@@ -80,6 +88,8 @@ class RoomSettings:
     and closes (bots do not play on for nobody, nor come back at every restart)."""
     quotas: QuotaSettings = field(default_factory=QuotaSettings)
     """What one player or address may do, and how many tables there may be."""
+    leaderboard_min_matches: int = 10
+    """Rated matches a player or bot needs to appear on a game's leaderboard."""
 
 
 @dataclass
@@ -114,12 +124,22 @@ class Seat:
         """Anyone may sit here: nobody does and it is not kept for a friend."""
         return self.empty and not self.reserved
 
-    def info(self, number: int) -> SeatInfo:
-        """What everybody may know of this seat."""
+    @property
+    def entity(self) -> str | None:
+        """Whose profile and rating the seat shows: its player's id, or ``bot:NAME`` for a
+        bot's seat (``None``: empty)."""
+        if self.player is not None:
+            return self.player.id
+        return f"bot:{self.bot}" if self.bot is not None else None
+
+    def info(self, number: int, rating: int | None = None) -> SeatInfo:
+        """What everybody may know of this seat (``rating``: its player's or bot's in the
+        table's game)."""
         return {"seat": number, "name": self.player.name if self.player else None,
                 "bot": self.bot, "connected": self.present or self.bot is not None,
                 "away": self.away, "reserved": self.reserved,
-                "successor": self.successor.name if self.successor else None}
+                "successor": self.successor.name if self.successor else None,
+                "player_id": self.entity, "rating": rating}
 
     def stored(self) -> StoredSeat:
         """The seat as the store keeps it."""
@@ -170,6 +190,11 @@ class Table:
     settings: TableSettings = field(default_factory=TableSettings)
     """Who may reach the table (private, its invite link) and its chat; the creator's to
     change."""
+    rated: bool = True
+    """Its finished matches change the ratings (when a person played)."""
+    ratings: RatingLookup | None = None
+    """Where the seats' ratings are looked up (the room's :class:`~cardroom.tables.ratings.
+    Rater`; ``None``: shown as never rated)."""
 
     @property
     def spec(self) -> GameSpec:
@@ -180,6 +205,13 @@ class Table:
     def status(self) -> Literal["waiting", "playing"]:
         """``playing`` while a match is on, else ``waiting``."""
         return "playing" if self.game is not None and not self.game.is_over else "waiting"
+
+    def seat_infos(self) -> list[SeatInfo]:
+        """Every seat as everybody may see it, with the ratings in the table's game."""
+        ratings = self.ratings
+        return [seat.info(number, None if ratings is None else ratings.rating_of(
+                    seat.player.id if seat.player else None, seat.bot, self.game_name))
+                for number, seat in enumerate(self.seats)]
 
     def seat_of(self, player: Player | None) -> int | None:
         """The seat ``player`` holds here, if any."""
@@ -211,12 +243,12 @@ class Table:
         teams = self.spec.teams(self.rules)
         return {
             "table_id": self.id, "game": self.game_name, "preset": self.rules.preset_name,
-            "status": self.status, "seats": [s.info(n) for n, s in enumerate(self.seats)],
+            "status": self.status, "seats": self.seat_infos(),
             "teams": teams, "age_seconds": age_seconds(self.updated_at),
             "scores": list(self.game.scores) if self.game else [0] * len(teams),
             "target": self.rules.target, "hints": self.hints,
             "turn_seconds": self.turn_seconds, "bot": self.bot_level,
-            "bot_word": self.bot_word,
+            "bot_word": self.bot_word, "rated": self.rated,
             "updated_at": self.updated_at}
 
     def remember_finished_match(self) -> None:
@@ -237,7 +269,7 @@ class Table:
         return {
             "type": "table", "table_id": self.id, "game": self.game_name,
             "version": self.version, "seat": seat, "status": self.status,
-            "seats": [s.info(n) for n, s in enumerate(self.seats)],
+            "seats": self.seat_infos(),
             "match_number": self.match_number, "creator": self.creator_id,
             "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": list(self.finished),
@@ -246,6 +278,7 @@ class Table:
             "private": self.settings.private,
             "typed_chat": self.settings.typed_chat, "invite_side": self.settings.invite_side,
             "invite": self.settings.invite if self.is_creators_seat(seat) else None,
+            "rated": self.rated,
         }
 
     def is_creators_seat(self, seat: int | None) -> bool:

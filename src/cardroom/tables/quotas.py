@@ -41,6 +41,10 @@ class QuotaSettings:
     chat_per_minute: int = 20
     """Chat lines one player may send per minute (and at most a quarter of them, but no
     fewer than three, in any ten seconds)."""
+    sign_ins_per_minute: int = 5
+    """Sign-in attempts per name per minute (four times as many per client address)."""
+    lookups_per_minute: int = 120
+    """Profiles, leaderboard pages and match records one client address asks for a minute."""
 
 
 class QuotaExceeded(RoomError):
@@ -97,10 +101,14 @@ class Quotas:
         self.chat = Window(Quota.CHAT, settings.chat_per_minute, 60, "chat lines a minute")
         self.chat_burst = Window(Quota.CHAT, max(3, settings.chat_per_minute // 4), 10,
                                  "chat lines in ten seconds")
+        self.sign_ins = Window(Quota.SIGN_INS, settings.sign_ins_per_minute, 60,
+                               "sign-in attempts a minute for one name")
+        self.lookups = Window(Quota.LOOKUPS, settings.lookups_per_minute, 60,
+                              "profiles, leaderboards and records a minute from one address")
         self._by_address = {
             window.quota: Window(window.quota, window.limit * ADDRESS_SHARE, window.seconds,
                                  f"{window.what} from one address")
-            for window in (self.bug_reports, self.hints, self.chat)}
+            for window in (self.bug_reports, self.hints, self.chat, self.sign_ins)}
         self._connections: dict[str, int] = {}
         self.refused: dict[Quota, int] = dict.fromkeys(Quota, 0)
         """Refusals so far, by quota (for the metrics)."""
@@ -122,8 +130,19 @@ class Quotas:
         """Count a chat line: a minute's and ten seconds' worth per player, and a minute's
         per address. Every limit is checked before any counts, so a line refused to one
         player does not use up what others behind the same address may say."""
-        limits = [(self.chat_burst, player_id), (self.chat, player_id),
-                  (self._by_address[Quota.CHAT], address)]
+        self._check_all([(self.chat_burst, player_id), (self.chat, player_id),
+                         (self._by_address[Quota.CHAT], address)])
+
+    def check_sign_in(self, name_key: str | None, address: str) -> None:
+        """Count a sign-in attempt: per name (``None``: a passkey, which names nobody) and
+        per address, both checked before either counts."""
+        limits = [(self._by_address[Quota.SIGN_INS], address)]
+        if name_key is not None:
+            limits.append((self.sign_ins, name_key))
+        self._check_all(limits)
+
+    def _check_all(self, limits: list[tuple[Window, str]]) -> None:
+        """Count one event in each window, if every one of them allows it (else none)."""
         for window, key in limits:
             try:
                 window.allows(key)

@@ -16,6 +16,7 @@ identities. Behind it:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
@@ -29,6 +30,7 @@ from cardroom.metrics import Metrics, RoomState
 from cardroom.protocol import ErrorCode, Lobby, TableSummary
 from cardroom.store.data import NewBugReport, NewTable, TableSettings
 from cardroom.store.db import NameTaken, Store
+from cardroom.tables.accounts import AccountService
 from cardroom.tables.chat import TableChat
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
@@ -75,6 +77,7 @@ class Room:
         self.driver = Driver(core, self.sync, self.workers, hand_over=self.seating.hand_over)
         self.followers = Followers(core, self.sync)
         self.chat = TableChat(core, self.quotas)
+        self.accounts = AccountService(core, self.quotas)
         self.lobby_feed = LobbyFeed(self._lobby_row)
         core.on_lobby_change(self.lobby_feed.changed)
         self.metrics.watch(self._state)
@@ -110,6 +113,7 @@ class Room:
         are ready the moment the first table needs one."""
         core = self.core
         await self.workers.start()
+        await core.rater.load_bots()
         for stored in await core.store.load_open_tables():
             table = await self.sync.restore(stored)
             core.tables[table.id] = table
@@ -123,6 +127,7 @@ class Room:
             core.spawn(self.followers.heartbeat())
             core.spawn(self.sync.sweep())
         core.spawn(self.driver.close_abandoned_tables())
+        core.spawn(core.rater.rate_pending())
 
     async def stop(self) -> None:
         """Cancel timers and bots (the store keeps everything that was acknowledged)."""
@@ -169,7 +174,17 @@ class Room:
         if found is None:
             raise RoomError(ErrorCode.BAD_TOKEN, "That token belongs to nobody: register "
                                                  "again with your name.")
+        await self.core.rater.load_players([found.id])
         return self.core.players.setdefault(found.id, Player(found.id, found.name))
+
+    async def delete_account(self, player: Player, password: str | None,
+                             confirm_name: str) -> None:
+        """Delete the player's account (see :meth:`AccountService.delete`) and leave every
+        table: seats of waiting tables are free again, at a match a bot plays on."""
+        await self.accounts.delete(player, password, confirm_name)
+        for table_id in self.tables_of(player):
+            with contextlib.suppress(RoomError):
+                await self.leave(player, table_id)
 
     def tables_of(self, player: Player) -> list[str]:
         """Tables where ``player`` sits (for reconnecting)."""
@@ -226,11 +241,11 @@ class Room:
     async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
                            seat: int, turn_seconds: float | None, bot: str | None,
                            game: str = DEFAULT_GAME, hints: bool = False,
-                           private: bool = False) -> Table:
+                           private: bool = False, rated: bool = True) -> Table:
         """A new table of ``game`` (500 or 1000) with ``player`` in ``seat``; ``preset``
         ``None`` is the game's default preset, ``bot`` ``None`` the room's default bot;
         ``hints`` makes it a casual table, ``private`` friends only (with an invite link)
-        from the start."""
+        from the start; ``rated`` tables' matches change the ratings."""
         bot = bot or self.settings.default_bot
         spec = GAMES.get(game)
         if spec is None:
@@ -253,11 +268,12 @@ class Room:
         table = Table(id=secrets.token_hex(6), rules=rules, bot_level=bot,
                       turn_seconds=turn_seconds, creator_id=player.id,
                       seats=[Seat() for _ in range(seats)], updated_at=now,
-                      game_name=spec.name, hints=hints, settings=settings)
+                      game_name=spec.name, hints=hints, settings=settings, rated=rated,
+                      ratings=self.core.rater)
         await self.core.store.add_table(NewTable(
             id=table.id, game=spec.name, rules=rules.to_dict(), seats=seats, bot=bot,
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
-            version=table.version, settings=settings))
+            version=table.version, settings=settings, rated=rated))
         self.tables[table.id] = table
         await self.seating.join(player, table, seat, settings.invite)
         return table

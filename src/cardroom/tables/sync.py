@@ -52,7 +52,7 @@ class Sync:
                       seats=[Seat() for _ in range(spec.players(rules))],
                       updated_at=stored.updated_at, match_number=stored.match_number,
                       version=stored.version, game_name=spec.name, hints=stored.hints,
-                      settings=stored.settings)
+                      settings=stored.settings, rated=stored.rated, ratings=self.core.rater)
         await self._load_into(table, stored)
         return table
 
@@ -100,6 +100,7 @@ class Sync:
         missing = [pid for pid, player in held.items() if player is None]
         for found in (await self.core.store.players(missing)).values():
             held[found.id] = players.setdefault(found.id, Player(found.id, found.name))
+        await self.core.rater.load_players(wanted)
         for number, state in enumerate(table.seats):
             seat = stored.seats[number] if number < len(stored.seats) else StoredSeat()
             state.player = held.get(seat.player_id) if seat.player_id else None

@@ -18,6 +18,7 @@ from typing import Any
 from cardroom.bots import Bot, make_bot
 from cardroom.bots.levels import DEFAULT_BOT
 from cardroom.games.five_hundred import Bid, Game, Rules
+from cardroom.games.five_hundred.bids import level_of
 
 MAX_ACTIONS = 20_000
 """A match longer than this is a bug (bots that never finish), not a game."""
@@ -105,12 +106,6 @@ def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_si
 TRICK_LEVELS = (6, 7, 8, 9, 10)
 """The levels of trick bids, which the level table always lists (a level never bid shows a
 count of 0: the bots' bidding leaves it out)."""
-
-
-def level_of(bid: Bid) -> str:
-    """A contract's level as the arena tallies it: a trick bid's number of tricks (``"6"`` …
-    ``"10"``, whatever the strain), else the kind of contract (``"misere"`` …)."""
-    return str(bid.tricks) if bid.is_trick_bid else bid.contract.value
 
 
 def level_order(level: str) -> tuple[int, str]:

@@ -24,7 +24,7 @@ from cardroom.store.db import DEFAULT_DATABASE_URL, Store
 from cardroom.tables.chat import PHRASES, REACTIONS
 from cardroom.tables.lobby import PAGE_LIMIT
 from cardroom.tables.room import Room, RoomSettings
-from cardroom.web import pages, security
+from cardroom.web import pages, profiles, security
 from cardroom.web.socket import Connection
 
 STATIC = Path(__file__).parent / "static"
@@ -143,6 +143,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/health", health),
         Route("/metrics", metrics),
         *pages.routes,
+        *profiles.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,

@@ -23,8 +23,11 @@ from cardroom.protocol import (
     Act,
     AddBot,
     AskHint,
+    ChangePassword,
     Chat,
+    Claim,
     CreateTable,
+    DeleteAccount,
     Error,
     ErrorCode,
     Hello,
@@ -33,18 +36,25 @@ from cardroom.protocol import (
     Join,
     Leave,
     Open,
+    PasskeyBegin,
+    PasskeyFinish,
     PlayNow,
     Quota,
     Register,
     ReportBug,
     ReserveSeat,
     ServerMessage,
+    SignIn,
+    SignOut,
     StartWithBots,
     TableSettingsMessage,
     WatchLobby,
+    Welcome,
     describe_problem,
     read_message,
 )
+from cardroom.tables.accounts import Ceremony, SignedIn
+from cardroom.tables.model import hash_token
 from cardroom.tables.room import Player, Room, RoomError
 from cardroom.web.security import BadMessage, decode_message
 
@@ -102,6 +112,13 @@ class Connection:
         self._drained.set()
         self.reported = False
         self.limited_in_a_row = 0
+        self.token_hash: str | None = None
+        """The hash of the token this connection proved itself with (signing out revokes
+        it; a new sign-in replaces it)."""
+        self.origin = websocket.headers.get("origin")
+        """The page that opened the connection (a passkey's expected origin)."""
+        self.ceremony: Ceremony | None = None
+        """The passkey ceremony begun on this connection, if any."""
         self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
             "register": self._register, "hello": self._hello, "lobby": self._lobby,
             "create_table": self._create_table, "join": self._join, "leave": self._leave,
@@ -109,7 +126,10 @@ class Connection:
             "open": self._open, "act": self._act, "hint": self._hint,
             "play_now": self._play_now, "table_settings": self._table_settings,
             "invite": self._invite, "reserve_seat": self._reserve_seat, "chat": self._chat,
-            "report_bug": self._report_bug,
+            "report_bug": self._report_bug, "claim": self._claim, "sign_in": self._sign_in,
+            "sign_out": self._sign_out, "change_password": self._change_password,
+            "delete_account": self._delete_account, "passkey_begin": self._passkey_begin,
+            "passkey_finish": self._passkey_finish,
             "ping": self._ping,
         }
 
@@ -286,21 +306,90 @@ class Connection:
         self.room.check_name(message.name)  # a refused name costs no registration
         self.room.quotas.check(self.room.quotas.registrations, self.address)
         player, token = await self.room.register(message.name)
-        self._welcome(player)
+        await self._welcome(player, token)
         return {"player_id": player.id, "name": player.name, "token": token}
 
     async def _hello(self, message: Hello) -> dict[str, Any]:
         player = await self.room.authenticate(message.token)
-        self._welcome(player)
+        await self._welcome(player, message.token)
         return {"player_id": player.id, "name": player.name,
                 "tables": self.room.tables_of(player)}
 
-    def _welcome(self, player: Player) -> None:
+    async def _welcome(self, player: Player, token: str) -> dict[str, Any]:
+        """The connection is ``player``'s now, proven by ``token``: the ``welcome`` message
+        (its fields are returned too, for the acks of sign-ins)."""
         if self.player is not None and self.player.id != player.id:
             self.room.disconnect(self)
-        self.player = player
-        self.deliver({"type": "welcome", "player_id": player.id, "name": player.name,
-                      "tables": self.room.tables_of(player)})
+        self.player, self.token_hash = player, hash_token(token)
+        account = await self.room.accounts.account(player)
+        welcome: Welcome = {
+            "type": "welcome", "player_id": player.id, "name": player.name,
+            "tables": self.room.tables_of(player),
+            "account": {"registered": account.registered,
+                        "password": account.password_hash is not None,
+                        "passkeys": account.passkeys}}
+        self.deliver(welcome)
+        return {key: value for key, value in welcome.items() if key != "type"}
+
+    def _nobody(self) -> None:
+        """The connection stops being anybody's (signed out, or the account deleted)."""
+        if self.player is not None:
+            self.room.disconnect(self)
+        self.player, self.token_hash = None, None
+
+    # -- accounts ---------------------------------------------------------------------------------
+
+    async def _claim(self, message: Claim) -> dict[str, Any]:
+        token = await self.room.accounts.claim(self._need_player(), message.password,
+                                               self.token_hash)
+        self.token_hash = hash_token(token)
+        return {"token": token}
+
+    async def _sign_in(self, message: SignIn) -> dict[str, Any]:
+        signed_in = await self.room.accounts.sign_in(message.name, message.password,
+                                                     self.address, self.token_hash)
+        return await self._signed_in(signed_in)
+
+    async def _signed_in(self, signed_in: SignedIn) -> dict[str, Any]:
+        await self.room.core.rater.load_players([signed_in.player.id])
+        return {**await self._welcome(signed_in.player, signed_in.token),
+                "token": signed_in.token}
+
+    async def _sign_out(self, _message: SignOut) -> dict[str, Any]:
+        self._need_player()
+        await self.room.accounts.sign_out(self.token_hash)
+        self._nobody()
+        return {}
+
+    async def _change_password(self, message: ChangePassword) -> dict[str, Any]:
+        token = await self.room.accounts.change_password(
+            self._need_player(), message.old_password, message.new_password, self.token_hash)
+        self.token_hash = hash_token(token)
+        return {"token": token}
+
+    async def _delete_account(self, message: DeleteAccount) -> dict[str, Any]:
+        await self.room.delete_account(self._need_player(), message.password,
+                                       message.confirm_name)
+        self._nobody()
+        return {}
+
+    async def _passkey_begin(self, message: PasskeyBegin) -> dict[str, Any]:
+        self.ceremony, options = await self.room.accounts.begin_passkey(
+            message.purpose, self.player, self.origin, self.address)
+        return {"options": options}
+
+    async def _passkey_finish(self, message: PasskeyFinish) -> dict[str, Any]:
+        ceremony, self.ceremony = self.ceremony, None  # a challenge answers once
+        if ceremony is None or ceremony.purpose != message.purpose:
+            raise RoomError(ErrorCode.BAD_PASSKEY, "Begin the passkey ceremony first.")
+        accounts = self.room.accounts
+        if message.purpose == "sign_in":
+            return await self._signed_in(await accounts.finish_sign_in(
+                ceremony, message.credential, self.token_hash))
+        token = await accounts.finish_registration(ceremony, self._need_player(),
+                                                   message.credential, self.token_hash)
+        self.token_hash = hash_token(token)
+        return {"token": token}
 
     async def _lobby(self, message: WatchLobby) -> dict[str, Any]:
         self.room.watch_lobby(self, message.offset, message.limit)
@@ -311,7 +400,7 @@ class Connection:
         table = await self.room.create_table(player, message.preset, message.rules,
                                              message.seat, message.turn_seconds, message.bot,
                                              game=message.game, hints=message.hints,
-                                             private=message.private)
+                                             private=message.private, rated=message.rated)
         seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 

@@ -10,6 +10,7 @@ from cardroom.games.five_hundred.actions import Action, DiscardChoices
 from cardroom.games.five_hundred.bids import Bid, Contract, bid_value
 from cardroom.games.five_hundred.game import Game, HandResult
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES, PRESET_NAMES, Rules, RulesError
+from cardroom.games.five_hundred.scoring import contract_label
 from cardroom.games.five_hundred.shapes import FiveHundredView
 from cardroom.games.five_hundred.tricks import Strain, strain_for, trick_winner
 from cardroom.games.record import Record
@@ -34,6 +35,7 @@ __all__ = [
     "RulesError",
     "Strain",
     "bid_value",
+    "contract_label",
     "strain_for",
     "trick_winner",
 ]

@@ -196,3 +196,10 @@ _SPECIAL_WORDS = {
 def bid_value(bid: Bid | str) -> int:
     """The Avondale point value of a bid: ``bid_value("7S") == 140``."""
     return Bid.parse(bid).value
+
+
+def level_of(bid: Bid) -> str:
+    """A contract's level as tallies show it (the arena, players' profiles): a trick bid's
+    number of tricks (``"6"`` … ``"10"``, whatever the strain), else the kind of contract
+    (``"misere"`` …)."""
+    return str(bid.tricks) if bid.is_trick_bid else bid.contract.value

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardroom.games.five_hundred.bids import TRICK_BIDS, Contract
+from cardroom.games.five_hundred.bids import TRICK_BIDS, Bid, Contract, level_of
 from cardroom.games.five_hundred.shapes import HandView
 
 if TYPE_CHECKING:
@@ -50,6 +50,12 @@ class HandResult:
                 "contractor": self.contractor, "made": self.made, "tricks": list(self.tricks),
                 "points": list(self.points), "scores": list(self.scores),
                 "summary": self.summary, "contract_side": list(self.contract_side)}
+
+
+def contract_label(hand: HandView) -> str | None:
+    """How a player's profile tallies the hand's contract (:func:`level_of`: ``"7"``,
+    ``"misere"`` …); ``None`` when nobody bid."""
+    return None if hand["contract"] is None else level_of(Bid.parse(hand["contract"]))
 
 
 def end_hand(game: State) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from cardroom.games.thousand.deck import (
 )
 from cardroom.games.thousand.game import GAME_NAME, Game
 from cardroom.games.thousand.rules import PRESET_NAMES, Rules, RulesError
-from cardroom.games.thousand.scoring import DealScore, HandResult, score_deal
+from cardroom.games.thousand.scoring import DealScore, HandResult, contract_label, score_deal
 from cardroom.games.thousand.shapes import ThousandView
 
 VIEW_SHAPE = ThousandView
@@ -43,6 +43,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "ThousandView",
+    "contract_label",
     "marriages_in",
     "playable",
     "points_of",

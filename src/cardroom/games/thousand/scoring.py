@@ -92,6 +92,13 @@ class HandResult:
                 "penalties": [p.copy() for p in self.penalties]}
 
 
+def contract_label(hand: HandView) -> str | None:
+    """How a player's profile tallies the deal's contract: its final bet (``"120"``);
+    ``None`` when nobody bid."""
+    value = hand["bet"] if hand["bet"] is not None else hand["bid"]
+    return None if hand["contractor"] is None or value is None else str(value)
+
+
 # -- the end of a deal ---------------------------------------------------------------------------
 
 

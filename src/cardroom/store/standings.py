@@ -1,0 +1,229 @@
+"""Ratings, profiles and the leaderboard in the store.
+
+A finished match is written with its players (``match_seats``) and ``matches.rating =
+'pending'`` in the same transaction as its last action (:meth:`Store.commit`). Rating it is a
+second transaction (:meth:`Standings.rate`) that claims it (``pending`` → ``done``), reads the
+players' standings, lets the caller compute the new ones, and writes them with a point of
+each one's rating history: it happens once per match, in whichever process gets there first,
+and a match whose rating a crash interrupted is still ``pending`` for the next start.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, cast
+
+from sqlalchemy import Table, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from cardroom.games.record import Record
+from cardroom.store.data import FinishedMatch, MatchSeat, Ranked, RatingPoint, Standing
+from cardroom.store.models import (
+    ActionRow,
+    MatchRow,
+    MatchSeatRow,
+    PlayerGameRow,
+    PlayerRow,
+    RatingPointRow,
+    TableRow,
+)
+
+_MATCHES = cast(Table, MatchRow.__table__)
+_MATCH_SEATS = cast(Table, MatchSeatRow.__table__)
+_GAMES = cast(Table, PlayerGameRow.__table__)
+_POINTS = cast(Table, RatingPointRow.__table__)
+_TABLES = cast(Table, TableRow.__table__)
+_PLAYERS = cast(Table, PlayerRow.__table__)
+_ACTIONS = cast(Table, ActionRow.__table__)
+RATE_ATTEMPTS = 3
+"""Tries of one match's rating when two processes first rate the same newcomer at once
+(one insert of its standing loses, and its whole transaction is tried again)."""
+
+Compute = Callable[[FinishedMatch, dict[str, Standing]], dict[str, Standing]]
+"""Given a match and the current standings of its players (by id; a newcomer is missing),
+their standings after it."""
+
+
+class Standings:
+    """The store's side of ratings and profiles (``Store.standings``)."""
+
+    def __init__(self, engine: AsyncEngine,
+                 writing: Callable[[], AbstractAsyncContextManager[None]]) -> None:
+        self._engine = engine
+        self._writing = writing
+
+    async def pending(self, limit: int = 1000) -> list[tuple[str, int]]:
+        """Finished matches still to be rated, oldest first: ``(table id, match number)``."""
+        async with self._engine.connect() as connection:
+            rows = await connection.execute(
+                select(_MATCHES.c.table_id, _MATCHES.c.number)
+                .where(_MATCHES.c.rating == "pending")
+                .order_by(_MATCHES.c.finished_at).limit(limit))
+            return [(row.table_id, row.number) for row in rows]
+
+    async def rate(self, table_id: str, number: int,
+                   compute: Compute) -> dict[str, Standing] | None:
+        """Rate a pending match once: the new standings written, or ``None`` if it is not
+        pending (rated already, here or in another process, or unrated)."""
+        for attempt in range(RATE_ATTEMPTS):
+            try:
+                async with self._writing(), self._engine.begin() as connection:
+                    return await _rate(connection, table_id, number, compute)
+            except IntegrityError:
+                if attempt == RATE_ATTEMPTS - 1:
+                    raise
+        return None
+
+    async def of_player(self, player_id: str) -> dict[str, Standing]:
+        """A player's standing in each game they have a rated match of."""
+        async with self._engine.connect() as connection:
+            rows = await connection.execute(select(_GAMES)
+                                            .where(_GAMES.c.player_id == player_id))
+            return {row.game: _standing(row) for row in rows}
+
+    async def ratings(self, ids: Sequence[str]) -> dict[tuple[str, str], int]:
+        """Ratings by ``(player id, game)`` for these players and bot levels."""
+        if not ids:
+            return {}
+        async with self._engine.connect() as connection:
+            rows = await connection.execute(
+                select(_GAMES.c.player_id, _GAMES.c.game, _GAMES.c.rating)
+                .where(_GAMES.c.player_id.in_(list(ids))))
+            return {(row.player_id, row.game): row.rating for row in rows}
+
+    async def bot_ratings(self) -> dict[tuple[str, str], int]:
+        """Every bot level's rating by ``(bot:NAME, game)``."""
+        async with self._engine.connect() as connection:
+            rows = await connection.execute(
+                select(_GAMES.c.player_id, _GAMES.c.game, _GAMES.c.rating)
+                .where(_GAMES.c.player_id.like("bot:%")))
+            return {(row.player_id, row.game): row.rating for row in rows}
+
+    async def history(self, player_id: str, game: str, limit: int = 200) -> list[RatingPoint]:
+        """The last ``limit`` ratings after rated matches, oldest first."""
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(
+                select(_POINTS.c.at, _POINTS.c.rating)
+                .where(_POINTS.c.player_id == player_id, _POINTS.c.game == game)
+                .order_by(_POINTS.c.id.desc()).limit(limit))).all()
+        return [RatingPoint(row.at, row.rating) for row in reversed(rows)]
+
+    async def recent(self, player_id: str, limit: int = 20) -> list[FinishedMatch]:
+        """A player's (or bot level's) latest finished matches, newest first."""
+        bot = player_id.removeprefix("bot:") if player_id.startswith("bot:") else None
+        mine = (_MATCH_SEATS.c.bot == bot) if bot is not None \
+            else (_MATCH_SEATS.c.player_id == player_id)
+        async with self._engine.connect() as connection:
+            keys = (await connection.execute(
+                select(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number)
+                .where(mine).distinct()
+                .order_by(_MATCH_SEATS.c.finished_at.desc()).limit(limit))).all()
+            return [await _finished(connection, key.table_id, key.match_number)
+                    for key in keys]
+
+    async def leaderboard(self, game: str, min_matches: int, offset: int,
+                          limit: int) -> tuple[int, list[Ranked]]:
+        """Players and bot levels with at least ``min_matches`` rated matches of ``game``,
+        best first (ties: more matches first): how many in all, and one page."""
+        where = and_(_GAMES.c.game == game, _GAMES.c.matches >= min_matches)
+        async with self._engine.connect() as connection:
+            total = (await connection.execute(
+                select(func.count()).select_from(_GAMES).where(where))).scalar_one()
+            rows = await connection.execute(
+                select(_GAMES.c.player_id, _GAMES.c.rating, _GAMES.c.matches, _GAMES.c.wins,
+                       _PLAYERS.c.name)
+                .select_from(_GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _GAMES.c.player_id))
+                .where(where)
+                .order_by(_GAMES.c.rating.desc(), _GAMES.c.matches.desc(),
+                          _GAMES.c.player_id)
+                .offset(offset).limit(limit))
+            return int(total), [Ranked(row.player_id, row.name, row.rating, row.matches,
+                                       row.wins) for row in rows]
+
+    async def match_record(self, table_id: str,
+                           number: int) -> tuple[FinishedMatch, Record] | None:
+        """A finished match with its record (``None``: no such finished match)."""
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(
+                select(_MATCHES.c.seed, _MATCHES.c.dealer, _MATCHES.c.finished_at)
+                .where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number))).first()
+            if row is None or row.finished_at is None:
+                return None
+            match = await _finished(connection, table_id, number)
+            actions = (await connection.execute(
+                select(_ACTIONS.c.seat, _ACTIONS.c.action)
+                .where(_ACTIONS.c.table_id == table_id, _ACTIONS.c.match_number == number)
+                .order_by(_ACTIONS.c.number))).all()
+        return match, Record(game=match.game, rules=match.rules, seed=row.seed,
+                             dealer=row.dealer, actions=[a.action for a in actions],
+                             seats=[a.seat for a in actions])
+
+
+async def _finished(connection: AsyncConnection, table_id: str, number: int) -> FinishedMatch:
+    """A finished match with its seats, read inside the caller's transaction."""
+    row = (await connection.execute(
+        select(_MATCHES.c.rules, _MATCHES.c.winner, _MATCHES.c.scores, _MATCHES.c.history,
+               _MATCHES.c.finished_at, _TABLES.c.game, _TABLES.c.private)
+        .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id)
+        .where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number))).one()
+    seats = tuple(MatchSeat(s.seat, s.player_id, s.bot, s.side, bool(s.won))
+                  for s in await connection.execute(
+                      select(_MATCH_SEATS).where(_MATCH_SEATS.c.table_id == table_id,
+                                                 _MATCH_SEATS.c.match_number == number)
+                      .order_by(_MATCH_SEATS.c.seat)))
+    return FinishedMatch(table_id=table_id, number=number, game=row.game, rules=row.rules,
+                         winner=row.winner, scores=list(row.scores or []),
+                         history=list(row.history or []), finished_at=row.finished_at,
+                         seats=seats, private=bool(row.private))
+
+
+async def _rate(connection: AsyncConnection, table_id: str, number: int,
+                compute: Compute) -> dict[str, Standing] | None:
+    """One match's rating inside the caller's transaction (see :meth:`Standings.rate`)."""
+    claimed = await connection.execute(
+        update(_MATCHES).where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number,
+                               _MATCHES.c.rating == "pending").values(rating="done"))
+    if claimed.rowcount != 1:
+        return None
+    match = await _finished(connection, table_id, number)
+    ids = sorted({seat_entity(seat) for seat in match.seats})
+    current = {row.player_id: _standing(row) for row in await connection.execute(
+        select(_GAMES).where(_GAMES.c.player_id.in_(ids), _GAMES.c.game == match.game)
+        .order_by(_GAMES.c.player_id).with_for_update())}
+    after = compute(match, current)
+    now = time.time()
+    for entity, standing in after.items():
+        values = _columns(standing, now)
+        if entity in current:
+            await connection.execute(update(_GAMES).where(
+                _GAMES.c.player_id == entity, _GAMES.c.game == match.game).values(**values))
+        else:
+            await connection.execute(insert(_GAMES).values(
+                player_id=entity, game=match.game, **values))
+    if after:
+        await connection.execute(insert(_POINTS), [
+            {"player_id": entity, "game": match.game, "at": match.finished_at,
+             "rating": standing.rating} for entity, standing in after.items()])
+    return after
+
+
+def seat_entity(seat: MatchSeat) -> str:
+    """Who a rating belongs to for a seat: its player, or its bot level (``bot:NAME``)."""
+    if seat.player_id is not None:
+        return seat.player_id
+    return f"bot:{seat.bot}"
+
+
+def _standing(row: Any) -> Standing:
+    return Standing(player_id=row.player_id, game=row.game, mu=row.mu, sigma=row.sigma,
+                    rating=row.rating, matches=row.matches, wins=row.wins, hands=row.hands,
+                    points=row.points, contracts=dict(row.contracts or {}))
+
+
+def _columns(standing: Standing, now: float) -> dict[str, Any]:
+    return {"mu": standing.mu, "sigma": standing.sigma, "rating": standing.rating,
+            "matches": standing.matches, "wins": standing.wins, "hands": standing.hands,
+            "points": standing.points, "contracts": standing.contracts, "updated_at": now}
