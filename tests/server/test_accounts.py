@@ -16,7 +16,7 @@ from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from cardroom.tables.accounts import PASSWORD_HASHER, relying_party
+from cardroom.tables.accounts import password_hasher, relying_party
 from cardroom.tables.quotas import QuotaSettings
 from cardroom.tables.room import Room, RoomError, RoomSettings
 from cardroom.web.app import ServerConfig, create_app
@@ -122,7 +122,7 @@ def test_a_failed_sign_in_says_the_same_after_the_same_work(web, sockets) -> Non
             verified.append(str(hash))
             return super().verify(hash, password)
 
-    room.accounts.hasher = CountingHasher(**PASSWORD_HASHER)
+    room.accounts.hasher = password_hasher(CountingHasher)
     answers = []
     for name, password in (("Nobody", PASSWORD), ("Bob", PASSWORD), ("Alice", "wrong one!"),
                            ("Alice", "")):

@@ -2,7 +2,7 @@
 device, signing out, changing the password, deleting the account.
 
 - **Passwords** are hashed with argon2id at OWASP's recommended cost (19 MiB, 2 passes, one
-  lane: :data:`PASSWORD_HASHER`, about 40 ms of one core here), in a thread, at most
+  lane: :func:`password_hasher`, about 40 ms of one core here), in a thread, at most
   :data:`HASHING_AT_ONCE` at a time, so a burst of sign-ins neither stalls the event loop nor
   takes the machine; a hash made with other costs still verifies.
 - **Passkeys** are WebAuthn credentials (py_webauthn): discoverable, so signing in needs no
@@ -54,8 +54,12 @@ from cardroom.tables.quotas import Quotas
 
 HASHING_AT_ONCE = 2
 """Password hashes worked out at once."""
-PASSWORD_HASHER = {"time_cost": 2, "memory_cost": 19 * 1024, "parallelism": 1}
-"""argon2id's costs (passes, KiB, lanes): OWASP's password storage recommendation."""
+
+
+def password_hasher(kind: type[PasswordHasher] = PasswordHasher) -> PasswordHasher:
+    """argon2id at OWASP's recommended cost for password storage: 2 passes over 19 MiB, one
+    lane (``kind``: a subclass, for tests that watch it work)."""
+    return kind(time_cost=2, memory_cost=19 * 1024, parallelism=1)
 COMMON_PASSWORDS = frozenset({
     "password", "password1", "password12", "password123", "passw0rd", "p@ssw0rd",
     "12345678", "123456789", "1234567890", "0987654321", "87654321", "11111111", "00000000",
@@ -115,7 +119,7 @@ class AccountService:
     def __init__(self, core: Core, quotas: Quotas) -> None:
         self.core = core
         self.quotas = quotas
-        self.hasher = PasswordHasher(**PASSWORD_HASHER)
+        self.hasher = password_hasher()
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self._decoy: str | None = None
         """A hash of a random password, verified when the name belongs to no account, so
