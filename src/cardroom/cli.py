@@ -214,6 +214,9 @@ def serve(
     max_sign_ins_per_minute: Annotated[int, _env(
         "MAX_SIGN_INS_PER_MINUTE", "Sign-in attempts per name per minute (four times as many "
                                    "per client address).")] = 5,
+    max_lookups_per_minute: Annotated[int, _env(
+        "MAX_LOOKUPS_PER_MINUTE", "Profiles, leaderboard pages and match records one client "
+                                  "address may ask for per minute.")] = 120,
     leaderboard_min_matches: Annotated[int, _env(
         "LEADERBOARD_MIN_MATCHES", "Rated matches a player or bot needs to appear on a "
                                    "game's leaderboard.")] = 10,
@@ -247,7 +250,8 @@ def serve(
         registrations_per_minute=max_registrations_per_minute,
         connections_per_address=max_connections_per_address,
         bug_reports_per_hour=max_bug_reports_per_hour, hints_per_minute=max_hints_per_minute,
-        chat_per_minute=max_chat_per_minute, sign_ins_per_minute=max_sign_ins_per_minute)
+        chat_per_minute=max_chat_per_minute, sign_ins_per_minute=max_sign_ins_per_minute,
+        lookups_per_minute=max_lookups_per_minute)
     settings = RoomSettings(disconnect_grace=disconnect_grace, bot_delay=bot_delay,
                             next_match_delay=next_match_delay,
                             min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,

@@ -128,6 +128,8 @@ class Rater:
         """Bot levels' ratings by ``(bot name, game)`` (few: kept for every seat's line)."""
         self.players: dict[str, dict[str, int]] = {}
         """Known players' ratings by game, filled as players sign in or sit down."""
+        self.matches_rated = 0
+        """Matches this process rated (reported by /api/health)."""
 
     def rating_of(self, player_id: str | None, bot: str | None, game: str) -> int | None:
         """The rating to show beside a seat's name (``None``: never rated)."""
@@ -159,6 +161,8 @@ class Rater:
     async def rate(self, table_id: str, number: int) -> None:
         """Rate one finished match (nothing if it is not pending) and show the new ratings."""
         after = await self.store.standings.rate(table_id, number, rate_match)
+        if after is not None:
+            self.matches_rated += 1
         for entity, standing in (after or {}).items():
             if entity.startswith("bot:"):
                 self.bots[(entity.removeprefix("bot:"), standing.game)] = standing.rating

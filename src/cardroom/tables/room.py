@@ -92,8 +92,9 @@ class Room:
 
     @property
     def counters(self) -> dict[str, int]:
-        """How this process keeps in step with the others (reported by /api/health)."""
-        return self.core.counters
+        """How this process keeps in step with the others, and the matches it rated
+        (reported by /api/health)."""
+        return {**self.core.counters, "matches_rated": self.core.rater.matches_rated}
 
     @property
     def store(self) -> Store:

@@ -21,6 +21,7 @@ import gc
 import random
 import tempfile
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,8 @@ class Stats:
     error_codes: dict[str, int] = field(default_factory=dict)
     chat_lines: int = 0
     """Chat lines said (each reaches every seat of its table)."""
+    profile_times: list[float] = field(default_factory=list)
+    """Seconds each profile request took (``--profile-every``)."""
 
     def error(self, code: str) -> None:
         """Count a refused or failed request."""
@@ -90,6 +93,7 @@ class SeatPlayer:
         self.bench = bench
         self.seat = seat
         self.token = ""
+        self.player_id = ""
         self.client: Client | None = None
         self.rng = random.Random(bench.rng.randrange(1 << 30))
         self.bot = make_bot(bench.run.bot, seed=self.rng.randrange(1 << 30))
@@ -196,6 +200,36 @@ class SeatPlayer:
                     pass
             await pause(run.chat_every * self.rng.uniform(0.5, 1.5))
 
+    async def look_up(self, until: float) -> None:
+        """Ask for this seat's player's profile now and then (every ``profile_every``
+        seconds on average), over HTTP, until the deadline."""
+        run = self.bench.run
+        url = profile_url(run.urls[0], self.player_id)
+        await asyncio.sleep(self.rng.uniform(0, run.profile_every))
+        while time.perf_counter() < until and not run.stopping:
+            started = time.perf_counter()
+            try:
+                await asyncio.to_thread(_fetch, url)
+                run.stats.profile_times.append(time.perf_counter() - started)
+            except OSError as error:
+                run.stats.error(f"profile: {type(error).__name__}")
+            await asyncio.sleep(max(0.0, min(run.profile_every * self.rng.uniform(0.5, 1.5),
+                                             until - time.perf_counter())))
+
+
+def profile_url(ws_url: str, player_id: str) -> str:
+    """The HTTP address of a player's profile on the server behind ``ws_url``."""
+    parts = urlsplit(ws_url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return f"{scheme}://{parts.netloc}/api/players/{player_id}"
+
+
+def _fetch(url: str) -> bytes:
+    """GET ``url`` (``OSError`` for an answer other than 200)."""
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        body: bytes = answer.read()
+        return body
+
 
 class LoadTable:
     """Four players at one table; notes when each of them first saw each version."""
@@ -246,7 +280,8 @@ class LoadTable:
         urls = self.run.urls
         for seat, player in enumerate(self.players):
             client = await player.connect(urls[(self.number + seat) % len(urls)])
-            player.token = await client.register(f"L{self.number}s{seat}")
+            registered = await client.request("register", name=f"L{self.number}s{seat}")
+            player.token, player.player_id = registered["token"], registered["player_id"]
         first = self.players[0].client
         assert first is not None
         self.table_id = await first.create_table(seat=0, rules=self.run.rules)
@@ -322,6 +357,9 @@ class LoadRun:
     bot: str = "simple"
     chat_every: float = 0.0
     """Mean seconds between two chat lines at each table (0: no chat)."""
+    profile_every: float = 0.0
+    """Mean seconds between two profile requests at each table (0: none): a player looking
+    at their profile now and then, as after a match."""
     drop_rate: float = 0.0
     """Share of connections dropped each second."""
     kill_every: float | None = None
@@ -457,6 +495,9 @@ class LoadRun:
                      for p in b.players]
             if self.chat_every > 0:
                 tasks += [asyncio.create_task(b.players[0].chat(until)) for b in self.benches]
+            if self.profile_every > 0:
+                tasks += [asyncio.create_task(b.players[1].look_up(until))
+                          for b in self.benches]
             helpers = []
             if self.kill_every:
                 helpers.append(asyncio.create_task(self._killer()))
@@ -588,6 +629,8 @@ def memory_trend(timeline: list[tuple[float, int]], points: int = 7) -> str:
 def figures(run: LoadRun) -> list[tuple[str, str]]:
     """The results as (figure, value) rows."""
     ms = [x * 1000 for x in run.stats.latencies]
+    profile_ms = [x * 1000 for x in run.stats.profile_times]
+    rated = sum(int(health.get("matches_rated", 0)) for health in run.health.values())
     elapsed = run.elapsed or max(1e-9, time.perf_counter() - run.started)
     rows = [
         ("tables", f"{run.tables} ({run.tables * SEATS} WebSocket clients)"),
@@ -604,6 +647,10 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         ("reconnects", str(run.stats.reconnects)),
         *([("chat lines", f"{run.stats.chat_lines:,} (one a table every ~{run.chat_every:g} s)")]
           if run.chat_every else []),
+        *([("profiles asked for", f"{len(run.stats.profile_times):,}, p50 "
+            f"{percentile(profile_ms, 0.5):.1f} ms, p99 {percentile(profile_ms, 0.99):.1f} ms")]
+          if run.profile_every else []),
+        *([("matches rated", str(rated))] if rated else []),
         ("views not at every seat within 30 s", str(run.stats.unseen)),
     ]
     if run.kill_every:
