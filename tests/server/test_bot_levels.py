@@ -86,6 +86,7 @@ def test_the_new_table_form_is_offered_each_games_levels_and_the_default(
     assert catalogue["default_bot"] == DEFAULT_BOT
     assert [level["word"] for level in catalogue["bot_levels"]] == [
         level.word for level in PLAYER_LEVELS[game]]
-    assert all(set(level) == {"word", "bot", "description"}
+    assert all(set(level) == {"word", "bot", "description", "rating"}
+               and level["rating"] is None  # no rated match yet
                for level in catalogue["bot_levels"])
 

@@ -219,6 +219,9 @@ def test_profiles_the_leaderboard_and_records_show_a_finished_match(web: TestCli
     assert lines["bot:simple"]["bot"] == "simple" and lines["bot:simple"]["name"] == "Beginner"
     assert [line["rank"] for line in board["players"]] == list(range(1, len(lines) + 1))
     assert web.get("/api/leaderboard?game=1000").json()["players"] == []
+    levels = {level["bot"]: level for level in web.get("/api/rules").json()["bot_levels"]}
+    assert levels["simple"]["rating"] == lines["bot:simple"]["rating"]  # the New table form
+    assert levels["search"]["rating"] is None
     bot = web.get("/api/players/bot:simple").json()
     assert bot["bot"] == "simple" and bot["games"]["500"]["matches"] == 2
 

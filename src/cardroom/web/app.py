@@ -102,14 +102,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def rules_catalogue(request: Request) -> JSONResponse:
         """A game's presets and every house option, with explanations (the New table form):
         ``/api/rules?game=1000``; 500 without ``game``. ``games`` lists every game,
-        ``bot_levels`` the bots the game offers players and ``default_bot`` the room's."""
+        ``bot_levels`` the bots the game offers players (each with its rating in the game,
+        ``None`` before its first rated match) and ``default_bot`` the room's."""
         name = request.query_params.get("game", DEFAULT_GAME)
         spec = GAMES.get(name)
         if spec is None:
             return JSONResponse({"error": f"unknown game {name!r}", "games": list(GAMES)},
                                 status_code=404)
-        return JSONResponse({**spec.catalogue(), "games": list(GAMES),
-                             "bot_levels": bot_levels(spec.name),
+        rater = request.app.state.room.core.rater
+        levels = [{**level, "rating": rater.rating_of(None, level["bot"], spec.name)}
+                  for level in bot_levels(spec.name)]
+        return JSONResponse({**spec.catalogue(), "games": list(GAMES), "bot_levels": levels,
                              "default_bot": config.room.default_bot})
 
     async def chat_vocabulary(_request: Request) -> JSONResponse:
