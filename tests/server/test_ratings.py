@@ -12,13 +12,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardroom.games.record import Record
-from cardroom.games.registry import replay
-from cardroom.store.data import FinishedMatch, MatchSeat
-from cardroom.store.db import Store
+from cardroom.games.registry import GAMES, replay
+from cardroom.store.data import FinishedMatch, MatchPlayers, MatchSeat, NewTable
+from cardroom.store.db import Change, Store
 from cardroom.tables.quotas import QuotaSettings
 from cardroom.tables.ratings import Rater, rate_match, side_ranks
 from cardroom.tables.room import Player, Room, RoomSettings
 from cardroom.web.app import ServerConfig, create_app
+from tests.server.pg import fresh_schema
 
 QUICK = {"target": 50}
 """A 500 match that ends with the first made contract (or soon after)."""
@@ -246,3 +247,45 @@ def test_the_rater_shows_ratings_only_for_what_it_knows() -> None:
     assert rater.rating_of(None, "search", "500") == 1710
     assert rater.rating_of("bob", "search", "500") is None  # an absent player's seat
     assert rater.rating_of(None, None, "500") is None
+
+
+# -- several processes ---------------------------------------------------------------------------
+
+
+async def _finished_in_store(store: Store, table_id: str, player: str) -> None:
+    """A table whose one match finished (a made-up result), with ``player`` in seat 0 and
+    bots in the others, written as the finishing commit writes it."""
+    rules = GAMES["500"].rules("online")
+    await store.add_table(NewTable(id=table_id, game="500", rules=rules.to_dict(), seats=4,
+                                   bot="rules", turn_seconds=None, hints=False,
+                                   creator_id=player, created_at=1.0))
+    assert await store.commit(Change(table_id, 0, 2.0, match=(1, 7, 0, rules.to_dict())))
+    seats = tuple(MatchSeat(n, player if n == 0 else None, None if n == 0 else "rules", n % 2,
+                            n % 2 == 0) for n in range(4))
+    finish = Change(table_id, 1, 3.0, finish=(1, 0, [520, 100], []),
+                    players=MatchPlayers(seats, rated=True))
+    assert await store.commit(finish)
+
+
+async def test_two_processes_rate_each_match_once_on_postgresql() -> None:
+    with fresh_schema() as url:
+        first, second = await Store.open(url), await Store.open(url, migrate=False)
+        try:
+            for table_id in ("t1", "t2", "t3"):
+                await _finished_in_store(first, table_id, "ann")
+            # The same match at once in two processes: one rates it.
+            both = await asyncio.gather(first.standings.rate("t1", 1, rate_match),
+                                        second.standings.rate("t1", 1, rate_match))
+            assert sorted(result is None for result in both) == [False, True]
+            # Two matches of one player at once: both count (one transaction waits or
+            # tries again), none is lost.
+            await asyncio.gather(first.standings.rate("t2", 1, rate_match),
+                                 second.standings.rate("t3", 1, rate_match))
+            standing = (await first.standings.of_player("ann"))["500"]
+            assert standing.matches == 3 and standing.wins == 3
+            assert len(await first.standings.history("ann", "500")) == 3
+            assert (await first.standings.of_player("bot:rules"))["500"].matches == 3
+            assert await first.standings.pending() == []
+        finally:
+            await first.close()
+            await second.close()
