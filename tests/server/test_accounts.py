@@ -16,10 +16,13 @@ from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from cardroom.bus import InProcessBus
+from cardroom.store.db import Store
 from cardroom.tables.accounts import password_hasher, relying_party
 from cardroom.tables.quotas import QuotaSettings
-from cardroom.tables.room import Room, RoomError, RoomSettings
+from cardroom.tables.room import Player, Room, RoomError, RoomSettings
 from cardroom.web.app import ServerConfig, create_app
+from tests.server.test_ratings import finished_in_store
 from tests.server.webauthn_device import SoftPasskey
 from tests.shapes import check_message
 
@@ -280,3 +283,76 @@ def test_a_registered_passkey_cannot_be_registered_again(sockets) -> None:
     options = other.ok("passkey_begin", purpose="register")["options"]
     other.refused("bad_passkey", "passkey_finish", purpose="register",
                   credential=device.create(options, ORIGIN))
+
+
+# -- revoked tokens close the connections that used them ----------------------------------------
+
+
+def _closed(socket: Socket) -> bool:
+    """Whether the server closed this connection (its next read ends it)."""
+    try:
+        socket.ws.receive_json()
+    except WebSocketDisconnect:
+        return True
+    return False
+
+
+def test_a_changed_password_closes_the_other_devices_connections(sockets) -> None:
+    phone = sockets()
+    phone.ok("register", name="Alice")
+    phone.ok("claim", password=PASSWORD)
+    laptop = sockets()
+    laptop.ok("sign_in", name="Alice", password=PASSWORD)
+    phone.ok("change_password", old_password=PASSWORD, new_password="black joker trumps")
+    assert _closed(laptop)  # a stolen session does not outlive the new password
+    phone.ok("ping")
+
+
+def test_signing_out_closes_the_other_tabs_of_the_same_browser(sockets) -> None:
+    first = sockets()
+    token = first.ok("register", name="Alice")["token"]
+    second = sockets()
+    second.ok("hello", token=token)  # another tab, the same stored token
+    other_device = sockets()
+    other_device.ok("register", name="Bob")
+    first.ok("sign_out")
+    assert _closed(second)
+    other_device.ok("ping")
+
+
+class FakeSession:
+    """A connection signed in as a player, as the account service sees it."""
+
+    def __init__(self, player: Player | None, token_hash: str | None) -> None:
+        self.player, self.token_hash = player, token_hash
+        self.ended: list[str] = []
+
+    def end(self, reason: str) -> None:
+        self.ended.append(reason)
+
+
+async def test_revoked_tokens_and_new_ratings_reach_every_process(tmp_path: Path) -> None:
+    bus = InProcessBus()  # one bus for both rooms: what Redis is between processes
+    stores = [await Store.open(f"sqlite:///{tmp_path / 'room.sqlite3'}") for _ in range(2)]
+    rooms = [Room(store, RoomSettings(bot_workers=1), bus) for store in stores]
+    try:
+        ann = Player("ann", "Ann")
+        here, there, elsewhere = (FakeSession(ann, "h1"), FakeSession(ann, "h2"),
+                                  FakeSession(ann, "h3"))
+        rooms[0].accounts.attach("ann", here)
+        rooms[1].accounts.attach("ann", there)
+        rooms[1].accounts.attach("ann", elsewhere)
+        await rooms[0].accounts.end_sessions("ann", {"h2"}, keep=here)
+        assert there.ended and not elsewhere.ended and not here.ended
+        await rooms[0].accounts.end_sessions("ann", None, keep=here)
+        assert elsewhere.ended and not here.ended
+
+        rooms[1].core.rater.players["ann"] = {}  # a player the second process shows
+        await finished_in_store(stores[0], "t1", "ann")
+        await rooms[0].core.rater.rate("t1", 1)
+        rating = (await stores[0].standings.of_player("ann"))["500"].rating
+        assert rooms[1].core.rater.rating_of("ann", None, "500") == rating
+        assert rooms[1].core.rater.rating_of(None, "rules", "500") is not None
+    finally:
+        for store in stores:
+            await store.close()

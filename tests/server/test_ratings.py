@@ -252,7 +252,7 @@ def test_the_rater_shows_ratings_only_for_what_it_knows() -> None:
 # -- several processes ---------------------------------------------------------------------------
 
 
-async def _finished_in_store(store: Store, table_id: str, player: str) -> None:
+async def finished_in_store(store: Store, table_id: str, player: str) -> None:
     """A table whose one match finished (a made-up result), with ``player`` in seat 0 and
     bots in the others, written as the finishing commit writes it."""
     rules = GAMES["500"].rules("online")
@@ -272,7 +272,7 @@ async def test_two_processes_rate_each_match_once_on_postgresql() -> None:
         first, second = await Store.open(url), await Store.open(url, migrate=False)
         try:
             for table_id in ("t1", "t2", "t3"):
-                await _finished_in_store(first, table_id, "ann")
+                await finished_in_store(first, table_id, "ann")
             # The same match at once in two processes: one rates it.
             both = await asyncio.gather(first.standings.rate("t1", 1, rate_match),
                                         second.standings.rate("t1", 1, rate_match))

@@ -13,6 +13,9 @@ device, signing out, changing the password, deleting the account.
   signing out revokes the device's token.
 - **No enumeration**: a failed sign-in has one answer, after the same hashing work, whether
   the name is unknown, a guest's or an account's with another password.
+- **Revoked means gone**: when tokens are revoked, the connections that proved themselves
+  with them are closed, in this process and (through the bus's ``accounts`` channel) in every
+  other, so a stolen session does not outlive a changed password or a sign-out.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import asyncio
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -70,6 +73,8 @@ COMMON_PASSWORDS = frozenset({
     "internet", "cardroom", "fivehundred", "cardgame", "jokerjoker", "thousand",
 })
 """Passwords too common to take (with the player's own name): a guess list starts with them."""
+ACCOUNTS_CHANNEL = "accounts"
+"""The bus channel of revoked tokens (each process closes its connections that used them)."""
 RP_NAME = "cardroom"
 """How a passkey's relying party names itself to the authenticator."""
 SIGN_IN_FAILED = "That name and password do not match an account."
@@ -91,6 +96,19 @@ def check_password(password: str, name: str) -> None:
 
 def _bad_password(message: str) -> RoomError:
     return RoomError(ErrorCode.BAD_PASSWORD, message)
+
+
+class Session(Protocol):
+    """A connection signed in as a player (the web layer's WebSocket connection)."""
+
+    player: Player | None
+    """Who it is signed in as."""
+    token_hash: str | None
+    """The hash of the token it proved itself with."""
+
+    def end(self, reason: str) -> None:
+        """Close the connection: its token no longer proves anybody."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -124,6 +142,48 @@ class AccountService:
         self._decoy: str | None = None
         """A hash of a random password, verified when the name belongs to no account, so
         that answer takes as long as a wrong password's."""
+        self.sessions: dict[str, set[Session]] = {}
+        """This process's signed-in connections, by player id."""
+        core.bus.subscribe(ACCOUNTS_CHANNEL, self._on_notice)
+
+    # -- connections ------------------------------------------------------------------------------
+
+    def attach(self, player_id: str, session: Session) -> None:
+        """``session`` is signed in as the player now."""
+        self.sessions.setdefault(player_id, set()).add(session)
+
+    def detach(self, player_id: str, session: Session) -> None:
+        """``session`` closed, or is signed in as somebody else (or nobody) now."""
+        held = self.sessions.get(player_id)
+        if held is not None:
+            held.discard(session)
+            if not held:
+                del self.sessions[player_id]
+
+    async def end_sessions(self, player_id: str, token_hashes: set[str] | None,
+                           keep: Session | None = None) -> None:
+        """Close the player's connections that used these tokens (``None``: every token),
+        but ``keep``, here and in the other processes."""
+        self._end_here(player_id, token_hashes, keep)
+        await self.core.bus.publish(ACCOUNTS_CHANNEL, {
+            "player_id": player_id, "origin": self.core.origin,
+            "tokens": None if token_hashes is None else sorted(token_hashes)})
+
+    def _end_here(self, player_id: str, token_hashes: set[str] | None,
+                  keep: Session | None) -> None:
+        for session in list(self.sessions.get(player_id, ())):
+            if session is not keep and (token_hashes is None
+                                        or session.token_hash in token_hashes):
+                self.detach(player_id, session)
+                session.end("its sign-in was revoked")
+
+    async def _on_notice(self, notice: dict[str, Any]) -> None:
+        """Another process revoked tokens: close the connections here that used them."""
+        if notice.get("origin") == self.core.origin:
+            return
+        tokens = notice.get("tokens")
+        self._end_here(str(notice.get("player_id")),
+                       None if tokens is None else {str(token) for token in tokens}, None)
 
     @property
     def store(self) -> Accounts:
@@ -139,7 +199,7 @@ class AccountService:
 
     # -- passwords ------------------------------------------------------------------------------
 
-    async def claim(self, player: Player, password: str, old_token_hash: str | None) -> str:
+    async def claim(self, player: Player, password: str, session: Session) -> str:
         """Make the player's name theirs with a password; the device's new token."""
         account = await self.account(player)
         if account.password_hash is not None:
@@ -147,10 +207,10 @@ class AccountService:
                             "This name has a password already: change it instead.")
         check_password(password, player.name)
         await self.store.set_password(player.id, await self._hash(password))
-        return await self._rotate(player, old_token_hash)
+        return await self._rotate(player, session)
 
     async def sign_in(self, name: str, password: str, address: str,
-                      old_token_hash: str | None) -> SignedIn:
+                      session: Session) -> SignedIn:
         """Sign in by name and password (``bad_credentials`` for any mismatch)."""
         key = name_key(" ".join(name.split()))
         self.quotas.check_sign_in(key, address)
@@ -159,10 +219,10 @@ class AccountService:
         if not await self._verify(stored, password) or account is None:
             raise RoomError(ErrorCode.BAD_CREDENTIALS, SIGN_IN_FAILED)
         player = self._player(account)
-        return SignedIn(player, await self._rotate(player, old_token_hash))
+        return SignedIn(player, await self._rotate(player, session))
 
     async def change_password(self, player: Player, old: str, new: str,
-                              token_hash: str | None) -> str:
+                              session: Session) -> str:
         """A new password (the old one proven); every other device is signed out."""
         account = await self.account(player)
         if not await self._verify(account.password_hash, old) \
@@ -170,14 +230,16 @@ class AccountService:
             raise RoomError(ErrorCode.BAD_CREDENTIALS, "That is not your current password.")
         check_password(new, player.name)
         await self.store.set_password(player.id, await self._hash(new))
-        return await self._rotate(player, token_hash, others=True)
+        return await self._rotate(player, session, others=True)
 
-    async def sign_out(self, token_hash: str | None) -> None:
-        """The device's token stops working."""
-        if token_hash is not None:
-            await self.store.revoke(token_hash)
+    async def sign_out(self, player: Player, session: Session) -> None:
+        """The device's token stops working (its other tabs are closed too)."""
+        if session.token_hash is not None:
+            await self.store.revoke(session.token_hash)
+            await self.end_sessions(player.id, {session.token_hash}, keep=session)
 
-    async def delete(self, player: Player, password: str | None, confirm_name: str) -> None:
+    async def delete(self, player: Player, password: str | None, confirm_name: str,
+                     session: Session) -> None:
         """Delete the account, once its name is typed as it shows and its password (if it
         has one) proven."""
         account = await self.account(player)
@@ -189,6 +251,7 @@ class AccountService:
             raise RoomError(ErrorCode.BAD_CREDENTIALS, "That is not your password.")
         await self.store.delete(player.id)
         self.core.rater.forget(player.id)
+        await self.end_sessions(player.id, None, keep=session)
 
     async def _hash(self, password: str) -> str:
         async with self._hashing:
@@ -207,10 +270,19 @@ class AccountService:
             except (VerificationError, InvalidHashError):
                 return False
 
-    async def _rotate(self, player: Player, old_token_hash: str | None,
-                      others: bool = False) -> str:
+    async def _rotate(self, player: Player, session: Session, others: bool = False) -> str:
+        """Sign ``session`` in as ``player`` with a new token (returned, and its hash set on
+        the session); the old token is revoked and the other connections that used it
+        close (the browser's other tabs reconnect with the new token it stored); with
+        ``others``, every other device of the player's is signed out too."""
+        old_hash, old_player = session.token_hash, session.player
         token = secrets.token_urlsafe(32)
-        await self.store.rotate(player.id, hash_token(token), old_token_hash, others)
+        session.token_hash = hash_token(token)
+        await self.store.rotate(player.id, session.token_hash, old_hash, others)
+        if old_hash is not None and old_player is not None:
+            await self.end_sessions(old_player.id, {old_hash}, keep=session)
+        if others:
+            await self.end_sessions(player.id, None, keep=session)
         return token
 
     def _player(self, account: Account) -> Player:
@@ -247,8 +319,7 @@ class AccountService:
                 _as_json(options))
 
     async def finish_registration(self, ceremony: Ceremony, player: Player,
-                                  credential: dict[str, Any],
-                                  old_token_hash: str | None) -> str:
+                                  credential: dict[str, Any], session: Session) -> str:
         """Keep the new passkey (the name is theirs from now on); the device's new token."""
         if ceremony.purpose != "register" or ceremony.player_id != player.id:
             raise _bad_passkey("Begin adding a passkey first.")
@@ -264,10 +335,10 @@ class AccountService:
         await self.store.add_passkey(Passkey(credential_id, player.id,
                                              verified.credential_public_key,
                                              verified.sign_count))
-        return await self._rotate(player, old_token_hash)
+        return await self._rotate(player, session)
 
     async def finish_sign_in(self, ceremony: Ceremony, credential: dict[str, Any],
-                             old_token_hash: str | None) -> SignedIn:
+                             session: Session) -> SignedIn:
         """Sign in with a passkey the room knows."""
         if ceremony.purpose != "sign_in":
             raise _bad_passkey("Begin signing in with a passkey first.")
@@ -288,7 +359,7 @@ class AccountService:
             raise _bad_passkey("This passkey belongs to no account here.")
         await self.store.used_passkey(stored.credential_id, verified.new_sign_count)
         player = self._player(account)
-        return SignedIn(player, await self._rotate(player, old_token_hash))
+        return SignedIn(player, await self._rotate(player, session))
 
 
 def relying_party(origin: str | None) -> str:

@@ -98,7 +98,7 @@ class Core:
         """Names this process on the bus, so it can skip its own notices."""
         self.metrics = metrics
         self.tables: dict[str, Table] = {}
-        self.rater = Rater(store)
+        self.rater = Rater(store, self.bus, self.origin)
         """Rates finished matches; the ratings the seats show."""
         self.players: weakref.WeakValueDictionary[str, Player] = weakref.WeakValueDictionary()
         """The players this process holds (at a seat, on a connection), by id: one object per

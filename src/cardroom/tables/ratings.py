@@ -15,9 +15,11 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from cardroom.bus import Bus
 from cardroom.games.registry import GAMES
 from cardroom.store.data import FinishedMatch, MatchSeat, Standing
 from cardroom.store.db import Store
@@ -29,6 +31,8 @@ RATING_SCALE = 60
 PROVISIONAL_MATCHES = 10
 """A rating is provisional, and off the leaderboard, until this many rated matches."""
 MODEL = PlackettLuce()
+RATINGS_CHANNEL = "ratings"
+"""The bus channel of new ratings, so every process's seats show them."""
 
 
 def shown(mu: float) -> int:
@@ -122,8 +126,11 @@ def _points(points: object, side: int) -> int:
 class Rater:
     """Rates finished matches and keeps this process's shown ratings up to date."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, bus: Bus | None = None, origin: str = "") -> None:
         self.store = store
+        self.bus, self.origin = bus, origin
+        if bus is not None:
+            bus.subscribe(RATINGS_CHANNEL, self._on_notice)
         self.bots: dict[tuple[str, str], int] = {}
         """Bot levels' ratings by ``(bot name, game)`` (few: kept for every seat's line)."""
         self.players: dict[str, dict[str, int]] = {}
@@ -161,13 +168,31 @@ class Rater:
     async def rate(self, table_id: str, number: int) -> None:
         """Rate one finished match (nothing if it is not pending) and show the new ratings."""
         after = await self.store.standings.rate(table_id, number, rate_match)
-        if after is not None:
-            self.matches_rated += 1
-        for entity, standing in (after or {}).items():
-            if entity.startswith("bot:"):
-                self.bots[(entity.removeprefix("bot:"), standing.game)] = standing.rating
-            else:
-                self.players.setdefault(entity, {})[standing.game] = standing.rating
+        if after is None:
+            return
+        self.matches_rated += 1
+        ratings = [[entity, standing.game, standing.rating]
+                   for entity, standing in after.items()]
+        self._show(ratings, newcomers=True)
+        if self.bus is not None:
+            await self.bus.publish(RATINGS_CHANNEL, {"ratings": ratings,
+                                                     "origin": self.origin})
+
+    def _show(self, ratings: list[list[Any]], newcomers: bool) -> None:
+        """Keep new ratings for the seats to show (``newcomers``: also of players this
+        process has not read yet)."""
+        for entity, game, rating in ratings:
+            if str(entity).startswith("bot:"):
+                self.bots[(str(entity).removeprefix("bot:"), str(game))] = int(rating)
+            elif newcomers or entity in self.players:
+                self.players.setdefault(str(entity), {})[str(game)] = int(rating)
+
+    async def _on_notice(self, notice: dict[str, Any]) -> None:
+        """Another process rated a match: show its players' and bots' new ratings here."""
+        ratings = notice.get("ratings")
+        if notice.get("origin") != self.origin and isinstance(ratings, list):
+            self._show([r for r in ratings if isinstance(r, list) and len(r) == 3],
+                       newcomers=False)
 
     async def rate_pending(self) -> None:
         """Rate the matches a crash or a stop left pending (at start)."""

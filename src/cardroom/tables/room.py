@@ -30,7 +30,7 @@ from cardroom.metrics import Metrics, RoomState
 from cardroom.protocol import ErrorCode, Lobby, TableSummary
 from cardroom.store.data import NewBugReport, NewTable, TableSettings
 from cardroom.store.db import NameTaken, Store
-from cardroom.tables.accounts import AccountService
+from cardroom.tables.accounts import AccountService, Session
 from cardroom.tables.chat import TableChat
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
@@ -178,11 +178,11 @@ class Room:
         await self.core.rater.load_players([found.id])
         return self.core.players.setdefault(found.id, Player(found.id, found.name))
 
-    async def delete_account(self, player: Player, password: str | None,
-                             confirm_name: str) -> None:
+    async def delete_account(self, player: Player, password: str | None, confirm_name: str,
+                             session: Session) -> None:
         """Delete the player's account (see :meth:`AccountService.delete`) and leave every
         table: seats of waiting tables are free again, at a match a bot plays on."""
-        await self.accounts.delete(player, password, confirm_name)
+        await self.accounts.delete(player, password, confirm_name, session)
         for table_id in self.tables_of(player):
             with contextlib.suppress(RoomError):
                 await self.leave(player, table_id)

@@ -144,6 +144,10 @@ class Connection:
             return
         self.outbox.put_nowait(message)
 
+    def end(self, reason: str) -> None:
+        """Its sign-in was revoked (:class:`cardroom.tables.accounts.Session`): close it."""
+        self.close(reason)
+
     def close(self, reason: str) -> None:
         """Close the connection with a close frame (policy violation), dropping whatever is
         queued; said once in the log, however many messages were refused."""
@@ -194,7 +198,7 @@ class Connection:
                     await self._drained.wait()
         finally:
             self.room.quotas.disconnect(self.address)
-            self.room.disconnect(self)
+            self._nobody()
             for task in (self._writer, self._closer):
                 if task is not None:
                     task.cancel()
@@ -319,8 +323,9 @@ class Connection:
         """The connection is ``player``'s now, proven by ``token``: the ``welcome`` message
         (its fields are returned too, for the acks of sign-ins)."""
         if self.player is not None and self.player.id != player.id:
-            self.room.disconnect(self)
+            self._nobody()
         self.player, self.token_hash = player, hash_token(token)
+        self.room.accounts.attach(player.id, self)
         account = await self.room.accounts.account(player)
         welcome: Welcome = {
             "type": "welcome", "player_id": player.id, "name": player.name,
@@ -334,20 +339,19 @@ class Connection:
     def _nobody(self) -> None:
         """The connection stops being anybody's (signed out, or the account deleted)."""
         if self.player is not None:
-            self.room.disconnect(self)
+            self.room.accounts.detach(self.player.id, self)
+        self.room.disconnect(self)
         self.player, self.token_hash = None, None
 
     # -- accounts ---------------------------------------------------------------------------------
 
     async def _claim(self, message: Claim) -> dict[str, Any]:
-        token = await self.room.accounts.claim(self._need_player(), message.password,
-                                               self.token_hash)
-        self.token_hash = hash_token(token)
-        return {"token": token}
+        return {"token": await self.room.accounts.claim(self._need_player(), message.password,
+                                                        self)}
 
     async def _sign_in(self, message: SignIn) -> dict[str, Any]:
         signed_in = await self.room.accounts.sign_in(message.name, message.password,
-                                                     self.address, self.token_hash)
+                                                     self.address, self)
         return await self._signed_in(signed_in)
 
     async def _signed_in(self, signed_in: SignedIn) -> dict[str, Any]:
@@ -356,20 +360,17 @@ class Connection:
                 "token": signed_in.token}
 
     async def _sign_out(self, _message: SignOut) -> dict[str, Any]:
-        self._need_player()
-        await self.room.accounts.sign_out(self.token_hash)
+        await self.room.accounts.sign_out(self._need_player(), self)
         self._nobody()
         return {}
 
     async def _change_password(self, message: ChangePassword) -> dict[str, Any]:
-        token = await self.room.accounts.change_password(
-            self._need_player(), message.old_password, message.new_password, self.token_hash)
-        self.token_hash = hash_token(token)
-        return {"token": token}
+        return {"token": await self.room.accounts.change_password(
+            self._need_player(), message.old_password, message.new_password, self)}
 
     async def _delete_account(self, message: DeleteAccount) -> dict[str, Any]:
         await self.room.delete_account(self._need_player(), message.password,
-                                       message.confirm_name)
+                                       message.confirm_name, self)
         self._nobody()
         return {}
 
@@ -385,11 +386,9 @@ class Connection:
         accounts = self.room.accounts
         if message.purpose == "sign_in":
             return await self._signed_in(await accounts.finish_sign_in(
-                ceremony, message.credential, self.token_hash))
-        token = await accounts.finish_registration(ceremony, self._need_player(),
-                                                   message.credential, self.token_hash)
-        self.token_hash = hash_token(token)
-        return {"token": token}
+                ceremony, message.credential, self))
+        return {"token": await accounts.finish_registration(
+            ceremony, self._need_player(), message.credential, self)}
 
     async def _lobby(self, message: WatchLobby) -> dict[str, Any]:
         self.room.watch_lobby(self, message.offset, message.limit)
