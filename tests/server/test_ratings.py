@@ -15,6 +15,7 @@ from cardroom.games.record import Record
 from cardroom.games.registry import GAMES, replay
 from cardroom.store.data import FinishedMatch, MatchPlayers, MatchSeat, NewTable
 from cardroom.store.db import Change, Store
+from cardroom.tables.profiles import profile
 from cardroom.tables.quotas import QuotaSettings
 from cardroom.tables.ratings import Rater, rate_match, side_ranks
 from cardroom.tables.room import Player, Room, RoomSettings
@@ -286,6 +287,14 @@ async def test_two_processes_rate_each_match_once_on_postgresql() -> None:
             assert len(await first.standings.history("ann", "500")) == 3
             assert (await first.standings.of_player("bot:rules"))["500"].matches == 3
             assert await first.standings.pending() == []
+            recent = await second.standings.recent("bot:rules")  # three seats a match
+            assert sorted(match.table_id for match in recent) == ["t1", "t2", "t3"]
+            shown = await profile(second, "bot:rules")
+            assert shown is not None and shown["games"]["500"]["matches"] == 3
+            assert len(shown["recent"]) == 3 and shown["name"] == "Casual"
+            board = await second.standings.leaderboard("500", 1, 0, 10)
+            assert board[0] == 2 and {line.player_id for line in board[1]} == {
+                "ann", "bot:rules"}
         finally:
             await first.close()
             await second.close()

@@ -118,8 +118,9 @@ class Standings:
             else (_MATCH_SEATS.c.player_id == player_id)
         async with self._engine.connect() as connection:
             keys = (await connection.execute(
-                select(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number)
-                .where(mine).distinct()
+                select(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number,
+                       _MATCH_SEATS.c.finished_at)
+                .where(mine).distinct()  # a bot level holds several seats of a match
                 .order_by(_MATCH_SEATS.c.finished_at.desc()).limit(limit))).all()
             return [await _finished(connection, key.table_id, key.match_number)
                     for key in keys]
