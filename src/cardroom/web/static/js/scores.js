@@ -13,7 +13,8 @@
  * @module scores
  */
 
-import { el, svg, seatName, teamName } from "./dom.js";
+import { lineChart } from "./chart.js";
+import { el, seatName, teamName } from "./dom.js";
 import { defaultTeams } from "./game_widgets.js";
 import { score, signed } from "./markup.js";
 
@@ -180,11 +181,6 @@ export function contractText(bid) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** Chart size in SVG units (it scales to its box). */
-const W = 280;
-const H = 120;
-const PAD = { left: 34, right: 8, top: 8, bottom: 16 };
-
 /**
  * A line per side through its score after each hand of the current match, starting at 0,
  * with the zero line and the target.
@@ -195,36 +191,21 @@ const PAD = { left: 34, right: 8, top: 8, bottom: 16 };
 function chart(hands, names, target, teams) {
   const series = teams.map((_, side) => [0, ...hands.map((h) => h.scores?.[side] ?? 0)]);
   const values = series.flat().concat(target ? [target] : []);
-  const top = Math.max(100, ...values);
-  const bottom = Math.min(0, ...values);
-  const count = Math.max(1, series[0].length - 1);
-  const x = (i) => PAD.left + (i / count) * (W - PAD.left - PAD.right);
-  const y = (v) => PAD.top + ((top - v) / (top - bottom)) * (H - PAD.top - PAD.bottom);
-
-  const guide = (value, cls, label) => [
-    svg("line", { x1: PAD.left, x2: W - PAD.right, y1: y(value), y2: y(value), class: cls }),
-    svg("text", { x: PAD.left - 4, y: y(value) + 3, class: "chart-label", "text-anchor": "end", text: label }),
-  ];
-  const line = (points, side) => svg("polyline", {
-    class: `chart-line team-${side}`,
-    points: points.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
-  });
-  const dots = (points, side) => points.slice(1).map((v, i) =>
-    svg("circle", { cx: x(i + 1), cy: y(v), r: 2.5, class: `chart-dot team-${side}` },
-      svg("title", { text: `${names[side]}: ${score(v)} after hand ${hands[i].number}` })));
-
   const description = hands.length
     ? `Scores after hand ${hands.length}: ${names.map((name, i) => `${name} ${score(series[i].at(-1))}`).join(", ")}`
     : "No hands scored yet in this match";
-  const picture = svg("svg", {
-    viewBox: `0 0 ${W} ${H}`, class: "score-chart-svg", role: "img", "aria-label": description,
-  },
-  ...guide(0, "chart-zero", "0"),
-  ...(target ? guide(target, "chart-target", String(target)) : []),
-  svg("text", { x: W - PAD.right, y: H - 3, class: "chart-label", "text-anchor": "end",
-    text: hands.length ? `hand ${hands.length}` : "" }),
-  ...series.map((points, side) => line(points, side)),
-  ...series.flatMap((points, side) => dots(points, side)));
+  const picture = lineChart({
+    series: series.map((points, side) => ({
+      values: points,
+      className: `team-${side}`,
+      title: (i) => (i ? `${names[side]}: ${score(points[i])} after hand ${hands[i - 1].number}` : null),
+    })),
+    range: [Math.min(0, ...values), Math.max(100, ...values)],
+    guides: [{ value: 0, className: "chart-zero", label: "0" },
+      ...(target ? [{ value: target, className: "chart-target", label: String(target) }] : [])],
+    endLabel: hands.length ? `hand ${hands.length}` : "",
+    description,
+  });
 
   return el("figure", { class: "score-chart", "data-testid": "score-chart" },
     picture,
