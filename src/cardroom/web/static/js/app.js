@@ -1,12 +1,17 @@
 /**
- * The page's entry point: chooses the screen (name entry, lobby, table) and wires the
- * modules together around one {@link Room} connection.
+ * The page's entry point: chooses the screen (name entry, lobby, table, a player's profile,
+ * a leaderboard) and wires the modules together around one {@link Room} connection.
  *
  * - A stored token says `hello`; without one (or when the server no longer knows it) the
- *   name entry is shown, prefilled with the remembered name (seed 004 section 1).
- * - The URL keeps `#table=ID` while a table is shown and `#lobby` in the lobby, so a refresh
- *   (or the browser's Back button) returns to the same place. With neither, a player who sits
- *   at a table goes straight back to it.
+ *   name entry is shown, prefilled with the remembered name (seed 004 section 1), with a way
+ *   to sign in to an account instead.
+ * - The URL keeps `#table=ID` while a table is shown, `#lobby` in the lobby, `#player=ID` on a
+ *   profile and `#leaderboard=GAME` on a leaderboard, so a refresh (or the browser's Back
+ *   button) returns to the same place. With none, a player who sits at a table goes straight
+ *   back to it. A profile opened from a table keeps following the table, so going back to it
+ *   is instant.
+ * - The Account dialog (account.js) saves a guest's name, signs in and out; every answer
+ *   that carries a token replaces the stored one, and a sign-in starts over as a `hello` does.
  * - The table is drawn by table.js's `TableView`, loaded on demand so the rest of the page
  *   still works if it fails to load.
  *
@@ -24,8 +29,14 @@ import { TABLE_MODULES } from "./table_games.js";
 import { ChatPanel } from "./chat.js";
 import { InviteDialog } from "./invite.js";
 import { Attention } from "./attention.js";
+import { AccountDialog } from "./account.js";
+import { showProfile } from "./profile.js";
+import { showLeaderboard } from "./leaderboard.js";
 
 const stored = load();
+
+/** The account of a player who has not made their name theirs. */
+const GUEST = Object.freeze({ registered: false, password: false, passkeys: 0 });
 
 /** The live options object: the table view holds the same reference. */
 const options = { cardBack: stored.cardBack, scoreMode: stored.scoreMode, sound: stored.sound,
@@ -33,10 +44,12 @@ const options = { cardBack: stored.cardBack, scoreMode: stored.scoreMode, sound:
 
 /** Everything the page knows, in one place. */
 const state = {
-  /** @type {"loading"|"name"|"lobby"|"table"} */
+  /** @type {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"} */
   screen: "loading",
   /** @type {{player_id: string, name: string}|null} */
   me: null,
+  /** What the server says of the player's account (`welcome.account`). */
+  account: { ...GUEST },
   /** Tables where this player sits (welcome, joins, creations, table messages). */
   myTables: new Set(),
   /** Table id → creator's player id, learnt from table messages. */
@@ -73,6 +86,30 @@ const chat = new ChatPanel($("#chat-root"), {
 const inviteDialog = new InviteDialog(/** @type {HTMLDialogElement} */ ($("#invite-dialog")), {
   request: (type, fields) => room.request(type, fields),
   notify: (message, kind) => notify(message, kind),
+});
+
+/** The Account dialog: saving a guest's name, signing in and out, passwords and passkeys. */
+const accountDialog = new AccountDialog(/** @type {HTMLDialogElement} */ ($("#account-dialog")), {
+  request: (type, fields) => room.request(type, fields),
+  me: () => state.me,
+  account: () => state.account,
+  onToken(token, account) {
+    keepToken(token);
+    state.account = account;
+    drawAccountButton();
+  },
+  onSignedIn(result) {
+    keepToken(result.token);
+    save({ name: result.name });
+    if (result.account) state.account = result.account;
+    drawAccountButton();
+    accountDialog.close();
+    notify(`Signed in as ${result.name}.`, "info");
+  },
+  onSignedOut(message) {
+    forgetPlayer();
+    notify(message, "info");
+  },
 });
 
 /** The turn's call in a background tab. */
@@ -116,7 +153,7 @@ function reportError(error) {
 
 // -- screens and routing ---------------------------------------------------------------------
 
-/** @param {"loading"|"name"|"lobby"|"table"} screen */
+/** @param {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"} screen */
 function showScreen(screen) {
   state.screen = screen;
   document.body.dataset.screen = screen;
@@ -129,8 +166,9 @@ function showScreen(screen) {
 
 /**
  * What the URL's hash asks for: `#table=ID` (with `&invite=SECRET` from a private table's
- * link, remembered for that table) or `#lobby`.
- * @returns {{table?: string, lobby?: boolean}}
+ * link, remembered for that table), `#player=ID`, `#leaderboard=GAME` (`&offset=N`) or
+ * `#lobby`.
+ * @returns {{table?: string, player?: string, leaderboard?: string, offset?: number, lobby?: boolean}}
  */
 function parseHash() {
   const hash = location.hash.replace(/^#/, "");
@@ -145,6 +183,10 @@ function parseHash() {
       history.replaceState(null, "", `#table=${encodeURIComponent(table)}`);
     }
     return { table };
+  }
+  if (params.get("player")) return { player: params.get("player") };
+  if (params.get("leaderboard")) {
+    return { leaderboard: params.get("leaderboard"), offset: Math.max(0, Number(params.get("offset")) || 0) };
   }
   if (hash === "lobby") return { lobby: true };
   return {};
@@ -174,11 +216,25 @@ function route() {
   if (!state.me) return;
   const wanted = parseHash();
   if (wanted.table) openTable(wanted.table);
-  else showLobby();
+  else if (wanted.player) {
+    showScreen("profile");
+    showProfile($("#profile-root"), wanted.player, playersContext);
+  } else if (wanted.leaderboard) {
+    showScreen("leaderboard");
+    showLeaderboard($("#leaderboard-root"), wanted.leaderboard, wanted.offset, playersContext);
+  } else showLobby();
 }
+
+/** @type {import("./players.js").PlayersContext} */
+const playersContext = {
+  me: () => state.me,
+  table: () => (state.tableView ? state.tableId : null),
+};
 
 function showNameEntry() {
   state.me = null;
+  state.account = { ...GUEST };
+  drawAccountButton();
   showScreen("name");
   const input = $("#name-input");
   input.value = load().name || input.value;
@@ -233,6 +289,7 @@ const lobbyContext = {
     goTo(`table=${result.table_id}`);
   },
   lastPreset: (game) => load().lastPreset[game] || null,
+  me: () => state.me,
   async create(request) {
     const result = await room.request("create_table", request).catch(reportError);
     save({ created: [...load().created, result.table_id],
@@ -261,6 +318,11 @@ function gameOf(tableId) {
  */
 async function openTable(tableId) {
   if (state.tableId === tableId && state.screen === "table") return;
+  if (state.tableId === tableId && state.tableView) {
+    // Back from a profile: the table was followed and drawn all along.
+    showScreen("table");
+    return;
+  }
   state.tableId = tableId;
   showScreen("table");
   drawToolbar(state.tables.get(tableId) || null);
@@ -381,6 +443,7 @@ function drawToolbar(message) {
   if (message) parts.push(timerText(message.turn_seconds));
   if (message?.bot_word) parts.push(`${message.bot_word} bots`);
   if (message?.private) parts.push("friends only");
+  if (message?.rated === false) parts.push("unrated");
   $("#table-title").textContent = parts.join(" · ");
   $("#spectating").hidden = !message || message.seat != null;
   const freeSeats = message?.seats?.filter((seat) => !seat.name && !seat.bot).length ?? 0;
@@ -517,9 +580,12 @@ function showConnection(status) {
 }
 
 function onWelcome(welcome) {
+  if (state.me && state.me.player_id !== welcome.player_id) startOver(); // signed in as another
   state.me = { player_id: welcome.player_id, name: welcome.name };
+  state.account = welcome.account || { ...GUEST };
   state.myTables = new Set(welcome.tables);
   $("#player-name").textContent = welcome.name;
+  drawAccountButton();
   if (state.started) {
     drawLobby();
     return;
@@ -531,12 +597,63 @@ function onWelcome(welcome) {
   else route();
 }
 
+/**
+ * Forget what belonged to the player who played here: their tables' messages, the table
+ * shown, the lobby, the address of what they looked at. The next welcome starts the page
+ * over, as after a `hello`: at the table where the new player sits, else in the lobby.
+ */
+function startOver() {
+  history.replaceState(null, "", location.pathname + location.search);
+  if (state.tableId) room.unfollow();
+  destroyTableView();
+  state.tableId = null;
+  state.tables.clear();
+  state.creators.clear();
+  state.myTables = new Set();
+  state.lobby = null;
+  state.started = false;
+  $("#lobby-root").replaceChildren(); // built again for the next player (their profile link)
+  chat.setTable(null, null);
+}
+
+/**
+ * Nobody plays here any more (signed out, account deleted, or a token the server no longer
+ * knows): drop the stored token and show the name entry.
+ */
+function forgetPlayer() {
+  save({ token: null });
+  room.forget();
+  startOver();
+  $("#player-name").textContent = "";
+  accountDialog.close();
+  showNameEntry();
+}
+
+/** A new token from an answer (claim, sign-in, password, passkey): keep it for next time. */
+function keepToken(token) {
+  save({ token });
+  room.useToken(token);
+}
+
+/** The Account button in the header: what it offers a guest, or an account. */
+function drawAccountButton() {
+  const button = $("#account-toggle");
+  button.hidden = !state.me;
+  const label = state.account.registered ? "Account" : "Sign in / Save name";
+  button.querySelector(".account-label").textContent = label;
+  button.title = state.account.registered ? "Your account: password, passkeys, sign out"
+    : "Make your name yours, or sign in to your account";
+}
+
+/** The stored token proves nobody any more (signed out, or the password changed elsewhere). */
+function sessionEnded() {
+  forgetPlayer();
+  notify("Your saved session is no longer valid: enter a name, or sign in to your account.");
+}
+
 function onServerError(error) {
   if (error.code === "bad_token") {
-    save({ token: null });
-    state.started = false;
-    notify("Your saved session is no longer valid: please enter your name again.");
-    showNameEntry();
+    sessionEnded();
   } else if (error.code === "no_such_table" && state.tableId) {
     notify("That table is gone.");
     state.myTables.delete(state.tableId);
@@ -595,6 +712,8 @@ function wirePage() {
   });
   drawScores(null);
   $("#name-form").addEventListener("submit", submitName);
+  $("#name-sign-in").addEventListener("click", () => accountDialog.open("sign-in"));
+  $("#account-toggle").addEventListener("click", () => accountDialog.open());
   $("#back-to-lobby").addEventListener("click", () => goTo("lobby"));
   $("#table-start-bots").addEventListener("click", startWithBots);
   $("#options-toggle").addEventListener("click", () => openPanel("options"));
@@ -654,8 +773,11 @@ async function start() {
     await room.hello(token); // the welcome message shows the next screen
   } catch (error) {
     if (error.code === "offline") return; // said again after the reconnection
-    if (error.code === "bad_token") save({ token: null });
-    else notify(error.message);
+    if (error.code === "bad_token") {
+      sessionEnded();
+      return;
+    }
+    notify(error.message);
     showNameEntry();
   }
 }

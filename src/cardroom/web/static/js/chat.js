@@ -10,7 +10,7 @@
  * @module chat
  */
 
-import { el } from "./dom.js";
+import { el, nameLink } from "./dom.js";
 import { load, save } from "./storage.js";
 
 /** The most lines kept on screen per table (older ones scroll away for good). */
@@ -164,7 +164,7 @@ export class ChatPanel {
     const shown = this.lines.filter((line) => this.shows(line));
     this.log.replaceChildren(...shown.map((line) => el("li", {
       class: `chat-line chat-${line.kind} chat-${line.channel}`, dataset: { player: line.player_id } },
-    el("span", { class: "chat-name", text: line.name }),
+    nameLink(line.name, line.player_id, "chat-name"),
     line.channel === "spectators" ? el("span", { class: "tag chat-watching", text: "watching" }) : null,
     el("span", { class: "chat-text", text: line.text }),
     line.player_id !== mine ? el("button", { type: "button", class: "chat-mute", text: "Mute",

@@ -81,3 +81,78 @@ export function teamName(seats, team, fallback) {
   const seated = team.filter((n) => seats?.[n]?.name || seats?.[n]?.bot);
   return seated.length ? seated.map((n) => seatName(seats[n], n)).join(" & ") : fallback;
 }
+
+/**
+ * A count with its noun: "1 rated match", "12 rated matches".
+ * @param {number} count
+ * @param {string} one the noun for one
+ * @param {string} many the noun for any other count
+ * @returns {string}
+ */
+export function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * The address of a player's profile screen (a bot's is `bot:NAME`).
+ * @param {string} playerId
+ * @returns {string}
+ */
+export function profileHref(playerId) {
+  return `#player=${encodeURIComponent(playerId)}`;
+}
+
+/**
+ * The address of a page of a game's leaderboard.
+ * @param {string} game
+ * @param {number} [offset] the ranks before the page's first
+ * @returns {string}
+ */
+export function leaderboardHref(game, offset = 0) {
+  return `#leaderboard=${encodeURIComponent(game)}${offset > 0 ? `&offset=${offset}` : ""}`;
+}
+
+/**
+ * "Leaderboards:" and a link to each game's.
+ * @param {Array<{game: string, title: string}>} games
+ * @param {string|null} [current] the game whose leaderboard is shown
+ * @returns {HTMLElement[]}
+ */
+export function leaderboardLinks(games, current = null) {
+  return [el("span", { class: "muted", text: "Leaderboards:" }),
+    ...games.map(({ game, title }) => el("a", { href: leaderboardHref(game), "data-testid": "leaderboard-link",
+      "data-game": game, text: title, "aria-current": game === current ? "page" : null }))];
+}
+
+/**
+ * A name that links to its player's profile (plain text when there is no player to show).
+ * @param {string} text the name as shown
+ * @param {string|null|undefined} playerId
+ * @param {string} className
+ * @returns {HTMLElement}
+ */
+export function nameLink(text, playerId, className) {
+  return playerId
+    ? el("a", { class: className, href: profileHref(playerId), title: `${text}: profile and rating`, text })
+    : el("span", { class: className, text });
+}
+
+/**
+ * A rating in words: "1532", or "" when there is none yet.
+ * @param {number|null|undefined} rating
+ * @returns {string}
+ */
+export function ratingText(rating) {
+  return rating == null ? "" : String(Math.round(rating));
+}
+
+/**
+ * A rating as shown beside a name ("1532"), or null when there is none yet.
+ * @param {number|null|undefined} rating
+ * @param {string} className
+ * @returns {HTMLElement|null}
+ */
+export function ratingBadge(rating, className) {
+  return rating == null ? null
+    : el("span", { class: className, title: "Rating in this game", text: ratingText(rating) });
+}

@@ -13,7 +13,7 @@
  * @module lobby
  */
 
-import { el, seatName } from "./dom.js";
+import { el, leaderboardLinks, nameLink, profileHref, ratingBadge, ratingText, seatName } from "./dom.js";
 import { houseRules, loadCatalogue } from "./house_rules.js";
 
 /**
@@ -37,6 +37,14 @@ const games = loadCatalogue().then((first) => Promise.all(first.games.map(
   }));
 
 /**
+ * The games the room plays, in the server's order: each one's name (`game`) and `title`.
+ * @returns {Promise<Array<{game: string, title: string}>>}
+ */
+export function loadGames() {
+  return games.then(({ all }) => all.map(({ game, title }) => ({ game, title })));
+}
+
+/**
  * A preset's details in a game (title, blurb, players, teams), if the games have loaded.
  * @param {string} game
  * @param {string|null} preset
@@ -46,13 +54,23 @@ function presetDetails(game, preset) {
 }
 
 /**
- * The one-line description of a bot level a game offers (its catalogue's `bot_levels`), or
- * null for a bot the game offers no level for and until the games have loaded.
+ * The one-line description of a bot level a game offers, or null for a bot the game offers no
+ * level for and until the games have loaded.
  * @param {string} game
  * @param {string} bot a registry name ("search")
  */
 function botDescription(game, bot) {
-  return catalogues.get(game)?.bot_levels?.find((level) => level.bot === bot)?.description || null;
+  return botLevel(game, bot)?.description || null;
+}
+
+/**
+ * A bot level a game offers (its catalogue's `bot_levels`: word, description, rating), or
+ * null for a bot the game offers no level for and until the games have loaded.
+ * @param {string} game
+ * @param {string} bot a registry name ("search")
+ */
+function botLevel(game, bot) {
+  return catalogues.get(game)?.bot_levels?.find((level) => level.bot === bot) || null;
 }
 
 /**
@@ -76,9 +94,10 @@ export function presetTitle(game, preset) {
  * @property {(tableId: string, seat: number) => Promise<unknown>} addBot
  * @property {(tableId: string) => Promise<unknown>} startWithBots
  * @property {(request: {game: string, preset: string, rules: object, seat: number,
- *   turn_seconds: number|null, hints: boolean}) => Promise<unknown>} create
+ *   turn_seconds: number|null, hints: boolean, rated: boolean}) => Promise<unknown>} create
  * @property {(game: string, preset: string) => Promise<unknown>} playNow sit down at once
  * @property {(game: string) => string|null} lastPreset the preset last played at ``game``
+ * @property {() => ({player_id: string, name: string}|null)} me who plays here
  */
 
 /**
@@ -174,12 +193,17 @@ export function clearLobby(root) {
  */
 function playNowCard(ctx) {
   const buttons = el("div", { class: "play-now-buttons" });
+  const links = el("nav", { class: "lobby-links", "aria-label": "Ratings" });
   const card = el("section", { class: "card play-now", "aria-labelledby": "play-now-heading" },
     el("h2", { id: "play-now-heading", text: "Play now" }),
     el("p", { class: "muted small",
       text: "A seat at once: at a table that has room, or a new one where bots fill the other seats until people come." }),
-    buttons);
+    buttons, links);
   games.then(({ all }) => {
+    const me = ctx.me();
+    links.replaceChildren(...leaderboardLinks(all),
+      me ? el("a", { class: "lobby-profile", href: profileHref(me.player_id), "data-testid": "my-profile-link",
+        text: "Your profile and ratings" }) : null);
     buttons.replaceChildren(...all.map((catalogue) => {
       const preset = ctx.lastPreset(catalogue.game) || catalogue.default_preset;
       const title = presetTitle(catalogue.game, preset) || preset;
@@ -261,6 +285,8 @@ function tableRow(table, ctx) {
         title: table.turn_seconds ? "A bot plays for whoever has not acted in time" : "Take your time: no turn timer" }),
       table.bot_word ? el("span", { class: "tag tag-bots", "data-testid": "bots-tag", text: `${table.bot_word} bots`,
         title: botDescription(table.game, table.bot) || "The bots that fill empty seats" }) : null,
+      table.rated === false ? el("span", { class: "tag tag-unrated", "data-testid": "unrated-tag", text: "unrated",
+        title: "Matches here change nobody's rating" }) : null,
       el("span", { class: "lobby-status" },
         el("span", { class: `badge badge-${table.status}`, text: status }),
         el("span", { class: "muted small", text: ` first to ${table.target}` }))),
@@ -283,7 +309,8 @@ function isFree(seat) {
 }
 
 /**
- * A taken seat: the name, and tags for a bot or an away player (a bot plays for them).
+ * A taken seat: the name (a link to the player's or bot's profile) with the rating in the
+ * table's game, and tags for a bot or an away player (a bot plays for them).
  */
 function occupant(seat, n) {
   const tags = [];
@@ -294,7 +321,8 @@ function occupant(seat, n) {
       title: `${seat.successor} takes this seat over when the hand ends` }));
   }
   return el("div", { class: "seat", dataset: { seat: n } },
-    el("span", { class: "seat-name", text: seatName(seat, n) }), ...tags);
+    nameLink(seatName(seat, n), seat.player_id, "seat-name"), ratingBadge(seat.rating, "seat-rating"),
+    ...tags);
 }
 
 /**
@@ -364,8 +392,9 @@ function newTableForm(ctx) {
     if (target != null) targetInput.value = String(target);
   };
   presetSelect.addEventListener("change", showPreset);
-  const botSelect = el("select", { id: "new-bot", name: "bot", "aria-describedby": "new-bot-help" });
+  const botSelect = el("select", { id: "new-bot", name: "bot", "aria-describedby": "new-bot-help new-bot-rating" });
   const botHelp = el("p", { class: "muted small", id: "new-bot-help" });
+  const botRating = el("p", { class: "muted small", id: "new-bot-rating", "data-testid": "new-bot-rating" });
   /** The game's bot levels, the room's default bot chosen (else the weakest level). */
   const showBots = () => {
     const { bot_levels: levels = [], default_bot: preferred } = catalogue() || {};
@@ -376,6 +405,9 @@ function newTableForm(ctx) {
   };
   botSelect.addEventListener("change", () => {
     botHelp.textContent = botDescription(gameSelect.value, botSelect.value) || "";
+    const rating = botLevel(gameSelect.value, botSelect.value)?.rating;
+    botRating.textContent = rating == null ? "" : `Rated ${ratingText(rating)} in ${gameSelect.value}.`;
+    botRating.hidden = rating == null;
   });
   presetSelect.setAttribute("aria-describedby", "new-preset-help");
   const targetInput = el("input", { id: "new-target", name: "target", type: "number", min: 100, max: 5000,
@@ -411,7 +443,7 @@ function newTableForm(ctx) {
       el("div", { class: "field" }, el("label", { for: "new-game", text: "Game" }), gameSelect),
       el("div", { class: "field" }, el("label", { for: "new-preset", text: "Rules" }), presetSelect, presetHelp),
       el("div", { class: "field" }, el("label", { for: "new-target", text: "Target score" }), targetInput),
-      el("div", { class: "field" }, el("label", { for: "new-bot", text: "Bots" }), botSelect, botHelp),
+      el("div", { class: "field" }, el("label", { for: "new-bot", text: "Bots" }), botSelect, botHelp, botRating),
       el("div", { class: "field" }, el("label", { for: "new-turn-seconds", text: "Turn timer (seconds)" }),
         el("input", { id: "new-turn-seconds", name: "turn_seconds", type: "number", min: 5, max: 3600,
           step: 1, placeholder: "No timer", inputmode: "numeric" })),
@@ -429,6 +461,13 @@ function newTableForm(ctx) {
           " Friends only"),
         el("p", { class: "muted small", id: "new-private-help",
           text: "Not listed in the lobby: send your friends the table's invite link (Invite friends, at the table)." })),
+      el("div", { class: "field field-check field-rated" },
+        el("label", { for: "new-rated" },
+          el("input", { id: "new-rated", name: "rated", type: "checkbox", checked: true,
+            "aria-describedby": "new-rated-help" }),
+          " Rated"),
+        el("p", { class: "muted small", id: "new-rated-help",
+          text: "Each finished match changes the players' ratings. Untick for a friendly game." })),
     ),
     seatPicker,
     house.element,
@@ -468,6 +507,7 @@ function newTableForm(ctx) {
         turn_seconds: seconds > 0 ? seconds : null,
         bot: String(data.get("bot") || "") || null,
         hints: data.get("hints") === "on",
+        rated: data.get("rated") === "on",
         private: data.get("private") === "on",
       });
       setOpen(false);

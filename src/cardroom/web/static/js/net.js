@@ -143,6 +143,23 @@ export class Room extends EventTarget {
     return result;
   }
 
+  /**
+   * Keep a new token: claiming a name, signing in, changing the password and passkeys each
+   * replace the connection's token, and the next reconnection says `hello` with the new one.
+   * @param {string} token
+   */
+  useToken(token) {
+    this.session.token = token;
+  }
+
+  /**
+   * Forget the session after signing out or deleting the account: the connection is
+   * nobody's, so a reconnection says no `hello` and follows no lobby or table.
+   */
+  forget() {
+    this.session = { token: null, lobby: false, tableId: null, invite: null };
+  }
+
   /** Receive `lobby` messages from now on (and again after any reconnection). */
   watchLobby() {
     this.session.lobby = true;

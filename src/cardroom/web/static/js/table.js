@@ -21,7 +21,7 @@
  */
 
 import { cardSVG, backSVG, cardName } from "./cards.js";
-import { seatName } from "./dom.js";
+import { profileHref, ratingText, seatName } from "./dom.js";
 import { GameWidgets } from "./game_widgets.js";
 import { HandEnd } from "./hand_end.js";
 import { HintControl } from "./hint.js";
@@ -61,8 +61,9 @@ function skeleton() {
     <section class="ct-seat pos-${pos}" data-testid="seat" data-pos="${pos}">
       <div class="ct-plate">
         <span class="ct-spinner" aria-hidden="true"></span>
-        <span class="ct-name"></span>
+        <a class="ct-name" data-testid="seat-name"></a>
         <span class="ct-you" hidden>(you)</span>
+        <span class="ct-rating" data-testid="seat-rating" title="Rating in this game" hidden></span>
         <span class="ct-presence" data-testid="seat-presence" hidden></span>
         <span class="ct-dealer" title="Dealer" hidden>D</span>
         <span class="ct-lastbid" data-testid="seat-bid"></span>
@@ -427,7 +428,7 @@ export class TableView {
       const toAct = Boolean(view) && view.to_act === seat && view.phase !== "over";
       element.classList.toggle("to-act", toAct);
       element.classList.toggle("sitting-out", Boolean(view) && game.isSittingOut(seat));
-      element.querySelector(".ct-name").textContent = this.nameOf(seat);
+      this.renderName(seat, element, info);
       element.querySelector(".ct-you").hidden = seat !== this.mySeat;
       element.querySelector(".ct-dealer").hidden = !view || view.dealer !== seat;
       const bid = lastBids.get(seat);
@@ -441,6 +442,25 @@ export class TableView {
       tricks.textContent = tricksText;
       this.renderSeatCards(seat, element, info);
     }
+  }
+
+  /**
+   * The seat's name, a link to the player's (or the bot's) profile, and its rating in this
+   * game beside it. An empty seat's name links nowhere.
+   */
+  renderName(seat, element, info) {
+    const name = element.querySelector(".ct-name");
+    name.textContent = this.nameOf(seat);
+    if (info.player_id) {
+      name.href = profileHref(info.player_id);
+      name.title = `${this.nameOf(seat)}: profile and rating`;
+    } else {
+      name.removeAttribute("href");
+      name.removeAttribute("title");
+    }
+    const rating = element.querySelector(".ct-rating");
+    rating.textContent = ratingText(info.rating);
+    rating.hidden = !rating.textContent;
   }
 
   /**

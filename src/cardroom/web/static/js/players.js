@@ -1,0 +1,96 @@
+/**
+ * What the profile (profile.js) and leaderboard (leaderboard.js) screens share: reading the
+ * room's JSON over HTTP, the links above both screens, and their loading and error states.
+ *
+ * @module players
+ */
+
+import { el, leaderboardLinks } from "./dom.js";
+import { loadGames } from "./lobby.js";
+
+/**
+ * What the two screens need from the page.
+ * @typedef {object} PlayersContext
+ * @property {() => ({player_id: string, name: string}|null)} me who plays here
+ * @property {() => (string|null)} table the table this tab still follows, to go back to
+ */
+
+/**
+ * GET a JSON document of the room (`/api/…`).
+ * @param {string} path
+ * @returns {Promise<any>} the document; rejects with an Error whose message says what
+ *   went wrong (the server's `error` for a 404)
+ */
+export async function getJSON(path) {
+  let answer;
+  try {
+    answer = await fetch(path, { headers: { Accept: "application/json" } });
+  } catch {
+    throw new Error("The card room could not be reached: check the connection and try again.");
+  }
+  const body = await answer.json().catch(() => null);
+  if (!answer.ok) throw new Error(body?.error || `The card room answered ${answer.status}.`);
+  return body;
+}
+
+/**
+ * The links above a screen: back to the lobby (and to the table this tab still follows), and
+ * each game's leaderboard.
+ * @param {PlayersContext} ctx
+ * @param {string|null} [currentGame] the leaderboard shown, marked as the current page
+ * @returns {HTMLElement}
+ */
+export function screenNav(ctx, currentGame = null) {
+  const boards = el("span", { class: "players-boards" });
+  loadGames().then((games) => boards.replaceChildren(...leaderboardLinks(games, currentGame)))
+    .catch(() => {});
+  const table = ctx.table();
+  return el("nav", { class: "players-nav", "aria-label": "Back and leaderboards" },
+    el("a", { class: "btn btn-small", href: "#lobby", "data-testid": "to-lobby", text: "← Lobby" }),
+    table ? el("a", { class: "btn btn-small", href: `#table=${encodeURIComponent(table)}`,
+      "data-testid": "to-table", text: "← Back to the table" }) : null,
+    boards);
+}
+
+/**
+ * Show a screen's placeholder while its document loads.
+ * @param {HTMLElement} root
+ * @param {PlayersContext} ctx
+ * @param {string} text
+ */
+export function showLoading(root, ctx, text) {
+  root.replaceChildren(screenNav(ctx), el("p", { class: "card muted players-state", role: "status", text }));
+}
+
+/**
+ * Show why a screen could not be drawn.
+ * @param {HTMLElement} root
+ * @param {PlayersContext} ctx
+ * @param {Error} error
+ */
+export function showFailure(root, ctx, error) {
+  root.replaceChildren(screenNav(ctx),
+    el("p", { class: "card players-state players-error", role: "alert", "data-testid": "players-error",
+      text: error.message }));
+}
+
+/**
+ * A number of the table's columns, right-aligned in tabular figures.
+ * @param {string|number} value
+ * @param {string} [label] the column's name, shown before the value on a phone
+ * @returns {HTMLElement}
+ */
+export function numberCell(value, label) {
+  return el("td", { class: "number", "data-label": label, text: String(value) });
+}
+
+/**
+ * A table's header row.
+ * @param {string[]} titles
+ * @param {number[]} [numeric] the indexes of the columns of numbers
+ * @returns {HTMLElement}
+ */
+export function headerRow(titles, numeric = []) {
+  return el("thead", {}, el("tr", {}, ...titles.map((text, n) =>
+    el("th", { scope: "col", class: numeric.includes(n) ? "number" : null, text }))));
+}
