@@ -356,3 +356,67 @@ async def test_revoked_tokens_and_new_ratings_reach_every_process(tmp_path: Path
     finally:
         for store in stores:
             await store.close()
+
+
+# -- a token alone does not change how an account signs in --------------------------------------
+
+
+def test_a_stolen_token_cannot_plant_a_passkey_and_a_new_password_removes_planted_ones(
+        sockets) -> None:
+    owner = sockets()
+    owner.ok("register", name="Alice")
+    owner.ok("claim", password=PASSWORD)
+    token = owner.ok("sign_in", name="Alice", password=PASSWORD)["token"]
+    thief = sockets()
+    thief.ok("hello", token=token)  # a token copied from a shared computer
+    refused = thief.refused("bad_credentials", "passkey_begin", purpose="register")
+    assert "Sign in again" in refused["message"]
+    thief.refused("bad_credentials", "delete_account", confirm_name="Alice")
+
+    planted = SoftPasskey()  # say the thief knew the password once, and planted a passkey
+    thief.ok("sign_in", name="Alice", password=PASSWORD)
+    _register_passkey(thief, planted)
+    owner_again = sockets()
+    owner_again.ok("sign_in", name="Alice", password=PASSWORD)
+    owner_again.ok("change_password", old_password=PASSWORD, new_password="black joker trumps")
+    stranger = sockets()
+    options = stranger.ok("passkey_begin", purpose="sign_in")["options"]
+    stranger.refused("bad_passkey", "passkey_finish", purpose="sign_in",
+                     credential=planted.get(options, ORIGIN))
+
+
+def test_a_passkey_only_account_needs_a_fresh_passkey_to_change_credentials(sockets) -> None:
+    phone, device = sockets(), SoftPasskey()
+    phone.ok("register", name="Alice")
+    token = _register_passkey(phone, device)
+    thief = sockets()
+    thief.ok("hello", token=token)
+    thief.refused("bad_credentials", "claim", password=PASSWORD)
+    thief.refused("bad_credentials", "delete_account", confirm_name="Alice")
+    options = phone.ok("passkey_begin", purpose="sign_in")["options"]
+    phone.ok("passkey_finish", purpose="sign_in", credential=device.get(options, ORIGIN))
+    phone.ok("claim", password=PASSWORD)  # proven a moment ago
+
+
+def test_password_checks_of_a_signed_in_player_are_limited_and_guests_cost_nothing(
+        web, sockets) -> None:
+    guest = sockets()
+    guest.ok("register", name="Bob")
+    hashes_before = web.app.state.room.accounts._decoy
+    for _ in range(8):  # a guest has no password: refused before any hashing
+        guest.refused("bad_credentials", "change_password", old_password="x" * 9,
+                      new_password=PASSWORD)
+    assert web.app.state.room.accounts._decoy == hashes_before
+    owner = sockets()
+    owner.ok("register", name="Alice")
+    owner.ok("claim", password=PASSWORD)
+    for _ in range(5):
+        owner.refused("bad_credentials", "delete_account", confirm_name="Alice",
+                      password="guess 1234")
+    assert owner.refused("quota_exceeded", "change_password", old_password=PASSWORD,
+                         new_password="black joker trumps")["quota"] == "sign_ins"
+
+
+def test_the_name_of_deleted_accounts_is_nobodys(sockets) -> None:
+    for name in ("Deleted player", "deleted  PLAYER"):
+        sockets().refused("bad_name", "register", name=name)

@@ -209,6 +209,13 @@ def test_profiles_the_leaderboard_and_records_show_a_finished_match(web: TestCli
     assert [p["player_id"] for p in oldest["players"]] == [ann.id] + ["bot:simple"] * 3
     assert hidden not in web.get(f"/api/players/{ann.id}").text
 
+    assert newest["players"] == []  # who plays at a private table is nobody else's business
+
+    async def open_up() -> None:  # the private table opens later: its matches stay private
+        await room.table_settings(ann, hidden, False, None, None)
+
+    web.portal.call(open_up)  # type: ignore[attr-defined]
+    assert web.get(f"/api/players/{ann.id}").json()["recent"][0]["record"] is None
     record = Record.from_text(web.get(oldest["record"]).text)
     finished = replay(record)
     assert finished.is_over and list(finished.scores) == oldest["scores"]
@@ -234,9 +241,10 @@ def test_lookups_answer_nobody_and_are_limited(web: TestClient) -> None:
     assert web.get("/api/leaderboard?game=go").status_code == 404
     assert web.get("/api/leaderboard?limit=x").status_code == 400
     assert web.get("/api/leaderboard?limit=100000").json()["limit"] == 100
+    assert web.get(f"/api/leaderboard?offset={2**63}").status_code == 200
     assert web.get("/api/matches/x/0/record").status_code == 404
     codes = [web.get("/api/players/nobody").status_code for _ in range(30)]
-    assert codes[-1] == 429 and codes.count(429) == 6  # 30 a minute, 24 of them here
+    assert codes[-1] == 429 and codes.count(429) == 7  # 30 a minute, 23 of them here
 
 
 def test_the_rater_shows_ratings_only_for_what_it_knows() -> None:
@@ -298,3 +306,22 @@ async def test_two_processes_rate_each_match_once_on_postgresql() -> None:
         finally:
             await first.close()
             await second.close()
+
+
+async def test_a_deleted_account_keeps_no_rating_and_leaves_the_leaderboard(tmp_path: Path
+                                                                          ) -> None:
+    store = await Store.open(f"sqlite:///{tmp_path / 'room.sqlite3'}")
+    try:
+        await store.add_player("ann", "Ann", "h-ann")
+        await finished_in_store(store, "t1", "ann")
+        await store.standings.rate("t1", 1, rate_match)
+        assert [line.player_id for line in (await store.standings.leaderboard(
+            "500", 1, 0, 10))[1]] == ["ann", "bot:rules"]
+        await store.accounts.delete("ann")
+        await finished_in_store(store, "t2", "ann")  # a match that ended after it
+        await store.standings.rate("t2", 1, rate_match)
+        assert await store.standings.of_player("ann") == {}
+        total, lines = await store.standings.leaderboard("500", 1, 0, 10)
+        assert total == 1 and [line.player_id for line in lines] == ["bot:rules"]
+    finally:
+        await store.close()

@@ -117,6 +117,13 @@ class Accounts:
         return Passkey(row.credential_id, row.player_id, bytes(row.public_key),
                        row.sign_count)
 
+    async def remove_passkeys(self, player_id: str) -> None:
+        """Forget every passkey of the player's (a changed password's way back from a passkey
+        somebody else added)."""
+        async with self._writing(), self._engine.begin() as connection:
+            await connection.execute(delete(_PASSKEYS)
+                                     .where(_PASSKEYS.c.player_id == player_id))
+
     async def passkey_ids(self, player_id: str) -> list[str]:
         """The credential ids of a player's passkeys (not to register one twice)."""
         async with self._engine.connect() as connection:

@@ -231,6 +231,8 @@ class MatchPlayers:
 
     seats: tuple[MatchSeat, ...]
     rated: bool
+    private: bool = False
+    """Played at a private table."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -254,7 +254,8 @@ class Store:
             found = (await connection.execute(
                 select(_PLAYERS.c.id, _PLAYERS.c.name)
                 .join(_SESSIONS, _SESSIONS.c.player_id == _PLAYERS.c.id)
-                .where(_SESSIONS.c.token_hash == token_hash))).first()
+                .where(_SESSIONS.c.token_hash == token_hash,
+                       _PLAYERS.c.deleted_at.is_(None)))).first()
             return None if found is None else PlayerInfo(found.id, found.name)
 
     async def players(self, ids: Sequence[str]) -> dict[str, PlayerInfo]:
@@ -516,7 +517,8 @@ def _write_change(connection: Connection, change: Change, bump: Any,
             .values(winner=winner, scores=scores, history=history,
                     finished_at=change.updated_at,
                     rating="pending" if change.players and change.players.rated
-                    else "unrated"))
+                    else "unrated",
+                    private=bool(change.players and change.players.private)))
         if change.players is not None and change.players.seats:
             connection.execute(insert(MatchSeatRow), [
                 {"table_id": change.table_id, "match_number": number, "seat": held.seat,

@@ -139,6 +139,9 @@ class MatchRow(Base):
     rating: Mapped[str | None] = mapped_column(String(8), nullable=True, index=True)
     """Where the finished match stands with the ratings: ``pending`` (to be rated: written
     with the finish, so a crash before the rating loses nothing), ``done``, or ``unrated``."""
+    private: Mapped[bool] = mapped_column(default=False)
+    """Played at a private table (as it was when the match ended): its record and players
+    are not shown to strangers, even if the table opens later."""
 
 
 class MatchSeatRow(Base):
@@ -146,6 +149,7 @@ class MatchSeatRow(Base):
     seat's side did: what profiles and ratings are made of."""
 
     __tablename__ = "match_seats"
+    __table_args__ = (Index("ix_match_seats_bot", "bot", "finished_at"),)
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     match_number: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)

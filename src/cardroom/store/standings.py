@@ -129,14 +129,16 @@ class Standings:
                           limit: int) -> tuple[int, list[Ranked]]:
         """Players and bot levels with at least ``min_matches`` rated matches of ``game``,
         best first (ties: more matches first): how many in all, and one page."""
-        where = and_(_GAMES.c.game == game, _GAMES.c.matches >= min_matches)
+        where = and_(_GAMES.c.game == game, _GAMES.c.matches >= min_matches,
+                     _PLAYERS.c.deleted_at.is_(None))
+        joined = _GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _GAMES.c.player_id)
         async with self._engine.connect() as connection:
             total = (await connection.execute(
-                select(func.count()).select_from(_GAMES).where(where))).scalar_one()
+                select(func.count()).select_from(joined).where(where))).scalar_one()
             rows = await connection.execute(
                 select(_GAMES.c.player_id, _GAMES.c.rating, _GAMES.c.matches, _GAMES.c.wins,
                        _PLAYERS.c.name)
-                .select_from(_GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _GAMES.c.player_id))
+                .select_from(joined)
                 .where(where)
                 .order_by(_GAMES.c.rating.desc(), _GAMES.c.matches.desc(),
                           _GAMES.c.player_id)
@@ -167,7 +169,7 @@ async def _finished(connection: AsyncConnection, table_id: str, number: int) -> 
     """A finished match with its seats, read inside the caller's transaction."""
     row = (await connection.execute(
         select(_MATCHES.c.rules, _MATCHES.c.winner, _MATCHES.c.scores, _MATCHES.c.history,
-               _MATCHES.c.finished_at, _TABLES.c.game, _TABLES.c.private)
+               _MATCHES.c.finished_at, _MATCHES.c.private, _TABLES.c.game)
         .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id)
         .where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number))).one()
     seats = tuple(MatchSeat(s.seat, s.player_id, s.bot, s.side, bool(s.won))
@@ -194,7 +196,10 @@ async def _rate(connection: AsyncConnection, table_id: str, number: int,
     current = {row.player_id: _standing(row) for row in await connection.execute(
         select(_GAMES).where(_GAMES.c.player_id.in_(ids), _GAMES.c.game == match.game)
         .order_by(_GAMES.c.player_id).with_for_update())}
-    after = compute(match, current)
+    deleted = {row.id for row in await connection.execute(
+        select(_PLAYERS.c.id).where(_PLAYERS.c.id.in_(ids), _PLAYERS.c.deleted_at.isnot(None)))}
+    after = {entity: standing for entity, standing in compute(match, current).items()
+             if entity not in deleted}  # a deleted account keeps no rating
     now = time.time()
     for entity, standing in after.items():
         values = _columns(standing, now)

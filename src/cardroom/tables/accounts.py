@@ -13,6 +13,12 @@ device, signing out, changing the password, deleting the account.
   signing out revokes the device's token.
 - **No enumeration**: a failed sign-in has one answer, after the same hashing work, whether
   the name is unknown, a guest's or an account's with another password.
+- **A token alone does not change credentials**: adding a passkey to an account, giving a
+  passkey-only account a password or deleting it needs the connection to have proven the
+  account with a password or a passkey in the last :data:`REAUTH_SECONDS` (a stolen token
+  cannot plant a passkey of its own), and a changed password removes every passkey (the
+  way back from a planted one). Every password check counts against a per-player and
+  per-address limit, and hashing has a bounded queue.
 - **Revoked means gone**: when tokens are revoked, the connections that proved themselves
   with them are closed, in this process and (through the bus's ``accounts`` channel) in every
   other, so a stolen session does not outlive a changed password or a sign-out.
@@ -21,8 +27,12 @@ device, signing out, changing the password, deleting the account.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import secrets
+import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
@@ -55,8 +65,15 @@ from cardroom.tables.model import Player, hash_token
 from cardroom.tables.names import name_key
 from cardroom.tables.quotas import Quotas
 
+log = logging.getLogger(__name__)
 HASHING_AT_ONCE = 2
 """Password hashes worked out at once."""
+HASHING_QUEUE = 16
+"""Password hashes that may wait their turn; past it a request is refused (``busy``), so a
+flood of them cannot delay everybody's sign-in without bound."""
+REAUTH_SECONDS = 600.0
+"""How recently a connection must have proven the account (password or passkey) to change
+its credentials or delete it."""
 
 
 def password_hasher(kind: type[PasswordHasher] = PasswordHasher) -> PasswordHasher:
@@ -105,6 +122,11 @@ class Session(Protocol):
     """Who it is signed in as."""
     token_hash: str | None
     """The hash of the token it proved itself with."""
+    address: str
+    """The client's address (limits count per address)."""
+    proven_at: float | None
+    """When (monotonic seconds) it last proved the account with a password or a passkey
+    (``None``: only with a token)."""
 
     def end(self, reason: str) -> None:
         """Close the connection: its token no longer proves anybody."""
@@ -139,6 +161,7 @@ class AccountService:
         self.quotas = quotas
         self.hasher = password_hasher()
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self._hashes_waiting = 0
         self._decoy: str | None = None
         """A hash of a random password, verified when the name belongs to no account, so
         that answer takes as long as a wrong password's."""
@@ -200,14 +223,17 @@ class AccountService:
     # -- passwords ------------------------------------------------------------------------------
 
     async def claim(self, player: Player, password: str, session: Session) -> str:
-        """Make the player's name theirs with a password; the device's new token."""
+        """Make the player's name theirs with a password (a passkey-only account's proven
+        recently); the device's new token."""
         account = await self.account(player)
         if account.password_hash is not None:
             raise RoomError(ErrorCode.ALREADY_REGISTERED,
                             "This name has a password already: change it instead.")
+        if account.registered:
+            _need_recent_proof(session)
         check_password(password, player.name)
         await self.store.set_password(player.id, await self._hash(password))
-        return await self._rotate(player, session)
+        return await self._rotate(player, session, proven=True)
 
     async def sign_in(self, name: str, password: str, address: str,
                       session: Session) -> SignedIn:
@@ -219,18 +245,23 @@ class AccountService:
         if not await self._verify(stored, password) or account is None:
             raise RoomError(ErrorCode.BAD_CREDENTIALS, SIGN_IN_FAILED)
         player = self._player(account)
-        return SignedIn(player, await self._rotate(player, session))
+        return SignedIn(player, await self._rotate(player, session, proven=True))
 
     async def change_password(self, player: Player, old: str, new: str,
                               session: Session) -> str:
-        """A new password (the old one proven); every other device is signed out."""
+        """A new password (the old one proven); every other device is signed out and every
+        passkey removed (one a thief planted included)."""
         account = await self.account(player)
-        if not await self._verify(account.password_hash, old) \
-                or account.password_hash is None:
+        if account.password_hash is None:
+            raise RoomError(ErrorCode.BAD_CREDENTIALS, "You have no password yet: make "
+                                                       "your name yours with one first.")
+        self._count_attempt(player, session)
+        if not await self._verify(account.password_hash, old):
             raise RoomError(ErrorCode.BAD_CREDENTIALS, "That is not your current password.")
         check_password(new, player.name)
         await self.store.set_password(player.id, await self._hash(new))
-        return await self._rotate(player, session, others=True)
+        await self.store.remove_passkeys(player.id)
+        return await self._rotate(player, session, others=True, proven=True)
 
     async def sign_out(self, player: Player, session: Session) -> None:
         """The device's token stops working (its other tabs are closed too)."""
@@ -246,16 +277,37 @@ class AccountService:
         if " ".join(confirm_name.split()) != player.name:
             raise RoomError(ErrorCode.BAD_CREDENTIALS,
                             "Type your name exactly as it shows to delete your account.")
-        if account.password_hash is not None and not await self._verify(
-                account.password_hash, password or ""):
-            raise RoomError(ErrorCode.BAD_CREDENTIALS, "That is not your password.")
+        if account.password_hash is not None:
+            self._count_attempt(player, session)
+            if not await self._verify(account.password_hash, password or ""):
+                raise RoomError(ErrorCode.BAD_CREDENTIALS, "That is not your password.")
+        elif account.registered:
+            _need_recent_proof(session)
         await self.store.delete(player.id)
         self.core.rater.forget(player.id)
         await self.end_sessions(player.id, None, keep=session)
 
+    def _count_attempt(self, player: Player, session: Session) -> None:
+        """A password check of a signed-in player counts as a sign-in attempt of theirs
+        (so a stolen token cannot guess the password at the hashing's speed)."""
+        self.quotas.check_sign_in(f"player:{player.id}", session.address)
+
     async def _hash(self, password: str) -> str:
-        async with self._hashing:
+        async with self._hashing_turn():
             return await asyncio.to_thread(self.hasher.hash, password)
+
+    @contextlib.asynccontextmanager
+    async def _hashing_turn(self) -> AsyncIterator[None]:
+        """A turn of the password hasher, or ``busy`` if too many wait for one."""
+        if self._hashes_waiting >= HASHING_QUEUE:
+            raise RoomError(ErrorCode.RATE_LIMITED, "The room is busy checking passwords; "
+                                                    "try again in a moment.")
+        self._hashes_waiting += 1
+        try:
+            async with self._hashing:
+                yield
+        finally:
+            self._hashes_waiting -= 1
 
     async def _verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored``; with nothing stored, the same work
@@ -264,20 +316,23 @@ class AccountService:
             if self._decoy is None:
                 self._decoy = await self._hash(secrets.token_urlsafe(16))
             stored, password = self._decoy, password + "\0"
-        async with self._hashing:
+        async with self._hashing_turn():
             try:
                 return await asyncio.to_thread(self.hasher.verify, stored, password)
             except (VerificationError, InvalidHashError):
                 return False
 
-    async def _rotate(self, player: Player, session: Session, others: bool = False) -> str:
+    async def _rotate(self, player: Player, session: Session, others: bool = False,
+                      proven: bool = False) -> str:
         """Sign ``session`` in as ``player`` with a new token (returned, and its hash set on
         the session); the old token is revoked and the other connections that used it
         close (the browser's other tabs reconnect with the new token it stored); with
-        ``others``, every other device of the player's is signed out too."""
+        ``others``, every other device of the player's is signed out too; ``proven``: the
+        session has just proven the account with a password or a passkey."""
         old_hash, old_player = session.token_hash, session.player
         token = secrets.token_urlsafe(32)
         session.token_hash = hash_token(token)
+        session.proven_at = time.monotonic() if proven else None
         await self.store.rotate(player.id, session.token_hash, old_hash, others)
         if old_hash is not None and old_player is not None:
             await self.end_sessions(old_player.id, {old_hash}, keep=session)
@@ -291,28 +346,30 @@ class AccountService:
 
     # -- passkeys -------------------------------------------------------------------------------
 
-    async def begin_passkey(self, purpose: Literal["register", "sign_in"],
-                            player: Player | None, origin: str | None,
-                            address: str) -> tuple[Ceremony, dict[str, Any]]:
+    async def begin_passkey(self, purpose: Literal["register", "sign_in"], session: Session,
+                            origin: str | None) -> tuple[Ceremony, dict[str, Any]]:
         """Options for the browser's ``navigator.credentials`` call, and what its answer
         must prove."""
         rp_id = relying_party(origin)
         assert origin is not None  # _rp_id refuses a missing origin
+        player = session.player
         if purpose == "sign_in":
-            self.quotas.check_sign_in(None, address)
+            self.quotas.check_sign_in(None, session.address)
             asking = generate_authentication_options(
-                rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
+                rp_id=rp_id, user_verification=UserVerificationRequirement.REQUIRED)
             return (Ceremony(purpose, asking.challenge, rp_id, origin, None),
                     _as_json(asking))
         if player is None:
             raise RoomError(ErrorCode.NOT_REGISTERED, "Choose a name before adding a passkey.")
+        if (await self.account(player)).registered:
+            _need_recent_proof(session)
         existing = await self.store.passkey_ids(player.id)
         options = generate_registration_options(
             rp_id=rp_id, rp_name=RP_NAME, user_name=player.name,
             user_id=player.id.encode(), user_display_name=player.name,
             authenticator_selection=AuthenticatorSelectionCriteria(
                 resident_key=ResidentKeyRequirement.REQUIRED,
-                user_verification=UserVerificationRequirement.PREFERRED),
+                user_verification=UserVerificationRequirement.REQUIRED),
             exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c))
                                  for c in existing])
         return (Ceremony(purpose, options.challenge, rp_id, origin, player.id),
@@ -326,16 +383,17 @@ class AccountService:
         try:
             verified = verify_registration_response(
                 credential=credential, expected_challenge=ceremony.challenge,
-                expected_rp_id=ceremony.rp_id, expected_origin=ceremony.origin)
+                expected_rp_id=ceremony.rp_id, expected_origin=ceremony.origin,
+                require_user_verification=True)
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-            raise _bad_passkey(f"The passkey could not be checked ({error}).") from None
+            raise _refused_passkey(error) from None
         credential_id = bytes_to_base64url(verified.credential_id)
         if await self.store.passkey(credential_id) is not None:
             raise _bad_passkey("That passkey is registered already.")
         await self.store.add_passkey(Passkey(credential_id, player.id,
                                              verified.credential_public_key,
                                              verified.sign_count))
-        return await self._rotate(player, session)
+        return await self._rotate(player, session, proven=True)
 
     async def finish_sign_in(self, ceremony: Ceremony, credential: dict[str, Any],
                              session: Session) -> SignedIn:
@@ -351,15 +409,32 @@ class AccountService:
                 credential=credential, expected_challenge=ceremony.challenge,
                 expected_rp_id=ceremony.rp_id, expected_origin=ceremony.origin,
                 credential_public_key=stored.public_key,
-                credential_current_sign_count=stored.sign_count)
+                credential_current_sign_count=stored.sign_count,
+                require_user_verification=True)
         except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-            raise _bad_passkey(f"The passkey could not be checked ({error}).") from None
+            raise _refused_passkey(error) from None
         account = await self.store.account(stored.player_id)
-        if account is None:
+        handle = credential.get("response", {}).get("userHandle")
+        if account is None or (handle and handle != bytes_to_base64url(
+                account.player_id.encode())):
             raise _bad_passkey("This passkey belongs to no account here.")
         await self.store.used_passkey(stored.credential_id, verified.new_sign_count)
         player = self._player(account)
-        return SignedIn(player, await self._rotate(player, session))
+        return SignedIn(player, await self._rotate(player, session, proven=True))
+
+
+def _need_recent_proof(session: Session) -> None:
+    """Refuse a credential change on a connection that has not proven the account lately."""
+    if session.proven_at is None or time.monotonic() - session.proven_at > REAUTH_SECONDS:
+        raise RoomError(ErrorCode.BAD_CREDENTIALS, "Sign in again with your password or "
+                                                   "passkey first: this changes how you "
+                                                   "sign in.")
+
+
+def _refused_passkey(error: Exception) -> RoomError:
+    """A passkey that did not verify: the details are logged, not told to the client."""
+    log.info("a passkey did not verify: %s", error)
+    return _bad_passkey("The passkey could not be checked; please try again.")
 
 
 def relying_party(origin: str | None) -> str:

@@ -71,7 +71,8 @@ def match_players(table: Table, winner: int) -> MatchPlayers:
                             None if seat.player else seat.bot, side_of[number],
                             side_of[number] == winner)
                   for number, seat in enumerate(table.seats))
-    return MatchPlayers(seats, table.rated and any(s.player_id for s in seats))
+    return MatchPlayers(seats, table.rated and any(s.player_id for s in seats),
+                        table.settings.private)
 
 
 def without_last_action(game: Game) -> Game:

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 import icu
 
 from cardroom.protocol import NAME_MAX
+from cardroom.store.accounts import DELETED_NAME
 
 _SKELETON = icu.SpoofChecker()
 _SKELETON_TYPE = 0
@@ -214,4 +215,6 @@ def check_name(name: str) -> CheckedName:
         raise BadName(f"Names have at most {NAME_MAX} characters.")
     if passes_for_a_bot(display):
         raise BadName("That name passes for one of the room's bots; please choose another.")
+    if name_key(display) == name_key(DELETED_NAME):
+        raise BadName("That name stands for deleted accounts; please choose another.")
     return CheckedName(display, name_key(display))

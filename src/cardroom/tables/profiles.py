@@ -16,7 +16,9 @@ from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.store.data import FinishedMatch, MatchSeat, Standing
 from cardroom.store.db import Store
 from cardroom.store.standings import seat_entity
+from cardroom.tables.errors import RoomError
 from cardroom.tables.ratings import PROVISIONAL_MATCHES
+from cardroom.tables.seating import check_bot_name
 
 RECENT_MATCHES = 20
 """Matches a profile lists."""
@@ -24,10 +26,14 @@ HISTORY_POINTS = 200
 """Ratings a profile's chart shows, per game."""
 LEADERBOARD_PAGE = 100
 """The most lines one leaderboard page holds."""
+OFFSET_MAX = 10**9
+"""Past any leaderboard's end (a larger offset would overflow the database's integers)."""
 
 
 async def profile(store: Store, entity: str) -> dict[str, Any] | None:
     """The profile of a player or bot level (``bot:NAME``); ``None`` for nobody."""
+    if entity.startswith("bot:") and not _known_bot(entity.removeprefix("bot:")):
+        return None
     standings = await store.standings.of_player(entity)
     recent = await store.standings.recent(entity, RECENT_MATCHES)
     if entity.startswith("bot:"):
@@ -87,7 +93,8 @@ def _recent(match: FinishedMatch, entity: str, names: dict[str, str]) -> dict[st
         "side": side,
         "score": match.scores[side] if side is not None and side < len(match.scores) else None,
         "scores": match.scores,
-        "players": [_seat_line(seat, names, match.game) for seat in match.seats],
+        "players": [] if hidden else [_seat_line(seat, names, match.game)
+                                      for seat in match.seats],
         "record": None if hidden else record_url(match.table_id, match.number)}
 
 
@@ -117,7 +124,7 @@ async def leaderboard(store: Store, game: str, min_matches: int, offset: int,
     """A page of a game's leaderboard: players and bot levels with ``min_matches`` rated
     matches, best first."""
     limit = max(1, min(limit, LEADERBOARD_PAGE))
-    offset = max(0, offset)
+    offset = max(0, min(offset, OFFSET_MAX))
     total, lines = await store.standings.leaderboard(game, min_matches, offset, limit)
     return {"game": game, "min_matches": min_matches, "total": total, "offset": offset,
             "limit": limit,
@@ -128,6 +135,15 @@ async def leaderboard(store: Store, game: str, min_matches: int, offset: int,
                          if line.player_id.startswith("bot:") else None,
                          "rating": line.rating, "matches": line.matches, "wins": line.wins}
                         for place, line in enumerate(lines, start=1)]}
+
+
+def _known_bot(name: str) -> bool:
+    """Whether the room has a bot of this name (others are answered at once, unread)."""
+    try:
+        check_bot_name(name)
+    except RoomError:
+        return False
+    return True
 
 
 def known_game(name: str) -> bool:

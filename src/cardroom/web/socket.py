@@ -119,6 +119,8 @@ class Connection:
         """The page that opened the connection (a passkey's expected origin)."""
         self.ceremony: Ceremony | None = None
         """The passkey ceremony begun on this connection, if any."""
+        self.proven_at: float | None = None
+        """When this connection last proved its account with a password or a passkey."""
         self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
             "register": self._register, "hello": self._hello, "lobby": self._lobby,
             "create_table": self._create_table, "join": self._join, "leave": self._leave,
@@ -319,14 +321,17 @@ class Connection:
         return {"player_id": player.id, "name": player.name,
                 "tables": self.room.tables_of(player)}
 
-    async def _welcome(self, player: Player, token: str) -> dict[str, Any]:
-        """The connection is ``player``'s now, proven by ``token``: the ``welcome`` message
-        (its fields are returned too, for the acks of sign-ins)."""
+    async def _welcome(self, player: Player, token: str, proven: bool = False
+                       ) -> dict[str, Any]:
+        """The connection is ``player``'s now, proven by ``token`` (``proven``: by a
+        password or passkey just now, too): the ``welcome`` message (its fields are returned
+        too, for the acks of sign-ins)."""
+        account = await self.room.accounts.account(player)  # a deleted one: bad_token
+        proven_at = self.proven_at if proven else None
         if self.player is not None and self.player.id != player.id:
             self._nobody()
-        self.player, self.token_hash = player, hash_token(token)
+        self.player, self.token_hash, self.proven_at = player, hash_token(token), proven_at
         self.room.accounts.attach(player.id, self)
-        account = await self.room.accounts.account(player)
         welcome: Welcome = {
             "type": "welcome", "player_id": player.id, "name": player.name,
             "tables": self.room.tables_of(player),
@@ -341,7 +346,7 @@ class Connection:
         if self.player is not None:
             self.room.accounts.detach(self.player.id, self)
         self.room.disconnect(self)
-        self.player, self.token_hash = None, None
+        self.player, self.token_hash, self.proven_at = None, None, None
 
     # -- accounts ---------------------------------------------------------------------------------
 
@@ -356,7 +361,7 @@ class Connection:
 
     async def _signed_in(self, signed_in: SignedIn) -> dict[str, Any]:
         await self.room.core.rater.load_players([signed_in.player.id])
-        return {**await self._welcome(signed_in.player, signed_in.token),
+        return {**await self._welcome(signed_in.player, signed_in.token, proven=True),
                 "token": signed_in.token}
 
     async def _sign_out(self, _message: SignOut) -> dict[str, Any]:
@@ -376,7 +381,7 @@ class Connection:
 
     async def _passkey_begin(self, message: PasskeyBegin) -> dict[str, Any]:
         self.ceremony, options = await self.room.accounts.begin_passkey(
-            message.purpose, self.player, self.origin, self.address)
+            message.purpose, self, self.origin)
         return {"options": options}
 
     async def _passkey_finish(self, message: PasskeyFinish) -> dict[str, Any]:

@@ -5,7 +5,8 @@
   a token can be revoked alone).
 - ``players.password_hash``, ``registered_at``, ``deleted_at``: accounts.
 - ``passkeys``: accounts' WebAuthn credentials.
-- ``tables.rated``; ``matches.rating`` (``pending``, ``done``, ``unrated``).
+- ``tables.rated``; ``matches.rating`` (``pending``, ``done``, ``unrated``) and
+  ``matches.private`` (played at a private table).
 - ``match_seats``, ``player_games``, ``rating_points``: who played each finished match, each
   player's and bot level's figures per game, and the ratings' history.
 
@@ -55,6 +56,8 @@ def upgrade() -> None:
                                    server_default=sa.true()))
     with op.batch_alter_table("matches") as batch:
         batch.add_column(sa.Column("rating", sa.String(8), nullable=True))
+        batch.add_column(sa.Column("private", sa.Boolean(), nullable=False,
+                                   server_default=sa.false()))
         batch.create_index("ix_matches_rating", ["rating"])
     op.execute(sa.text("UPDATE matches SET rating = 'unrated' WHERE finished_at IS NOT NULL"))
     op.create_table(
@@ -68,6 +71,7 @@ def upgrade() -> None:
         sa.Column("won", sa.Boolean(), nullable=False),
         sa.Column("finished_at", sa.Float(), nullable=False, index=True),
     )
+    op.create_index("ix_match_seats_bot", "match_seats", ["bot", "finished_at"])
     op.create_table(
         "player_games",
         sa.Column("player_id", sa.String(40), primary_key=True),
@@ -97,9 +101,11 @@ def downgrade() -> None:
     op.drop_index("ix_rating_points_player", table_name="rating_points")
     op.drop_table("rating_points")
     op.drop_table("player_games")
+    op.drop_index("ix_match_seats_bot", table_name="match_seats")
     op.drop_table("match_seats")
     with op.batch_alter_table("matches") as batch:
         batch.drop_index("ix_matches_rating")
+        batch.drop_column("private")
         batch.drop_column("rating")
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("rated")
