@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, insert, select, update
+from sqlalchemy import Table, and_, func, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -117,13 +117,13 @@ class Standings:
         mine = (_MATCH_SEATS.c.bot == bot) if bot is not None \
             else (_MATCH_SEATS.c.player_id == player_id)
         async with self._engine.connect() as connection:
-            keys = (await connection.execute(
+            keys = [(key.table_id, key.match_number) for key in await connection.execute(
                 select(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number,
                        _MATCH_SEATS.c.finished_at)
                 .where(mine).distinct()  # a bot level holds several seats of a match
-                .order_by(_MATCH_SEATS.c.finished_at.desc()).limit(limit))).all()
-            return [await _finished(connection, key.table_id, key.match_number)
-                    for key in keys]
+                .order_by(_MATCH_SEATS.c.finished_at.desc()).limit(limit))]
+            found = await _finished_many(connection, keys)
+        return [found[key] for key in keys if key in found]
 
     async def leaderboard(self, game: str, min_matches: int, offset: int,
                           limit: int) -> tuple[int, list[Ranked]]:
@@ -167,20 +167,33 @@ class Standings:
 
 async def _finished(connection: AsyncConnection, table_id: str, number: int) -> FinishedMatch:
     """A finished match with its seats, read inside the caller's transaction."""
-    row = (await connection.execute(
-        select(_MATCHES.c.rules, _MATCHES.c.winner, _MATCHES.c.scores, _MATCHES.c.history,
-               _MATCHES.c.finished_at, _MATCHES.c.private, _TABLES.c.game)
-        .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id)
-        .where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number))).one()
-    seats = tuple(MatchSeat(s.seat, s.player_id, s.bot, s.side, bool(s.won))
-                  for s in await connection.execute(
-                      select(_MATCH_SEATS).where(_MATCH_SEATS.c.table_id == table_id,
-                                                 _MATCH_SEATS.c.match_number == number)
-                      .order_by(_MATCH_SEATS.c.seat)))
-    return FinishedMatch(table_id=table_id, number=number, game=row.game, rules=row.rules,
-                         winner=row.winner, scores=list(row.scores or []),
-                         history=list(row.history or []), finished_at=row.finished_at,
-                         seats=seats, private=bool(row.private))
+    return (await _finished_many(connection, [(table_id, number)]))[(table_id, number)]
+
+
+async def _finished_many(connection: AsyncConnection, keys: list[tuple[str, int]]
+                         ) -> dict[tuple[str, int], FinishedMatch]:
+    """Finished matches with their seats, by (table id, match number): two queries however
+    many (a profile lists twenty)."""
+    if not keys:
+        return {}
+    wanted = tuple_(_MATCHES.c.table_id, _MATCHES.c.number).in_(keys)
+    seats: dict[tuple[str, int], list[MatchSeat]] = {key: [] for key in keys}
+    for s in await connection.execute(
+            select(_MATCH_SEATS)
+            .where(tuple_(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number).in_(keys))
+            .order_by(_MATCH_SEATS.c.seat)):
+        seats[(s.table_id, s.match_number)].append(
+            MatchSeat(s.seat, s.player_id, s.bot, s.side, bool(s.won)))
+    rows = await connection.execute(
+        select(_MATCHES.c.table_id, _MATCHES.c.number, _MATCHES.c.rules, _MATCHES.c.winner,
+               _MATCHES.c.scores, _MATCHES.c.history, _MATCHES.c.finished_at,
+               _MATCHES.c.private, _TABLES.c.game)
+        .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id).where(wanted))
+    return {(row.table_id, row.number): FinishedMatch(
+        table_id=row.table_id, number=row.number, game=row.game, rules=row.rules,
+        winner=row.winner, scores=list(row.scores or []), history=list(row.history or []),
+        finished_at=row.finished_at, seats=tuple(seats[(row.table_id, row.number)]),
+        private=bool(row.private)) for row in rows}
 
 
 async def _rate(connection: AsyncConnection, table_id: str, number: int,
