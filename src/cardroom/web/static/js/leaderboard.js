@@ -49,12 +49,12 @@ function renderBoard(board, offset, ctx) {
   const rows = board.players.map((entry) => el("tr", {
     class: entry.player_id === me ? "mine" : null, "data-testid": "leaderboard-row",
     dataset: { playerId: entry.player_id } },
-  numberCell(entry.rank, "Rank"),
+  numberCell(entry.rank),
   el("td", { class: "leaderboard-name" }, nameLink(entry.name, entry.player_id, "player-link"),
     entry.bot ? el("span", { class: "tag tag-bot-level", text: "bot", title: `The ${entry.name} bots, all together` }) : null),
-  numberCell(ratingText(entry.rating), "Rating"),
-  numberCell(entry.matches, "Matches"),
-  numberCell(entry.wins, "Wins")));
+  numberCell(ratingText(entry.rating)),
+  numberCell(entry.matches),
+  numberCell(entry.wins)));
   return el("section", { class: "card leaderboard", "data-testid": "leaderboard", dataset: { game: board.game },
     "aria-labelledby": "leaderboard-heading" },
   el("h1", { id: "leaderboard-heading" }, "Leaderboard ",

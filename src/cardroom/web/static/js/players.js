@@ -77,11 +77,10 @@ export function showFailure(root, ctx, error) {
 /**
  * A number of the table's columns, right-aligned in tabular figures.
  * @param {string|number} value
- * @param {string} [label] the column's name, shown before the value on a phone
  * @returns {HTMLElement}
  */
-export function numberCell(value, label) {
-  return el("td", { class: "number", "data-label": label, text: String(value) });
+export function numberCell(value) {
+  return el("td", { class: "number", text: String(value) });
 }
 
 /**
