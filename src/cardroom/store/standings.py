@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, func, insert, select, tuple_, update
+from sqlalchemy import Connection, Table, and_, func, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -71,7 +71,7 @@ class Standings:
         for attempt in range(RATE_ATTEMPTS):
             try:
                 async with self._writing(), self._engine.begin() as connection:
-                    return await _rate(connection, table_id, number, compute)
+                    return await connection.run_sync(_rate, table_id, number, compute)
             except IntegrityError:
                 if attempt == RATE_ATTEMPTS - 1:
                     raise
@@ -174,17 +174,23 @@ async def _finished_many(connection: AsyncConnection, keys: list[tuple[str, int]
                          ) -> dict[tuple[str, int], FinishedMatch]:
     """Finished matches with their seats, by (table id, match number): two queries however
     many (a profile lists twenty)."""
+    return await connection.run_sync(_read_finished, keys)
+
+
+def _read_finished(connection: Connection, keys: list[tuple[str, int]]
+                   ) -> dict[tuple[str, int], FinishedMatch]:
+    """:func:`_finished_many` on the driver's side (in one hop, however many queries)."""
     if not keys:
         return {}
     wanted = tuple_(_MATCHES.c.table_id, _MATCHES.c.number).in_(keys)
     seats: dict[tuple[str, int], list[MatchSeat]] = {key: [] for key in keys}
-    for s in await connection.execute(
+    for s in connection.execute(
             select(_MATCH_SEATS)
             .where(tuple_(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number).in_(keys))
             .order_by(_MATCH_SEATS.c.seat)):
         seats[(s.table_id, s.match_number)].append(
             MatchSeat(s.seat, s.player_id, s.bot, s.side, bool(s.won)))
-    rows = await connection.execute(
+    rows = connection.execute(
         select(_MATCHES.c.table_id, _MATCHES.c.number, _MATCHES.c.rules, _MATCHES.c.winner,
                _MATCHES.c.scores, _MATCHES.c.history, _MATCHES.c.finished_at,
                _MATCHES.c.private, _TABLES.c.game)
@@ -196,20 +202,23 @@ async def _finished_many(connection: AsyncConnection, keys: list[tuple[str, int]
         private=bool(row.private)) for row in rows}
 
 
-async def _rate(connection: AsyncConnection, table_id: str, number: int,
-                compute: Compute) -> dict[str, Standing] | None:
-    """One match's rating inside the caller's transaction (see :meth:`Standings.rate`)."""
-    claimed = await connection.execute(
+def _rate(connection: Connection, table_id: str, number: int,
+          compute: Compute) -> dict[str, Standing] | None:
+    """One match's rating inside the caller's transaction (see :meth:`Standings.rate`), on
+    the driver's side: the whole transaction runs in one hop, so on SQLite it holds the
+    write lock for milliseconds, not for as many trips through a busy event loop as it has
+    statements (the tables' own writes wait for that lock)."""
+    claimed = connection.execute(
         update(_MATCHES).where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number,
                                _MATCHES.c.rating == "pending").values(rating="done"))
     if claimed.rowcount != 1:
         return None
-    match = await _finished(connection, table_id, number)
+    match = _read_finished(connection, [(table_id, number)])[(table_id, number)]
     ids = sorted({seat_entity(seat) for seat in match.seats})
-    current = {row.player_id: _standing(row) for row in await connection.execute(
+    current = {row.player_id: _standing(row) for row in connection.execute(
         select(_GAMES).where(_GAMES.c.player_id.in_(ids), _GAMES.c.game == match.game)
         .order_by(_GAMES.c.player_id).with_for_update())}
-    deleted = {row.id for row in await connection.execute(
+    deleted = {row.id for row in connection.execute(
         select(_PLAYERS.c.id).where(_PLAYERS.c.id.in_(ids), _PLAYERS.c.deleted_at.isnot(None)))}
     after = {entity: standing for entity, standing in compute(match, current).items()
              if entity not in deleted}  # a deleted account keeps no rating
@@ -217,13 +226,13 @@ async def _rate(connection: AsyncConnection, table_id: str, number: int,
     for entity, standing in after.items():
         values = _columns(standing, now)
         if entity in current:
-            await connection.execute(update(_GAMES).where(
+            connection.execute(update(_GAMES).where(
                 _GAMES.c.player_id == entity, _GAMES.c.game == match.game).values(**values))
         else:
-            await connection.execute(insert(_GAMES).values(
+            connection.execute(insert(_GAMES).values(
                 player_id=entity, game=match.game, **values))
     if after:
-        await connection.execute(insert(_POINTS), [
+        connection.execute(insert(_POINTS), [
             {"player_id": entity, "game": match.game, "at": match.finished_at,
              "rating": standing.rating} for entity, standing in after.items()])
     return after

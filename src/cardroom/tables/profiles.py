@@ -9,6 +9,8 @@ the table's id is not for strangers.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 from cardroom.bots.levels import level_word
@@ -100,8 +102,15 @@ def _recent(match: FinishedMatch, entity: str, names: dict[str, str]) -> dict[st
 
 def _preset(match: FinishedMatch) -> str | None:
     """The preset the match's rules are (``None`` if house rules changed it)."""
+    return _preset_of(match.game, json.dumps(match.rules, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=256)
+def _preset_of(game: str, rules: str) -> str | None:
+    """:func:`_preset` by the rules' text: a table's matches share their rules, and telling
+    the preset builds every preset's rules to compare."""
     try:
-        name: str | None = GAMES[match.game].rules_from_dict(match.rules).preset_name
+        name: str | None = GAMES[game].rules_from_dict(json.loads(rules)).preset_name
     except (KeyError, ValueError, TypeError):
         return None
     return name
