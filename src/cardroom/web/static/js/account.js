@@ -103,6 +103,21 @@ export class AccountDialog {
   }
 
   /**
+   * Say why a request failed. An account whose sign-in is too old to change how it signs in
+   * (`bad_credentials`: a token alone may not add a passkey, or delete a passkey-only
+   * account) is offered to sign in again on this device.
+   * @param {unknown} error
+   */
+  fail(error) {
+    this.say(problem(error), "error");
+    const code = /** @type {{code?: string}} */ (error)?.code;
+    if (code === "bad_credentials" && this.ctx.account().registered) {
+      this.status.append(" ", el("button", { type: "button", class: "link-button", "data-testid": "sign-in-again",
+        text: "Sign in again", on: { click: () => this.open("sign-in") } }));
+    }
+  }
+
+  /**
    * Put a view's parts in the dialog's body (those that are null are left out).
    * @param {...(HTMLElement|null)} parts
    */
@@ -230,7 +245,7 @@ export class AccountDialog {
       field("new-password-repeat", "new_password_repeat", "Repeat the new password", { type: "password",
         autocomplete: "new-password", required: true }),
       el("p", { class: "muted small", id: "new-password-rules", text: `${PASSWORD_RULES} `
-        + "Your other devices are signed out." }),
+        + "Your other devices are signed out, and your passkeys removed: add this device's again." }),
       el("div", { class: "form-actions" },
         el("button", { type: "submit", class: "btn btn-primary", "data-testid": "change-password",
           text: "Change password" })));
@@ -238,8 +253,10 @@ export class AccountDialog {
       const password = repeated(data, "new_password", "new_password_repeat");
       const { token } = await this.ctx.request("change_password",
         { old_password: String(data.get("old_password")), new_password: password });
-      this.ctx.onToken(token, this.ctx.account());
-      this.show("auto", "Password changed. Your other devices are signed out.");
+      // The server drops every passkey with the old password (one somebody else added, too).
+      this.ctx.onToken(token, { ...this.ctx.account(), passkeys: 0 });
+      this.show("auto", "Password changed. Your other devices are signed out and your passkeys "
+        + "removed: add this device's again.");
     }));
     return form;
   }
@@ -320,7 +337,7 @@ export class AccountDialog {
     try {
       await action();
     } catch (error) {
-      this.say(problem(error), "error");
+      this.fail(error);
     } finally {
       for (const button of buttons) button.disabled = false;
     }

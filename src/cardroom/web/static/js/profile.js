@@ -202,6 +202,7 @@ function recentMatches(profile) {
  */
 function matchRow(match, playerId) {
   const sides = match.scores?.length || 1;
+  const hidden = match.table_id === null; // a private table's: nobody else is named
   const others = (match.players || []).filter((player) => player.player_id !== playerId);
   const partners = others.filter((player) => player.seat % sides === match.side);
   const opponents = others.filter((player) => player.seat % sides !== match.side);
@@ -211,8 +212,8 @@ function matchRow(match, playerId) {
     el("td", { "data-label": "Game" },
       el("span", { class: `tag tag-game game-${match.game}`, text: match.game }),
       presetTitle(match.game, match.preset) || match.preset || "House rules"),
-    el("td", { "data-label": "With" }, ...names(partners, "alone")),
-    el("td", { "data-label": "Against" }, ...names(opponents, "—")),
+    el("td", { "data-label": "With" }, ...names(partners, hidden ? "a private table" : "alone")),
+    el("td", { "data-label": "Against" }, ...names(opponents, hidden ? "a private table" : "—")),
     el("td", { "data-label": "Result" },
       el("span", { class: `result ${match.won ? "made" : "failed"}`, text: match.won ? "Won" : "Lost" })),
     el("td", { class: "number", "data-label": "Score" },
