@@ -37,6 +37,18 @@ def colour(page: Page, selector: str, prop: str, pseudo: str | None = None) -> s
         [prop, pseudo])
 
 
+def same_colour(page: Page, selector: str, prop: str, expected: str,
+                pseudo: str | None = None) -> None:
+    """Wait (5 s at most) until the first element matching ``selector`` has the colour
+    ``expected``: the contract line and the scores are redrawn as the bots bid, and an
+    element read mid-redraw is not there yet."""
+    page.wait_for_function(
+        """([selector, prop, pseudo, expected]) => {
+             const node = document.querySelector(selector);
+             return node !== null && getComputedStyle(node, pseudo)[prop] === expected;
+           }""", arg=[selector, prop, pseudo, expected], timeout=5000)
+
+
 @contextmanager
 def room_page(browser, room, name: str, viewport: dict[str, int]) -> Iterator[Player]:
     """A player's browser on the room's page, where a test draws table messages of its own."""
@@ -68,10 +80,10 @@ def test_each_side_has_one_colour_on_the_table_and_in_the_scores(browser, room, 
         expect(page.locator("#scores-root .score-side")).to_have_count(2 if game == "500" else 3)
         for side in (0, 1):
             seat = colour(page, f".ct-seat.team-{side} .ct-plate", "borderLeftColor")
-            assert seat == colour(page, f".ct-contract .team-{side}", "color")
-            assert seat == colour(page, f".score-side.team-{side}", "borderTopColor")
-            assert seat == colour(page, f".chart-line.team-{side}", "stroke")
-            assert seat == colour(page, f".legend.team-{side}", "backgroundColor", "::before")
+            same_colour(page, f".ct-contract .team-{side}", "color", seat)
+            same_colour(page, f".score-side.team-{side}", "borderTopColor", seat)
+            same_colour(page, f".chart-line.team-{side}", "stroke", seat)
+            same_colour(page, f".legend.team-{side}", "backgroundColor", seat, "::before")
         assert colour(page, ".ct-seat.team-0 .ct-plate", "borderLeftColor") == "rgb(108, 180, 255)"
         assert colour(page, ".ct-seat.team-1 .ct-plate", "borderLeftColor") == "rgb(255, 184, 77)"
         screenshot(page, f"polish-1-colours-{game}-desktop")
