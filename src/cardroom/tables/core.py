@@ -275,10 +275,15 @@ class Core:
         task.add_done_callback(self._task_done)
         return task
 
-    def cancel_tasks(self) -> None:
-        """Stop every task of the room (the server is stopping)."""
-        for task in list(self._tasks):
+    async def cancel_tasks(self, wait: float = 5.0) -> None:
+        """Stop every task of the room (the server is stopping), and give them ``wait``
+        seconds to finish: one cancelled inside a database call must let go of its
+        connection before the store closes, or closing the event loop waits for it forever."""
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=wait)
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)

@@ -128,11 +128,11 @@ class Room:
             core.spawn(self.followers.heartbeat())
             core.spawn(self.sync.sweep())
         core.spawn(self.driver.close_abandoned_tables())
-        core.spawn(core.rater.rate_pending())
+        await core.rater.rate_pending()
 
     async def stop(self) -> None:
         """Cancel timers and bots (the store keeps everything that was acknowledged)."""
-        self.core.cancel_tasks()
+        await self.core.cancel_tasks()
         for table in self.core.tables.values():
             for seat in table.seats:
                 if seat.grace_task is not None:
