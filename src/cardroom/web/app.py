@@ -109,8 +109,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if spec is None:
             return JSONResponse({"error": f"unknown game {name!r}", "games": list(GAMES)},
                                 status_code=404)
-        rater = request.app.state.room.core.rater
-        levels = [{**level, "rating": rater.rating_of(None, level["bot"], spec.name)}
+        room: Room | None = getattr(request.app.state, "room", None)  # None: not started
+        levels = [{**level, "rating": None if room is None else
+                   room.core.rater.rating_of(None, level["bot"], spec.name)}
                   for level in bot_levels(spec.name)]
         return JSONResponse({**spec.catalogue(), "games": list(GAMES), "bot_levels": levels,
                              "default_bot": config.room.default_bot})
