@@ -213,6 +213,24 @@ class Passkey:
 # -- matches, ratings and profiles --------------------------------------------------------------
 
 
+BOT_ENTITY_PREFIX = "bot:"
+"""How a bot level is named where a player's id would be (ratings, profiles): ``bot:NAME``."""
+
+
+def entity_of(player_id: str | None, bot: str | None) -> str | None:
+    """Who a rating and a profile belong to: the player's id, else ``bot:NAME`` for a bot
+    level (``None``: neither)."""
+    if player_id is not None:
+        return player_id
+    return BOT_ENTITY_PREFIX + bot if bot is not None else None
+
+
+def bot_of(entity: str) -> str | None:
+    """The bot level an entity names (``bot:NAME``), or ``None`` for a player's id."""
+    return entity.removeprefix(BOT_ENTITY_PREFIX) if entity.startswith(BOT_ENTITY_PREFIX) \
+        else None
+
+
 @dataclass(frozen=True, slots=True)
 class MatchSeat:
     """Who held a seat when a match ended, and how the seat's side did."""
@@ -222,6 +240,13 @@ class MatchSeat:
     bot: str | None
     side: int
     won: bool
+
+    @property
+    def entity(self) -> str:
+        """Who the seat's rating belongs to: its player, or its bot level."""
+        entity = entity_of(self.player_id, self.bot)
+        assert entity is not None, "a finished match's seat had a player or a bot"
+        return entity
 
 
 @dataclass(frozen=True, slots=True)

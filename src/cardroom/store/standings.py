@@ -20,7 +20,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from cardroom.games.record import Record
-from cardroom.store.data import FinishedMatch, MatchSeat, Ranked, RatingPoint, Standing
+from cardroom.store.data import (
+    BOT_ENTITY_PREFIX,
+    FinishedMatch,
+    MatchSeat,
+    Ranked,
+    RatingPoint,
+    Standing,
+    bot_of,
+)
 from cardroom.store.models import (
     ActionRow,
     MatchRow,
@@ -99,7 +107,7 @@ class Standings:
         async with self._engine.connect() as connection:
             rows = await connection.execute(
                 select(_GAMES.c.player_id, _GAMES.c.game, _GAMES.c.rating)
-                .where(_GAMES.c.player_id.like("bot:%")))
+                .where(_GAMES.c.player_id.startswith(BOT_ENTITY_PREFIX)))
             return {(row.player_id, row.game): row.rating for row in rows}
 
     async def history(self, player_id: str, game: str, limit: int = 200) -> list[RatingPoint]:
@@ -113,7 +121,7 @@ class Standings:
 
     async def recent(self, player_id: str, limit: int = 20) -> list[FinishedMatch]:
         """A player's (or bot level's) latest finished matches, newest first."""
-        bot = player_id.removeprefix("bot:") if player_id.startswith("bot:") else None
+        bot = bot_of(player_id)
         mine = (_MATCH_SEATS.c.bot == bot) if bot is not None \
             else (_MATCH_SEATS.c.player_id == player_id)
         async with self._engine.connect() as connection:
@@ -214,7 +222,7 @@ def _rate(connection: Connection, table_id: str, number: int,
     if claimed.rowcount != 1:
         return None
     match = _read_finished(connection, [(table_id, number)])[(table_id, number)]
-    ids = sorted({seat_entity(seat) for seat in match.seats})
+    ids = sorted({seat.entity for seat in match.seats})
     current = {row.player_id: _standing(row) for row in connection.execute(
         select(_GAMES).where(_GAMES.c.player_id.in_(ids), _GAMES.c.game == match.game)
         .order_by(_GAMES.c.player_id).with_for_update())}
@@ -236,13 +244,6 @@ def _rate(connection: Connection, table_id: str, number: int,
             {"player_id": entity, "game": match.game, "at": match.finished_at,
              "rating": standing.rating} for entity, standing in after.items()])
     return after
-
-
-def seat_entity(seat: MatchSeat) -> str:
-    """Who a rating belongs to for a seat: its player, or its bot level (``bot:NAME``)."""
-    if seat.player_id is not None:
-        return seat.player_id
-    return f"bot:{seat.bot}"
 
 
 def _standing(row: Any) -> Standing:

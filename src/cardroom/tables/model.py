@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 from cardroom.bots.levels import DEFAULT_BOT, level_word
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.protocol import Clock, SeatInfo, ServerMessage, TableSummary, TableUpdate
-from cardroom.store.data import StoredSeat, TableSettings
+from cardroom.store.data import StoredSeat, TableSettings, entity_of
 from cardroom.tables.quotas import QuotaSettings
 
 Game = Any
@@ -128,9 +128,7 @@ class Seat:
     def entity(self) -> str | None:
         """Whose profile and rating the seat shows: its player's id, or ``bot:NAME`` for a
         bot's seat (``None``: empty)."""
-        if self.player is not None:
-            return self.player.id
-        return f"bot:{self.bot}" if self.bot is not None else None
+        return entity_of(self.player.id if self.player is not None else None, self.bot)
 
     def info(self, number: int, rating: int | None = None) -> SeatInfo:
         """What everybody may know of this seat (``rating``: its player's or bot's in the

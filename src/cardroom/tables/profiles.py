@@ -15,9 +15,8 @@ from typing import Any
 
 from cardroom.bots.levels import level_word
 from cardroom.games.registry import DEFAULT_GAME, GAMES
-from cardroom.store.data import FinishedMatch, MatchSeat, Standing
+from cardroom.store.data import FinishedMatch, MatchSeat, Ranked, Standing, bot_of
 from cardroom.store.db import Store
-from cardroom.store.standings import seat_entity
 from cardroom.tables.errors import RoomError
 from cardroom.tables.ratings import PROVISIONAL_MATCHES
 from cardroom.tables.seating import check_bot_name
@@ -34,14 +33,14 @@ OFFSET_MAX = 10**9
 
 async def profile(store: Store, entity: str) -> dict[str, Any] | None:
     """The profile of a player or bot level (``bot:NAME``); ``None`` for nobody."""
-    if entity.startswith("bot:") and not _known_bot(entity.removeprefix("bot:")):
+    bot = bot_of(entity)
+    if bot is not None and not _known_bot(bot):
         return None
     standings = await store.standings.of_player(entity)
     recent = await store.standings.recent(entity, RECENT_MATCHES)
-    if entity.startswith("bot:"):
+    if bot is not None:
         if not standings and not recent:
             return None
-        bot = entity.removeprefix("bot:")
         game = next(iter(standings), DEFAULT_GAME)
         head: dict[str, Any] = {"name": level_word(game, bot), "bot": bot,
                                 "registered": False, "deleted": False}
@@ -85,7 +84,7 @@ def _label_order(label: str) -> tuple[int, str]:
 
 def _recent(match: FinishedMatch, entity: str, names: dict[str, str]) -> dict[str, Any]:
     """One of a profile's recent matches, from the profile's owner's side."""
-    mine = [seat for seat in match.seats if seat_entity(seat) == entity]
+    mine = [seat for seat in match.seats if seat.entity == entity]
     side = mine[0].side if mine else None
     hidden = match.private
     return {
@@ -119,7 +118,7 @@ def _preset_of(game: str, rules: str) -> str | None:
 def _seat_line(seat: MatchSeat, names: dict[str, str], game: str) -> dict[str, Any]:
     name = names.get(seat.player_id, "?") if seat.player_id else \
         level_word(game, seat.bot or "")
-    return {"seat": seat.seat, "name": name, "player_id": seat_entity(seat),
+    return {"seat": seat.seat, "name": name, "player_id": seat.entity,
             "side": seat.side}
 
 
@@ -137,13 +136,16 @@ async def leaderboard(store: Store, game: str, min_matches: int, offset: int,
     total, lines = await store.standings.leaderboard(game, min_matches, offset, limit)
     return {"game": game, "min_matches": min_matches, "total": total, "offset": offset,
             "limit": limit,
-            "players": [{"rank": offset + place, "player_id": line.player_id,
-                         "name": line.name if line.name is not None
-                         else level_word(game, line.player_id.removeprefix("bot:")),
-                         "bot": line.player_id.removeprefix("bot:")
-                         if line.player_id.startswith("bot:") else None,
-                         "rating": line.rating, "matches": line.matches, "wins": line.wins}
+            "players": [_leader(game, offset + place, line)
                         for place, line in enumerate(lines, start=1)]}
+
+
+def _leader(game: str, rank: int, line: Ranked) -> dict[str, Any]:
+    """One leaderboard line: a player by name, a bot level by its player word."""
+    bot = bot_of(line.player_id)
+    name = line.name if line.name is not None else level_word(game, bot or line.player_id)
+    return {"rank": rank, "player_id": line.player_id, "name": name, "bot": bot,
+            "rating": line.rating, "matches": line.matches, "wins": line.wins}
 
 
 def _known_bot(name: str) -> bool:

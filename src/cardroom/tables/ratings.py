@@ -21,9 +21,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from cardroom.bus import Bus
 from cardroom.games.registry import GAMES
-from cardroom.store.data import FinishedMatch, MatchSeat, Standing
+from cardroom.store.data import FinishedMatch, MatchSeat, Standing, bot_of
 from cardroom.store.db import Store
-from cardroom.store.standings import seat_entity
 
 log = logging.getLogger(__name__)
 RATING_SCALE = 60
@@ -64,11 +63,11 @@ def rate_match(match: FinishedMatch, current: dict[str, Standing]) -> dict[str, 
     """Everybody's standing after ``match``, from their standings before it (a newcomer is
     missing from ``current``). Pure: the store calls it inside the match's transaction."""
     sides = max(seat.side for seat in match.seats) + 1
-    before = {seat_entity(seat): current.get(seat_entity(seat))
-              or newcomer(seat_entity(seat), match.game) for seat in match.seats}
+    before = {seat.entity: current.get(seat.entity)
+              or newcomer(seat.entity, match.game) for seat in match.seats}
     teams: list[list[tuple[str, PlackettLuceRating]]] = [[] for _ in range(sides)]
     for seat in match.seats:
-        entity = seat_entity(seat)
+        entity = seat.entity
         teams[seat.side].append((entity, MODEL.rating(mu=before[entity].mu,
                                                        sigma=before[entity].sigma)))
     rated = MODEL.rate([[rating for _, rating in team] for team in teams],
@@ -83,7 +82,7 @@ def rate_match(match: FinishedMatch, current: dict[str, Standing]) -> dict[str, 
 
 
 def _seats_of(match: FinishedMatch, entity: str) -> list[MatchSeat]:
-    return [seat for seat in match.seats if seat_entity(seat) == entity]
+    return [seat for seat in match.seats if seat.entity == entity]
 
 
 def _mean(pairs: list[tuple[float, float]]) -> tuple[float, float]:
@@ -149,7 +148,7 @@ class Rater:
     async def load_bots(self) -> None:
         """Read every bot level's rating (at start)."""
         for (entity, game), rating in (await self.store.standings.bot_ratings()).items():
-            self.bots[(entity.removeprefix("bot:"), game)] = rating
+            self.bots[(bot_of(entity) or entity, game)] = rating
 
     async def load_players(self, ids: Iterable[str]) -> None:
         """Read these players' ratings, unless already known."""
@@ -182,8 +181,9 @@ class Rater:
         """Keep new ratings for the seats to show (``newcomers``: also of players this
         process has not read yet)."""
         for entity, game, rating in ratings:
-            if str(entity).startswith("bot:"):
-                self.bots[(str(entity).removeprefix("bot:"), str(game))] = int(rating)
+            bot = bot_of(str(entity))
+            if bot is not None:
+                self.bots[(bot, str(game))] = int(rating)
             elif newcomers or entity in self.players:
                 self.players.setdefault(str(entity), {})[str(game)] = int(rating)
 
