@@ -240,3 +240,23 @@ def test_play_and_serve_refuse_an_unknown_bot(monkeypatch: pytest.MonkeyPatch) -
                     ["serve", "--default-bot", "grandmaster"]):
         result = runner.invoke(app, command)
         assert result.exit_code != 0 and "unknown bot 'grandmaster'" in result.output, command
+
+
+def test_evaluator_generate_goes_on_where_it_stopped_and_train_refuses_too_little(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.tools import evaluator_data
+
+    monkeypatch.setattr(evaluator_data, "CHUNK_DEALS", 1)
+    out = tmp_path / "data"
+    args = ["evaluator", "generate", "--out", str(out), "--deals", "2", "--seed", "s"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "2 chunks written" in result.output
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0 and "0 chunks written" in result.output
+    other = runner.invoke(app, [*args[:-1], "another-seed"])
+    assert other.exit_code == 1 and "holds deals of the seed 's'" in other.output
+    trained = runner.invoke(app, ["evaluator", "train", "--data", str(out), "--model",
+                                  str(tmp_path / "model.npz")])
+    assert trained.exit_code == 1 and "too few chunks" in trained.output
+    assert not (tmp_path / "model.npz").exists()

@@ -296,6 +296,75 @@ def db_upgrade(
     console.print(f"Database schema at revision {reached}.")
 
 
+evaluator_app = typer.Typer(cls=ReadableGroup, no_args_is_help=True,
+                             help="The bots' learned hand evaluator: make its training data "
+                                  "from solved deals, and fit it.")
+app.add_typer(evaluator_app, name="evaluator")
+
+
+@evaluator_app.command("generate", cls=ReadableCommand)
+def evaluator_generate(
+    out: Annotated[Path, typer.Option(help="Folder of the data's chunk files.")]
+    = Path("data/evaluator"),
+    deals: Annotated[int, typer.Option(help="Deals in all (chunks already written are "
+                                            "kept: a stopped run goes on where it was).")]
+    = 20_000,
+    seed: Annotated[str, typer.Option(help="Seed of the deals.")] = "evaluator-1",
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+) -> None:
+    """Solve random four-handed deals double dummy, in every strain and as a misère, for
+    the hand evaluator's training."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from cardroom.tools.evaluator_data import generate
+
+    console = _console()
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=console) as progress:
+            task = progress.add_task("deals solved", total=deals)
+            written = generate(out, deals, seed, jobs,
+                               lambda done: progress.update(task, completed=done))
+    except ValueError as error:  # the folder holds another seed's deals
+        raise _fail(console, str(error)) from None
+    console.print(f"{written} chunks written to {out}.")
+
+
+@evaluator_app.command("train", cls=ReadableCommand)
+def evaluator_train(
+    data: Annotated[Path, typer.Option(help="Folder of the data's chunk files.")]
+    = Path("data/evaluator"),
+    model: Annotated[Path, typer.Option(help="Where to write the fitted evaluator.")]
+    = Path("src/cardroom/bots/five_hundred/evaluator.npz"),
+    seed: Annotated[int, typer.Option(help="Seed of the fit.")] = 1,
+) -> None:
+    """Fit the hand evaluator to the solved deals (needs scikit-learn: the train extra) and
+    report its held-out errors."""
+    from rich.table import Table as RichTable
+
+    from cardroom.tools.evaluator_training import train
+
+    console = _console()
+    try:
+        with console.status("fitting the suit, no-trumps and misère models"):
+            fits = train(data, model, seed)
+    except (ValueError, ImportError) as error:
+        raise _fail(console, str(error)) from None
+    table = RichTable(title=f"Held-out errors (every tenth chunk of {data})")
+    for column in ("model", "kept", "rows fitted", "rows held out", "log loss",
+                   "baseline log loss", "mean error", "baseline mean error"):
+        table.add_column(column)
+    for kind, fit in fits.items():
+        table.add_row(kind, fit.chosen, str(fit.rows), str(fit.held_out_rows),
+                      *(f"{figure:.4f}" for figure in (
+                          fit.log_loss, fit.baseline_log_loss, fit.mean_error,
+                          fit.baseline_mean_error)))
+    console.print(table)
+    console.print("Mean error: the expected tricks' mean absolute error (misère: the Brier "
+                  f"score). {model} holds {model.stat().st_size:,} bytes.")
+
+
 _HIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 """Categories :func:`player_text` shows as escapes: controls (C0, DEL, C1), format characters
 (bidi controls, zero-width characters), unpaired surrogates, line and paragraph separators."""

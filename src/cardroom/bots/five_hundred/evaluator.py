@@ -1,0 +1,320 @@
+"""A learned hand evaluator for 500: what a hand is worth in each strain, from exact solutions.
+
+The model was fitted (:mod:`cardroom.tools.evaluator_training`) on random deals solved double
+dummy (:mod:`cardroom.tools.evaluator_data`): for a hand of ten and what the seat knows when
+it bids (the deck, the kitty still to take, who leads, the other seats' calls so far), the
+distribution of the tricks its side takes in a suit or no trumps after the kitty exchange,
+and the chance that a misère played by the hand takes no trick. With the kitty still to
+take (``kitty`` > 0) it predicts the hand's worth before the exchange; with ``kitty=0`` the
+worth of the ten cards kept, which is how the exchange compares discards.
+
+Suits share one model: the hand is described relative to the strain (its trumps by their
+place in the trump order, then its other suits by length), so a spade hand and the same
+hand in hearts read alike. The shipped model is a small network whose weights are stored in
+``evaluator.npz`` beside this module and run with numpy alone: no training library is needed
+to play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+from typing import Literal
+
+import numpy as np
+
+from cardroom.bots.five_hundred.knowledge import TRICKS_PER_HAND
+from cardroom.games.cards import Suit, cards_of
+from cardroom.games.five_hundred import Bid, Strain, strain_for
+from cardroom.games.five_hundred.rules import DECKS
+
+Kind = Literal["suit", "no_trumps", "misere"]
+KINDS: tuple[Kind, ...] = ("suit", "no_trumps", "misere")
+"""The evaluator's three models: a trump suit (any of the four), no trumps, and misère."""
+LEARNED_DECKS = ("43", "45", "46", "43-red-trump-4")
+"""The four-handed decks the model learned (its training deals cycle through them)."""
+TRICK_OUTCOMES = TRICKS_PER_HAND + 1
+"""The trick models predict a probability for each count from 0 to 10."""
+TRUMP_PLACES = 14
+"""Places in the longest trump order (two jokers, two bowers, ace down to four)."""
+SUIT_SLOTS = 4
+"""Suits described besides the trumps, longest first (three in a trump suit, four in no
+trumps and misère)."""
+TOP_CARDS = 5
+"""A suit's top cards (by their place in the deck's order of that suit) described one by one."""
+LOW_CARDS = 3
+"""A suit's bottom cards described one by one (they matter in misère)."""
+CONTEXT_FEATURES = 15
+TABLE_PLAY_LOSS = {"suit": 0.36, "no_trumps": 0.64}
+"""Share of the tricks a hand expects to lose double dummy that it loses once more at a real
+table, where nobody sees the cards: a learned distribution is moved down by this times
+(10 − its mean) before a contract is judged by it. A hand of top trumps has nothing to
+guess and loses little more; a middling one has finesses and discards to guess. No trumps
+loses most (a suit's share left the valued bidding's no-trumps eights made one time in two
+over 60 duplicate deals; a flat discount of 0.75 or 1.25 tricks at every level made half its
+eights or bid no nine with a laydown ten: bench/RESULTS.md)."""
+LEVEL_CONFIDENCE = 0.5
+"""A hand is worth a level in a strain (:meth:`Evaluator.levels`) when it makes it at least
+this often."""
+MODEL_FILE = "evaluator.npz"
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a seat knows besides its cards when it values its hand for a contract."""
+
+    deck: str
+    """The rules' deck name (``43``, ``45``, ``46``, ``43-red-trump-4``)."""
+    kitty: int
+    """Cards the contractor still takes from the kitty (0: the exchange is done)."""
+    leads: bool
+    """The seat leads the first trick if it wins the contract."""
+    partner_bids: tuple[Bid | None, ...] = ()
+    """The partner's calls so far, in order (``None``: a pass)."""
+    opponent_bids: tuple[Bid | None, ...] = ()
+    """The opponents' calls so far."""
+    calls_before: int = 0
+    """How many calls were made before the seat's first."""
+
+
+def context_from_bids(deck: str, kitty: int, leads: bool, seat: int, partners: Iterable[int],
+                      bids: Sequence[tuple[int, Bid | None]],
+                      read_partners: bool = True) -> Context:
+    """The context of ``seat`` given the calls of the auction so far (``(seat, bid or
+    None)`` in order). Each other seat is read by one call, as the evaluator learned from the
+    calls made before a seat's first (one each at most): its highest trick bid, else its
+    first call (a pass, or a no-tricks bid). Without ``read_partners`` the partners' calls
+    are left out, as if they had not called yet."""
+    mates = set(partners) - {seat}
+    first = next((index for index, (caller, _) in enumerate(bids) if caller == seat), len(bids))
+    said: dict[int, Bid | None] = {}
+    for caller, bid in bids:
+        if caller == seat or (caller in mates and not read_partners):
+            continue
+        known = said.get(caller)
+        if caller not in said or (bid is not None and bid.is_trick_bid and (
+                known is None or not known.is_trick_bid or bid.value > known.value)):
+            said[caller] = bid
+    return Context(deck, kitty, leads,
+                   tuple(bid for caller, bid in said.items() if caller in mates),
+                   tuple(bid for caller, bid in said.items() if caller not in mates), first)
+
+
+# -- features ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _orders(strain: Strain, deck: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The card masks of the deck in the strain's trump order (the jokers alone in no trumps),
+    and in each other suit's order, strongest first."""
+    def ranked(suit: int) -> tuple[int, ...]:
+        keys = strain.keys[suit]
+        cards = cards_of(deck & strain.follow_mask[suit])
+        return tuple(card.mask for card in sorted(cards, key=lambda c: -keys[c.index]))
+
+    trump = 4 if strain.trump is None else int(strain.trump)
+    sides = tuple(ranked(suit) for suit in range(4) if suit != trump)
+    return ranked(trump), sides
+
+
+def _suit_features(hand: int, order: tuple[int, ...]) -> list[float]:
+    """Length, top cards held and bottom cards held of one suit."""
+    held = [1.0 if hand & mask else 0.0 for mask in order]
+    length = sum(held)
+    return [length, *held[:TOP_CARDS], *(held[-LOW_CARDS:] if len(held) >= LOW_CARDS
+                                         else [0.0] * LOW_CARDS)]
+
+
+def hand_features(hand: int, strain: Strain, deck: int) -> list[float]:
+    """The hand described relative to ``strain``: each trump place held, the trump count, the
+    other suits longest first (length, top and bottom cards), and how many are void, single
+    and double."""
+    trumps, sides = _orders(strain, deck)
+    held = [1.0 if hand & mask else 0.0 for mask in trumps]
+    places = held + [0.0] * (TRUMP_PLACES - len(held))
+    slots = sorted((_suit_features(hand, order) for order in sides),
+                   key=lambda slot: (-slot[0], [-flag for flag in slot[1:]]))
+    slots += [[0.0] * (1 + TOP_CARDS + LOW_CARDS)] * (SUIT_SLOTS - len(slots))
+    lengths = [slot[0] for slot in slots[:len(sides)]]
+    shape = [float(sum(length == n for length in lengths)) for n in (0, 1, 2)]
+    return [*places, sum(held), *(value for slot in slots for value in slot), *shape]
+
+
+def _bid_levels(bids: Iterable[Bid | None], trump: Suit | None,
+                kind: Kind) -> tuple[float, float, float, float]:
+    """From calls: the highest trick level bid in this strain and in another (0: none, else
+    level − 5), whether one was a pass, and whether one was a no-tricks bid."""
+    here = other = 0.0
+    passed = misere = 0.0
+    for bid in bids:
+        if bid is None:
+            passed = 1.0
+        elif bid.is_trick_bid:
+            same = kind != "misere" and bid.trump == trump
+            level = float(bid.tricks - 5)
+            here, other = (max(here, level), other) if same else (here, max(other, level))
+        elif bid.is_misere_type:
+            misere = 1.0
+    return here, other, passed, misere
+
+
+def context_features(context: Context, trump: Suit | None, kind: Kind) -> list[float]:
+    """The context as numbers: deck and kitty, the lead, the partner's and opponents' calls
+    as they bear on ``trump`` (the strain valued), and the seat's place in the calling."""
+    spec = DECKS[context.deck]
+    return [context.kitty / 6.0, float(spec.kitty == 3), float(spec.kitty == 5),
+            float(spec.kitty == 6), float(spec.colour_four), float(context.leads),
+            *_bid_levels(context.partner_bids, trump, kind),
+            *_bid_levels(context.opponent_bids, trump, kind),
+            min(context.calls_before, 3) / 3.0]
+
+
+def features(hand: int, kind: Kind, trump: Suit | None, context: Context) -> list[float]:
+    """Everything the model reads for one hand in one strain (misère reads the hand as in
+    no trumps)."""
+    spec = DECKS[context.deck]
+    strain = strain_for(None if kind == "misere" else trump, colour_four=spec.colour_four)
+    row = [*hand_features(hand, strain, spec.mask), *context_features(context, trump, kind)]
+    assert len(row) == FEATURES, f"the {context.deck} deck is not one the evaluator reads"
+    return row
+
+
+FEATURES = TRUMP_PLACES + 1 + SUIT_SLOTS * (1 + TOP_CARDS + LOW_CARDS) + 3 + CONTEXT_FEATURES
+"""How many numbers describe one hand in one strain."""
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Network:
+    """One model: inputs standardised, then dense layers with ReLU between them; the last
+    layer gives the logits of the trick counts (or one logit: the misère's success)."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: tuple[np.ndarray, ...]
+    biases: tuple[np.ndarray, ...]
+
+    def logits(self, rows: np.ndarray) -> np.ndarray:
+        """The last layer's values for each row of features."""
+        out = (rows - self.mean) / self.scale
+        for index, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
+            out = out @ weight + bias
+            if index < len(self.weights) - 1:
+                np.maximum(out, 0.0, out=out)
+        return out
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Probabilities from logits, row by row."""
+    shifted = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+class Evaluator:
+    """The three fitted models, asked one hand at a time or in batches."""
+
+    def __init__(self, networks: dict[str, Network]) -> None:
+        self.networks = networks
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> Evaluator:
+        """The models from the arrays the training writes (``<kind>/mean``,
+        ``<kind>/scale``, ``<kind>/w0``, ``<kind>/b0``, …)."""
+        networks: dict[str, Network] = {}
+        for kind in KINDS:
+            layers = sum(1 for name in arrays if name.startswith(f"{kind}/w"))
+            networks[kind] = Network(
+                arrays[f"{kind}/mean"], arrays[f"{kind}/scale"],
+                tuple(arrays[f"{kind}/w{i}"] for i in range(layers)),
+                tuple(arrays[f"{kind}/b{i}"] for i in range(layers)))
+        return cls(networks)
+
+    def trick_distributions(self, kind: Kind, rows: np.ndarray) -> np.ndarray:
+        """For each row of features, the probability of each trick count 0…10."""
+        return softmax(self.networks[kind].logits(rows))
+
+    def misere_chances(self, rows: np.ndarray) -> np.ndarray:
+        """For each row of features, the chance the misère takes no trick."""
+        logits = self.networks["misere"].logits(rows)[:, 0]
+        return 1.0 / (1.0 + np.exp(-logits))
+
+    def tricks(self, hand: int, trump: Suit | None, context: Context) -> np.ndarray:
+        """The distribution of the tricks the hand's side takes with ``trump`` as trumps
+        (``None``: no trumps)."""
+        kind: Kind = "no_trumps" if trump is None else "suit"
+        row = np.asarray([features(hand, kind, trump, context)])
+        return self.trick_distributions(kind, row)[0]
+
+    def strains(self, hand: int, context: Context) -> dict[Suit | None, np.ndarray]:
+        """:meth:`tricks` for every strain at once."""
+        suits = np.asarray([features(hand, "suit", suit, context) for suit in Suit])
+        result: dict[Suit | None, np.ndarray] = dict(
+            zip(Suit, self.trick_distributions("suit", suits), strict=True))
+        result[None] = self.tricks(hand, None, context)
+        return result
+
+    def levels(self, hand: int, context: Context) -> dict[Suit | None, int]:
+        """The highest level (6 to 10) the hand makes at least :data:`LEVEL_CONFIDENCE` of
+        the time in each strain, after :func:`discounted` (0: not even six): what a sound
+        bidder with this hand would call, for reading the calls of the hands of sampled
+        deals."""
+        levels: dict[Suit | None, int] = {}
+        for strain, distribution in self.strains(hand, context).items():
+            tail = np.cumsum(discounted(distribution, strain)[::-1])[::-1]
+            levels[strain] = max((level for level in range(6, TRICKS_PER_HAND + 1)
+                                  if tail[level] >= LEVEL_CONFIDENCE), default=0)
+        return levels
+
+    def misere(self, hand: int, context: Context) -> float:
+        """The chance a misère played by the hand (after its exchange) takes no trick."""
+        row = np.asarray([features(hand, "misere", None, context)])
+        return float(self.misere_chances(row)[0])
+
+
+@cache
+def shipped() -> Evaluator:
+    """The evaluator shipped inside the package (loaded once per process)."""
+    data = resources.files("cardroom.bots.five_hundred").joinpath(MODEL_FILE).read_bytes()
+    return load_bytes(data)
+
+
+def load_bytes(data: bytes) -> Evaluator:
+    """An evaluator from the bytes of a saved ``.npz``."""
+    import io
+
+    with np.load(io.BytesIO(data)) as arrays:
+        return Evaluator.from_arrays({name: arrays[name] for name in arrays.files})
+
+
+def discounted(distribution: np.ndarray, trump: Suit | None) -> np.ndarray:
+    """A learned distribution of the tricks with ``trump`` as trumps (``None``: no trumps)
+    as they go at a real table: moved down by :data:`TABLE_PLAY_LOSS` of the tricks it
+    expects to lose."""
+    share = TABLE_PLAY_LOSS["suit" if trump is not None else "no_trumps"]
+    return moved_down(distribution, share * (TRICKS_PER_HAND - expected(distribution)))
+
+
+def moved_down(distribution: np.ndarray, tricks: float) -> np.ndarray:
+    """The distribution moved down by ``tricks`` (a fraction moves that share of each count
+    one lower); counts below zero stay at zero."""
+    out = np.asarray(distribution, dtype=np.float64)
+    steps = [1.0] * int(tricks) + ([tricks - int(tricks)] if tricks != int(tricks) else [])
+    for step in steps:
+        lower = np.concatenate([out[1:], [0.0]])
+        lower[0] += out[0]
+        out = (1.0 - step) * out + step * lower
+    return out
+
+
+def expected(distribution: np.ndarray) -> float:
+    """The mean of a trick distribution."""
+    return float(distribution @ np.arange(len(distribution)))
+
+
+def at_least(distribution: np.ndarray, tricks: int) -> float:
+    """The chance of taking ``tricks`` or more."""
+    return float(distribution[tricks:].sum())

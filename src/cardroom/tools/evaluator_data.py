@@ -1,0 +1,221 @@
+"""Training data for the hand evaluator: random deals of four-handed 500, solved exactly.
+
+Each deal is dealt by the engine from a seed (so the data is reproducible), bid by the rules
+bot in every seat up to each seat's first call (so the context a seat bids in looks like a
+real auction's), and then, for each seat as contractor, played double dummy in every suit
+and in no trumps after the seat takes the kitty and puts back the rules bot's discard, and
+as a misère (the partner out, the seat shedding its riskiest cards). Every solution gives
+two rows: the hand as dealt with the kitty still to take, and the ten cards kept with the
+kitty taken (what the exchange compares).
+
+Deals are written in chunks, one ``.npz`` file each, named by their number: a run that is
+stopped and started again skips the chunks already written, and the same seed always gives
+the same chunk. Run ``cardroom evaluator generate --deals 20000 --out data/evaluator``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from cardroom.bots.five_hundred.bidding import rules_discard
+from cardroom.bots.five_hundred.evaluator import KINDS, Context, Kind, context_from_bids, features
+from cardroom.bots.five_hundred.rules_bot import RulesBot
+from cardroom.bots.five_hundred.solver import FastSearch, Position
+from cardroom.bots.five_hundred.valuation import shed_for_misere
+from cardroom.games.cards import Suit, cards_of
+from cardroom.games.five_hundred import Bid, Game, Rules, strain_for
+
+CHUNK_DEALS = 20
+"""Deals per chunk file."""
+TABLES: tuple[tuple[str, str | None], ...] = (
+    ("online", None), ("classic", None), ("american", None), ("australian", None),
+    ("online", "46"), ("classic", "43-red-trump-4"))
+"""The four-handed tables the deals cycle through (a preset, and a deck in its place): their
+decks are the evaluator's :data:`~cardroom.bots.five_hundred.evaluator.LEARNED_DECKS`."""
+
+
+@dataclass
+class Rows:
+    """Feature rows and their targets for each model."""
+
+    features: dict[str, list[list[float]]] = field(
+        default_factory=lambda: {kind: [] for kind in KINDS})
+    targets: dict[str, list[int]] = field(default_factory=lambda: {kind: [] for kind in KINDS})
+
+    def add(self, kind: Kind, row: list[float], target: int) -> None:
+        """One more row for ``kind``'s model."""
+        self.features[kind].append(row)
+        self.targets[kind].append(target)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The rows as arrays named ``<kind>/x`` and ``<kind>/y``."""
+        out: dict[str, np.ndarray] = {}
+        for kind in KINDS:
+            out[f"{kind}/x"] = np.asarray(self.features[kind], dtype=np.float32)
+            out[f"{kind}/y"] = np.asarray(self.targets[kind], dtype=np.int8)
+        return out
+
+
+def table_rules(number: int) -> Rules:
+    """The rules of deal ``number``'s table (:data:`TABLES`, in turn)."""
+    preset, deck = TABLES[number % len(TABLES)]
+    rules = Rules.preset(preset)
+    return rules if deck is None else Rules.from_dict({**rules.to_dict(), "deck": deck})
+
+
+def first_call_bids(game: Game, seed: int) -> dict[int, list[tuple[int, Bid | None]]]:
+    """The calls made before each seat's first call, with the rules bot in every seat (a
+    seat the auction never reached is left out)."""
+    bots = [RulesBot(seed + seat) for seat in range(game.players)]
+    seen: dict[int, list[tuple[int, Bid | None]]] = {}
+    while game.phase == "bidding" and len(seen) < game.players:
+        seat = game.to_act
+        assert seat is not None, "a seat is to call while the bidding lasts"
+        if seat not in seen:
+            seen[seat] = list(game.bids)
+        game.apply(bots[seat].choose(game.view(seat)), seat)
+    return seen
+
+
+def leader_for(rules: Rules, dealer: int, contractor: int, active: tuple[int, ...]) -> int:
+    """Who leads the first trick of a contract won by ``contractor``."""
+    if rules.first_lead == "contractor":
+        return contractor
+    return next(seat for step in range(1, 5) if (seat := (dealer + step) % 4) in active)
+
+
+def solve_deal(number: int, seed: str) -> Rows:
+    """Every row deal ``number`` gives (see the module's docstring)."""
+    rules = table_rules(number)
+    spec = rules.deck_spec
+    rng = random.Random(f"{seed}:{number}")
+    game = Game.new(rules, rng.randrange(2**31), dealer=rng.randrange(4))
+    hands, kitty, dealer = list(game.hands), game.kitty, game.dealer
+    bids = first_call_bids(game, rng.randrange(2**31))
+    rows = Rows()
+    for seat, before in bids.items():
+        partners = (seat, (seat + 2) % 4)
+        taken = hands[seat] | kitty
+        leader = leader_for(rules, dealer, seat, (0, 1, 2, 3))
+
+        def context(kitty_left: int, seat: int = seat,
+                    before: list[tuple[int, Bid | None]] = before,
+                    leader: int = leader) -> Context:
+            return context_from_bids(rules.deck, kitty_left, leader == seat, seat,
+                                     ((seat + 2) % 4,), before)
+
+        for trump in (*Suit, None):
+            kind: Kind = "no_trumps" if trump is None else "suit"
+            strain = strain_for(trump, colour_four=spec.colour_four)
+            kept = taken & ~rules_discard(strain, taken, spec.kitty, spec.mask)
+            dealt = list(hands)
+            dealt[seat] = kept
+            position = Position(tuple(dealt), strain, leader,
+                                joker_any_time=trump is None and rules.nt_joker == "play_any_time")
+            tricks = FastSearch(position, partners).value()
+            rows.add(kind, features(hands[seat], kind, trump, context(spec.kitty)), tricks)
+            rows.add(kind, features(kept, kind, trump, context(0)), tricks)
+        _solve_misere(rows, rules, hands, seat, taken, dealer, context)
+    return rows
+
+
+def _solve_misere(rows: Rows, rules: Rules, hands: list[int], seat: int, taken: int,
+                  dealer: int, context: Callable[[int], Context]) -> None:
+    """The misère rows of ``seat``: success when the seat, its partner out, takes no trick."""
+    spec = rules.deck_spec
+    joker_low = rules.joker_low_in_misere
+    shed = shed_for_misere(cards_of(taken), spec.kitty, spec.mask, joker_low)
+    kept = taken & ~sum(card.mask for card in shed)
+    active = tuple(sorted(s for s in range(4) if s != (seat + 2) % 4))
+    dealt = list(hands)
+    dealt[seat] = kept
+    dealt[(seat + 2) % 4] = 0
+    strain = strain_for(None, joker_low)
+    position = Position(tuple(dealt), strain, leader_for(rules, dealer, seat, active),
+                        active=active, joker_forced=rules.misere_joker_forced)
+    opponents = tuple(s for s in active if s != seat)
+    taken_tricks = FastSearch(position, (seat,), maximisers=opponents).value()
+    made = int(taken_tricks == 0)
+    rows.add("misere", features(hands[seat], "misere", None, context(spec.kitty)), made)
+    rows.add("misere", features(kept, "misere", None, context(0)), made)
+
+
+def chunk_path(out: Path, chunk: int) -> Path:
+    """Where chunk number ``chunk`` is written."""
+    return out / f"chunk-{chunk:05d}.npz"
+
+
+def write_chunk(out: Path, chunk: int, seed: str) -> int:
+    """Solve the deals of chunk ``chunk`` and write them; how many rows it holds."""
+    rows = Rows()
+    for number in range(chunk * CHUNK_DEALS, (chunk + 1) * CHUNK_DEALS):
+        dealt = solve_deal(number, seed)
+        for kind in KINDS:
+            rows.features[kind] += dealt.features[kind]
+            rows.targets[kind] += dealt.targets[kind]
+    write_arrays(chunk_path(out, chunk), rows.arrays())
+    return sum(len(targets) for targets in rows.targets.values())
+
+
+def write_arrays(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Save named arrays as a compressed ``.npz`` at ``path``, whole or not at all (written
+    beside it first, then renamed)."""
+    partial = path.with_suffix(".part.npz")
+    np.savez_compressed(partial, **arrays)  # type: ignore[arg-type]
+    partial.replace(path)
+
+
+SEED_FILE = "seed.txt"
+"""Names the seed a data folder's chunks were dealt from."""
+
+
+def check_seed(out: Path, seed: str) -> None:
+    """Remember ``seed`` as the data folder's, or refuse another (``ValueError``): chunks of
+    two seeds in one folder would share their numbers and so their deals' place."""
+    path = out / SEED_FILE
+    if not path.exists():
+        path.write_text(seed + "\n", encoding="utf-8")
+    elif (known := path.read_text(encoding="utf-8").strip()) != seed:
+        raise ValueError(f"{out} holds deals of the seed {known!r}, not {seed!r}: "
+                         "use another folder")
+
+
+def missing_chunks(out: Path, deals: int) -> list[int]:
+    """The chunks of the first ``deals`` deals not written yet."""
+    chunks = -(-deals // CHUNK_DEALS)
+    return [chunk for chunk in range(chunks) if not chunk_path(out, chunk).exists()]
+
+
+def load_chunks(out: Path) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+    """Every chunk written, by number, as arrays."""
+    for path in sorted(out.glob("chunk-*.npz")):
+        if path.name.endswith(".part.npz"):
+            continue
+        with np.load(path) as arrays:
+            yield int(path.stem.split("-")[1]), {name: arrays[name] for name in arrays.files}
+
+
+def generate(out: Path, deals: int, seed: str, jobs: int,
+             progress: Callable[[int], None]) -> int:
+    """Write every missing chunk of the first ``deals`` deals into ``out`` with ``jobs``
+    processes, calling ``progress`` with the number of deals done after each chunk; how
+    many chunks were written."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    out.mkdir(parents=True, exist_ok=True)
+    check_seed(out, seed)
+    missing = missing_chunks(out, deals)
+    done = (-(-deals // CHUNK_DEALS) - len(missing)) * CHUNK_DEALS
+    progress(done)
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(write_chunk, out, chunk, seed) for chunk in missing]
+        for future in as_completed(futures):
+            future.result()
+            done += CHUNK_DEALS
+            progress(min(done, deals))
+    return len(missing)
