@@ -1,6 +1,6 @@
-"""Bot thinking time: seconds per decision (median, p99, max) of each bot over random games
-of every preset (three, five and six players included), every seat played by the bot
-measured.
+"""Bot thinking time: seconds per decision (median, p99, max; card plays and bids apart)
+over random games of every preset (three, five and six players included), every seat played
+by the bot measured.
 
 Run: ``python -m bench.bots [--actions 150] [--bots random,simple,search:fast,search]
 [--presets online,six-handed,online:46] [--by-preset]``. A preset may name another deck
@@ -32,12 +32,14 @@ def table_rules(preset: str) -> Rules:
     return Rules.from_dict({**rules.to_dict(), "deck": deck}) if deck else rules
 
 
-def decision_times(name: str, actions: int, preset: str,
-                   number: int) -> tuple[list[float], list[float]]:
-    """Seconds per decision (all, and card plays only) over ``actions`` actions of a game of
+KINDS = ("every", "play", "bidding")
+"""The decisions timed: all of them, card plays, bids."""
+
+
+def decision_times(name: str, actions: int, preset: str, number: int) -> dict[str, list[float]]:
+    """Seconds per decision by :data:`KINDS` over ``actions`` actions of a game of
     ``preset`` (dealt from seed ``100 + number``)."""
-    every: list[float] = []
-    plays: list[float] = []
+    times: dict[str, list[float]] = {kind: [] for kind in KINDS}
     game = Game.new(table_rules(preset), seed=100 + number)
     bots = [make_bot(name, seed=seat) for seat in range(game.players)]
     for _ in range(actions):
@@ -48,11 +50,11 @@ def decision_times(name: str, actions: int, preset: str,
         started = time.perf_counter()
         action = bots[seat].choose(view)
         elapsed = time.perf_counter() - started
-        every.append(elapsed)
-        if view["phase"] == "play":
-            plays.append(elapsed)
+        times["every"].append(elapsed)
+        if view["phase"] in times:
+            times[view["phase"]].append(elapsed)
         game.apply(action)
-    return every, plays
+    return times
 
 
 def p99(times: list[float]) -> float:
@@ -72,24 +74,26 @@ def main(actions: int = typer.Option(150, help="Actions per preset and bot."),
     """Measure each bot and print the table."""
     table = Table(title="Bot decision time, seconds")
     for column in ("bot", "preset", "decisions", "median", "p99", "max", "plays: median",
-                   "plays: p99"):
+                   "plays: p99", "bids: median", "bids: p99"):
         table.add_column(column, justify="left" if column in ("bot", "preset") else "right")
 
-    def row(name: str, preset: str, every: list[float], plays: list[float]) -> None:
+    def row(name: str, preset: str, times: dict[str, list[float]]) -> None:
+        every = times["every"]
         table.add_row(name, preset, str(len(every)), f"{statistics.median(every):.4f}",
                       f"{p99(every):.4f}", f"{max(every):.4f}",
-                      f"{statistics.median(plays or [0.0]):.4f}", f"{p99(plays or [0.0]):.4f}")
+                      *(f"{figure(times[kind] or [0.0]):.4f}" for kind in ("play", "bidding")
+                        for figure in (statistics.median, p99)))
 
     names = presets.split(",")
     for name in bots.split(","):
-        every, plays = [], []
+        totals: dict[str, list[float]] = {kind: [] for kind in KINDS}
         for number, preset in enumerate(names):
-            preset_every, preset_plays = decision_times(name, actions, preset, number)
+            times = decision_times(name, actions, preset, number)
             if by_preset:
-                row(name, preset, preset_every, preset_plays)
-            every += preset_every
-            plays += preset_plays
-        row(name, "all" if len(names) > 1 else names[0], every, plays)
+                row(name, preset, times)
+            for kind in KINDS:
+                totals[kind] += times[kind]
+        row(name, "all" if len(names) > 1 else names[0], totals)
     Console().print(table)
 
 

@@ -56,13 +56,16 @@ _CASUAL = PlayerLevel(
     "Values its hand, remembers the cards played and follows sound rules of thumb; quick.")
 _CLUB = PlayerLevel(
     "Club player", "search:fast",
-    "Plays each card after solving ten possible deals exactly; a tenth of a second a card.")
+    "Bids what its hand is worth to score; solves ten possible deals exactly before each "
+    "card, a tenth of a second a card.")
 _EXPERT = PlayerLevel(
     "Expert", "search",
-    "Solves a couple of dozen possible deals before each card; up to half a second a card.")
+    "Bids what its hand is worth to score; solves a couple of dozen possible deals before "
+    "each card, up to half a second a card.")
 _MASTER = PlayerLevel(
     "Master", "search:strong",
-    "The deepest search, up to a second and a half a card: for patient players.")
+    "Bids what its hand is worth to score; the deepest search, up to a second and a half a "
+    "card: for patient players.")
 
 PLAYER_LEVELS: dict[str, tuple[PlayerLevel, ...]] = {
     "500": (_BEGINNER, _CASUAL, _CLUB, _EXPERT, _MASTER),

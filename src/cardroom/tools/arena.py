@@ -349,6 +349,26 @@ def _map(work: list[_Work], jobs: int) -> Iterator[tuple[MatchResult, ...]]:
         yield from pool.map(_play_set, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
+def bot_choice(text: str) -> BotChoice:
+    """A team given on the command line: a registry name, or a search bot's name with a
+    bidding style after ``@`` (``search@rules``: the default level bidding as the rules bot
+    does; see :data:`~cardroom.bots.five_hundred.search.Bidding`), for comparing bidding
+    with the same card play."""
+    if "@" not in text:
+        return text
+    from functools import partial
+    from typing import cast, get_args
+
+    from cardroom.bots.five_hundred.search import LEVELS, Bidding, SearchBot
+
+    name, style = text.split("@", 1)
+    level = "default" if name == "search" else name.removeprefix("search:")
+    if level not in LEVELS or style not in get_args(Bidding):
+        raise ValueError(f"{text!r}: a search level and a bidding style "
+                         f"({', '.join(get_args(Bidding))}) are needed, as in search@rules")
+    return partial(SearchBot, level=level, bidding=cast(Bidding, style))
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python -m cardroom.tools.arena``: the arena with its full text report, contracts made by
     kind included, printed again every ``--every`` sets so a long run that is stopped
@@ -371,7 +391,14 @@ def main(argv: list[str] | None = None) -> None:
                              "with the text report each time.")
     parser.add_argument("--deck", default=None,
                         help="Play the preset with this deck instead (say 46: two jokers).")
+    parser.add_argument("--hands", type=int, default=None,
+                        help="Stop every match after this many hands (1: duplicate single "
+                             "deals, compared deal by deal).")
     args = parser.parse_args(argv)
+    try:
+        team_a, team_b = bot_choice(args.team_a), bot_choice(args.team_b)
+    except ValueError as error:
+        parser.error(str(error))
     report = ArenaReport(args.team_a, args.team_b)
     rules = Rules.preset(args.preset)
     table = args.preset
@@ -390,8 +417,8 @@ def main(argv: list[str] | None = None) -> None:
         if done % args.every == 0:
             show(f"after {done} sets")
 
-    run_arena(rules, args.team_a, args.team_b, duplicate_sets(rules, args.matches), args.seed,
-              args.jobs, progress=progress, report=report)
+    run_arena(rules, team_a, team_b, duplicate_sets(rules, args.matches), args.seed,
+              args.jobs, progress=progress, hands=args.hands, report=report)
     show("final")
     sys.stdout.flush()
 

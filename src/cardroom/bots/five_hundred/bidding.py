@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from cardroom.bots.five_hundred.knowledge import (
@@ -32,7 +33,7 @@ from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.bots.five_hundred.valuation import hand_levels, in_suit, kitty_discards
 from cardroom.bots.seen import hand_of, mask_of_texts, seat_of
-from cardroom.games.cards import Card, Suit, cards_of
+from cardroom.games.cards import JOKERS_MASK, Card, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
 from cardroom.games.five_hundred.shapes import FiveHundredView
@@ -64,10 +65,15 @@ def contract_points(rules: dict[str, Any], bid: Bid, tricks: int) -> int:
     return value
 
 
+def defence_per_trick(rules: dict[str, Any]) -> int:
+    """Points the defenders of a trick contract score for each trick they take."""
+    return 10 if rules["defender_points"] == "always" else 0
+
+
 def hand_points(rules: dict[str, Any], bid: Bid, tricks: int) -> int:
     """The contractors' points less the defenders' trick points, from the contractors' side."""
-    defence = 10 if rules["defender_points"] == "always" else 0
-    return contract_points(rules, bid, tricks) - defence * (TRICKS_PER_HAND - tricks)
+    return (contract_points(rules, bid, tricks)
+            - defence_per_trick(rules) * (TRICKS_PER_HAND - tricks))
 
 
 @dataclass
@@ -381,12 +387,39 @@ DISCARD_PLAYERS = (2, 3, 4)
 two hands of ten, the dead cards out of play, solve in milliseconds)."""
 
 
+DiscardPrior = Callable[[list[int]], list[float]]
+"""Values a list of candidate discards (masks) at once: higher is better (the learned
+evaluator's expected score, :func:`~cardroom.bots.five_hundred.valued_bids.discard_values`)."""
+PLAIN_SPARE = 3
+"""A prior values every way to put back the kitty's count of cards from that many more of
+the hand's least wanted side-suit cards (56 discards of five from eight)."""
+SEARCHED_CANDIDATES = 3
+"""Discards the sampled deals compare when a prior has ranked them (the best few)."""
+
+
+def plain_discards(view: FiveHundredView, strain: Strain, count: int) -> list[int]:
+    """Every way to put back ``count`` of the hand's :data:`PLAIN_SPARE` more least wanted
+    side-suit cards (no trump, no joker; least wanted as the rules bot's discard orders
+    them), or none when the hand has fewer side-suit cards than ``count``."""
+    deck = DECKS[view["rules"]["deck"]].mask
+    hand = mask_of_texts(hand_of(view))
+    trumps = strain.follow_mask[int(strain.trump)] if strain.trump is not None else 0
+    order = kitty_discards(Holding(strain, hand, deck), hand.bit_count())
+    plain = [card.mask for card in order if card.mask & ~trumps & ~JOKERS_MASK]
+    return [sum(chosen) for chosen in combinations(plain[:count + PLAIN_SPARE], count)]
+
+
 def choose_discard(view: FiveHundredView, rng: random.Random, deadline: float,
-                   samples: int) -> str | None:
+                   samples: int, prior: DiscardPrior | None = None) -> str | None:
     """The kitty discard with the best average score over sampled deals of the other hands
-    (``None`` when no deal could be solved in time). Two to four players only: five
-    players call their partner after the exchange, so the side is not known yet, and six
-    full hands take seconds to solve."""
+    (``None`` when no deal could be solved in time and there is no ``prior``). Two to four
+    players only: five players call their partner after the exchange, so the side is not
+    known yet, and six full hands take seconds to solve.
+
+    With a ``prior``, the candidates are also every plain discard (:func:`plain_discards`),
+    the prior ranks them, the sampled deals compare its best
+    :data:`SEARCHED_CANDIDATES`, and the prior's best is put back when no deal is solved in
+    time."""
     contract = view["contract"]
     text = contract.get("bid") if contract else None
     bid = Bid.parse(text) if text else None
@@ -396,8 +429,24 @@ def choose_discard(view: FiveHundredView, rng: random.Random, deadline: float,
     count = view["discard_count"]
     assert count is not None, "a kitty discard is chosen only while the view asks for one"
     candidates = discard_candidates(view, strain, count)
-    if len(candidates) == 1:
-        return None
+    if prior is not None:
+        candidates += [mask for mask in plain_discards(view, strain, count)
+                       if mask not in candidates]
+        values = dict(zip(candidates, prior(candidates), strict=True))
+        candidates.sort(key=lambda mask: -values[mask])
+        candidates = candidates[:SEARCHED_CANDIDATES]
+    best = candidates[0] if prior is not None or len(candidates) == 1 else None
+    if len(candidates) > 1:
+        best = _best_sampled_discard(view, bid, strain, candidates, rng, deadline,
+                                     samples) or best
+    return None if best is None else "discard " + " ".join(str(c) for c in cards_of(best))
+
+
+def _best_sampled_discard(view: FiveHundredView, bid: Bid, strain: Strain,
+                          candidates: list[int], rng: random.Random, deadline: float,
+                          samples: int) -> int | None:
+    """Of ``candidates``, the discard with the best average score over sampled deals (the
+    first on a tie), or ``None`` when no deal was solved in time."""
     seat = seat_of(view)
     rules = view["rules"]
     sampler = WholeDealSampler(view, rng)
@@ -415,8 +464,7 @@ def choose_discard(view: FiveHundredView, rng: random.Random, deadline: float,
 
     if not run_until(deadline, samples, step):
         return None
-    best = max(candidates, key=lambda d: (scores.mean(d) or -10_000.0, d == candidates[0]))
-    return "discard " + " ".join(str(card) for card in cards_of(best))
+    return max(candidates, key=lambda d: (scores.mean(d) or -10_000.0, d == candidates[0]))
 
 
 def choose_joker_suit(view: FiveHundredView, rng: random.Random, deadline: float,
@@ -566,13 +614,15 @@ def raised_bid(view: FiveHundredView, bid: Bid, worth: int, tricks: list[int]) -
 
 
 def sane_bid(view: FiveHundredView, choice: str, levels: dict[Suit | None, int],
-             rng: random.Random, deadline: float, samples: int) -> str:
+             rng: random.Random, deadline: float, samples: int,
+             raise_bids: bool = True) -> str:
     """``choice`` (the rules bot's bid, match tactics included), raised where the sampled
     deals justify more, or a lower bid or a pass where it is not sane.
 
-    A bid within the hand's worth (``levels``, the rules bot's valuation) is solved on
-    sampled deals where whole deals are solved, and raised in its strain as
-    :func:`raised_bid` allows. Not sane: a stop bid stretched past
+    A bid within the hand's worth (``levels``: the rules bot's valuation, or the learned
+    evaluator's) is solved on sampled deals where whole deals are solved, and raised in its
+    strain as :func:`raised_bid` allows, unless ``raise_bids`` is off (bids valued by their
+    expected score have weighed every level already). Not sane: a stop bid stretched past
     :data:`CROWDED_STOP_STRETCH` at five or six players; a bid of :data:`CHECKED_LEVEL` or
     more past the hand's worth; a nine or ten that the sampled deals do not make
     (:data:`MAKE_SHARE`, :data:`TEN_SHARE`); where no deal is solved, a ten without a joker
@@ -594,7 +644,7 @@ def sane_bid(view: FiveHundredView, choice: str, levels: dict[Suit | None, int],
             solved[offer.trump] = sampled_tricks(view, offer, rng, deadline, samples)
         return solved[offer.trump]
 
-    if bid.contract is Contract.TRICKS and bid.tricks <= levels.get(bid.trump, 0):
+    if raise_bids and bid.contract is Contract.TRICKS and bid.tricks <= levels.get(bid.trump, 0):
         tricks = tricks_in(bid)
         if tricks is not None:
             bid = raised_bid(view, bid, levels.get(bid.trump, 0), tricks)

@@ -11,9 +11,12 @@ jokers, a nominated joker, every contract but Hi/Lo. It works against a clock: w
 is still too big to solve in time, or no sample finishes, it plays as the rules bot does, and
 says why (:attr:`SearchBot.last_reason`, logged at debug level). The kitty exchange and the
 joker's nomination compare their choices the same way, over whole deals
-(:mod:`cardroom.bots.five_hundred.bidding`, which can bid by sampling as well). Its bids are
-the rules bot's (with the match score in mind), checked and raised on solved sampled deals
-(:func:`~cardroom.bots.five_hundred.bidding.sane_bid`); Nello's gift is the rules bot's.
+(:mod:`cardroom.bots.five_hundred.bidding`, which can bid by sampling as well). At
+four-handed tables it bids by the expected score of each bid and ranks its kitty discards
+with the learned hand evaluator (:mod:`cardroom.bots.five_hundred.valued_bids`); elsewhere
+its bids are the rules bot's; either way with the match score in mind, checked and raised on
+solved sampled deals (:func:`~cardroom.bots.five_hundred.bidding.sane_bid`). Nello's gift is
+the rules bot's.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -26,23 +29,29 @@ import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from cardroom.bots.five_hundred.aims import Aims, contract_aims, view_aims
 from cardroom.bots.five_hundred.bidding import (
     Averages,
+    DiscardPrior,
     choose_bid,
     choose_discard,
     choose_joker_suit,
     contract_points,
+    defence_per_trick,
     first_calls,
     sane_bid,
     unexplained_calls,
 )
+from cardroom.bots.five_hundred.evaluator import LEARNED_DECKS
 from cardroom.bots.five_hundred.knowledge import contract_bid, dead_cards, players_of
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import JOKERS, FastSearch, Position, SolverTimeout
+from cardroom.bots.five_hundred.tactics import match_bid
 from cardroom.bots.five_hundred.valuation import misere_danger
+from cardroom.bots.five_hundred.valued_bids import discard_values, valued_bid, view_levels
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.seen import hand_of, mask_of_texts, played_cards, unseen_cards
 from cardroom.games.cards import Card, Suit, cards_of, iter_indexes
@@ -67,10 +76,23 @@ class SolverLevel(Level):
     """Seconds for a bid or a kitty exchange (each sample solves whole deals)."""
     bid_samples: int
     """Most deals sampled for a bid or a kitty exchange."""
-    sampled_bids: bool = False
-    """Bid by sampling too (:func:`~cardroom.bots.five_hundred.bidding.choose_bid`), not only
-    exchange the kitty. Off at every level: on 60 duplicate deals against the rules bot it
-    lost about 30 points a deal to the rules bot's own bidding (bench/RESULTS.md)."""
+
+
+Bidding = Literal["valued", "rules", "sampled"]
+"""How the search bot bids: ``valued``, by the expected score of each bid from the learned
+hand evaluator (:mod:`cardroom.bots.five_hundred.valued_bids`); ``rules``, the rules bot's
+bids; ``sampled``, by solving sampled deals for each bid
+(:func:`~cardroom.bots.five_hundred.bidding.choose_bid`: on 60 duplicate deals it lost about
+30 points a deal to the rules bot's bidding, bench/RESULTS.md). The valued and the rules
+bids then go through the match tactics and the sampled sanity check; the sampled ones are
+made as found."""
+VALUED_PLAYERS = (4,)
+"""Tables the valued bidding plays at: the evaluator learned four-handed deals of the decks
+it names (:data:`~cardroom.bots.five_hundred.evaluator.LEARNED_DECKS`); other tables bid as
+the rules bot does."""
+VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere")
+"""The calls besides trick bids that the valued bidding weighs; the rules bot's choice of
+any other no-tricks bid (Nello, Across The Corner or The Table, double nullo …) stands."""
 
 
 LEVELS: dict[str, SolverLevel] = {
@@ -93,15 +115,18 @@ well under that)."""
 
 
 class SearchBot:
-    """PIMC card play and kitty exchange over exact double-dummy solutions; the rules bot's
-    bidding, with the match score in mind (:mod:`cardroom.bots.five_hundred.tactics`),
-    checked on solved sampled deals."""
+    """PIMC card play and kitty exchange over exact double-dummy solutions; bids in its
+    :data:`Bidding` style (valued by the learned evaluator unless told otherwise), with the
+    match score in mind (:mod:`cardroom.bots.five_hundred.tactics`), checked on solved
+    sampled deals."""
 
     name = "search"
 
-    def __init__(self, seed: int = 0, level: str = "default") -> None:
+    def __init__(self, seed: int = 0, level: str = "default", bidding: Bidding = "valued"
+                 ) -> None:
         self.seed = seed
         self.level = LEVELS[level]
+        self.bidding: Bidding = bidding
         self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
         self.heuristic = RulesBot(seed, match_tactics=True)
@@ -143,22 +168,49 @@ class SearchBot:
         samples = self.level.bid_samples
         action = None
         if view.get("discard_count"):
-            action = choose_discard(view, self.rng, deadline, samples)
+            action = choose_discard(view, self.rng, deadline, samples,
+                                    self._discard_prior(view))
         elif view["phase"] == "joker":
             action = choose_joker_suit(view, self.rng, deadline, samples)
-        elif (self.level.sampled_bids and view["phase"] == "bidding"
-              and (fallback == "pass" or _is_trick_bid(fallback))):
-            levels = self.heuristic.levels(Table(view))
-            order = sorted(levels, key=lambda strain: -levels[strain])
-            action = choose_bid(view, self.rng, deadline, samples, order)
         elif view["phase"] == "bidding":
-            action = sane_bid(view, fallback, self.heuristic.levels(Table(view)), self.rng,
-                              deadline, samples)
+            action = self.bid(view, fallback, deadline, samples)
         if action is None and (view.get("discard_count") or view["phase"] == "joker"):
             log.debug("%s chose %r by rule at seat %s: no sampled whole deal was solved "
                       "(none in time, or five or six hands, too many to solve whole)",
                       self.name, fallback, view.get("seat"))
         return action or fallback
+
+    def _valued(self, view: FiveHundredView) -> bool:
+        """Whether the bot bids (and exchanges) by the learned evaluator at this table."""
+        return (self.bidding == "valued" and players_of(view) in VALUED_PLAYERS
+                and view["rules"]["deck"] in LEARNED_DECKS)
+
+    def _discard_prior(self, view: FiveHundredView) -> DiscardPrior | None:
+        """The evaluator's ranking of the kitty discards of a trick contract, for the
+        valued style (``None`` otherwise)."""
+        bid = contract_bid(view)
+        if not self._valued(view) or bid is None or bid.contract is not Contract.TRICKS:
+            return None
+        trump = bid.trump
+        return lambda candidates: discard_values(view, bid, trump, candidates)
+
+    def bid(self, view: FiveHundredView, fallback: str, deadline: float,
+            samples: int) -> str | None:
+        """A call in the bot's :data:`Bidding` style (the rules bot's ``fallback`` where the
+        style has nothing to say), through the match tactics and the sanity check."""
+        style = self.bidding if self._valued(view) or self.bidding != "valued" else "rules"
+        if style == "rules" or fallback not in view["legal_actions"] or not (
+                fallback in VALUED_SPECIALS or _is_trick_bid(fallback)):
+            return sane_bid(view, fallback, self.heuristic.levels(Table(view)), self.rng,
+                            deadline, samples)
+        if style == "sampled":
+            levels = self.heuristic.levels(Table(view))
+            order = sorted(levels, key=lambda strain: -levels[strain])
+            return choose_bid(view, self.rng, deadline, samples, order)
+        levels = view_levels(view)
+        choice = valued_bid(view) or fallback
+        return sane_bid(view, match_bid(view, levels, choice), levels, self.rng, deadline,
+                        samples, raise_bids=False)
 
     # card play
 
@@ -586,7 +638,7 @@ class Aim:
             theirs = sum(won[seat] for seat in aims.maximisers) + left - counted
             return 0.0 if taken == theirs else sign * (bid.value if taken < theirs
                                                        else -bid.value)
-        defence = 10 if self.rules["defender_points"] == "always" else 0
+        defence = defence_per_trick(self.rules)
         if bid.is_misere_type:
             if self.rules["misere_failure"] == "stop":
                 taken = min(taken, 1)

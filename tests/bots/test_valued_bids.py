@@ -1,0 +1,163 @@
+"""Bids and kitty discards valued by the learned hand evaluator: strong hands bid high in
+their strain, poor hands pass, a hand with nothing to take a trick bids misère, passing is
+worth the high bid's expected result for its side, and the valued kitty exchange keeps the
+trumps and the joker."""
+
+from __future__ import annotations
+
+import random
+import time
+from math import comb
+
+import pytest
+
+from cardroom.bots.five_hundred import valued_bids
+from cardroom.bots.five_hundred.bidding import choose_discard, plain_discards
+from cardroom.bots.five_hundred.search import SearchBot
+from cardroom.bots.five_hundred.valued_bids import (
+    bid_points,
+    bidding_context,
+    pass_points,
+    valued_bid,
+)
+from cardroom.bots.seen import mask_of_texts
+from cardroom.games.cards import JOKERS_MASK, Card, Suit, cards_of
+from cardroom.games.five_hundred import Bid, FiveHundredView, Game, Rules, strain_for
+
+FIRST = 1
+"""The dealer is seat 0, so seat 1 calls first."""
+
+
+def deal_with(hand: list[str], preset: str = "online", seed: int = 0,
+              dealer: int = 0) -> Game:
+    """A new match whose first deal gives seat 1 ``hand`` and the rest at random."""
+    rules = Rules.preset(preset)
+    mine = [Card.parse(text) for text in hand]
+    rest = [card for card in cards_of(rules.deck_spec.mask) if card not in mine]
+    random.Random(seed).shuffle(rest)
+    hands = [rest[0:10], mine, rest[10:20], rest[20:30]]
+    return Game.from_deal(rules, dealer, hands, rest[30:30 + rules.kitty_size])
+
+
+STRONG_HEARTS = ["JK", "JH", "JD", "AH", "KH", "QH", "10H", "AS", "AC", "KC"]
+POOR = ["6H", "5H", "8D", "6D", "9C", "7C", "6C", "9S", "7S", "6S"]
+
+
+def test_a_strong_hand_bids_high_in_its_strain() -> None:
+    game = deal_with(STRONG_HEARTS)
+    choice = valued_bid(game.view(FIRST))
+    assert choice is not None and choice.startswith("bid ")
+    bid = Bid.parse(choice[4:])
+    assert bid.trump is not None and bid.trump.name == "HEARTS" and bid.tricks >= 8
+
+
+def test_a_poor_hand_weighs_no_trick_bid_and_passes() -> None:
+    game = deal_with(["QH", "9H", "8D", "7D", "KC", "9C", "7C", "JS", "8S", "5S"], seed=3)
+    view = game.view(FIRST)
+    points = bid_points(view)
+    assert "pass" in points
+    assert not [action for action in points
+                if action.startswith("bid ") and Bid.parse(action[4:]).is_trick_bid]
+    assert valued_bid(view) in ("pass", "bid misere")
+
+
+def test_no_bid_made_often_enough_is_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = deal_with(STRONG_HEARTS).view(FIRST)
+    assert valued_bid(view) != "pass"
+    monkeypatch.setattr(valued_bids, "MIN_MAKE_CHANCE", 1.01)
+    assert bid_points(view) == {"pass": 0.0}
+    assert valued_bid(view) == "pass"
+
+
+def test_the_context_reads_each_opponent_by_its_highest_bid_and_not_the_partner() -> None:
+    game = deal_with(POOR, seed=9)  # dealer 0: seats 1, 2, 3, 0 call in turn
+    game.apply("bid 6S", 1)
+    game.apply("pass", 2)
+    game.apply("bid 7H", 3)
+    context = bidding_context(game.view(0))
+    assert context.partner_bids == ()  # seat 2's pass is not read
+    assert context.opponent_bids == (Bid.parse("6S"), Bid.parse("7H"))
+    assert context.calls_before == 3
+    assert context.leads  # the contractor leads on `online`
+    game.apply("bid 7NT", 0)
+    game.apply("bid 8S", 1)
+    while game.to_act != 0:
+        game.apply("pass", game.to_act)
+    later = bidding_context(game.view(0))
+    assert later.opponent_bids == (Bid.parse("8S"), Bid.parse("7H"))
+    assert later.calls_before == 3
+
+
+def test_the_first_lead_left_of_the_dealer_is_read() -> None:
+    rules = Rules.from_dict({**Rules.preset("online").to_dict(), "first_lead": "dealer_left"})
+    game = Game.new(rules, seed=4, dealer=0)
+    assert bidding_context(game.view(1)).leads
+    game.apply("pass", 1)
+    assert not bidding_context(game.view(2)).leads
+
+
+def test_a_hand_with_no_trick_in_it_bids_misere() -> None:
+    game = deal_with(["4H", "5H", "6H", "4D", "5D", "6D", "5C", "6C", "5S", "6S"], seed=5)
+    view = game.view(FIRST)
+    assert "bid misere" in view["legal_actions"]
+    assert valued_bid(view) in ("bid misere", "bid open-misere")
+
+
+def test_passing_is_worth_the_high_bids_expected_result_for_its_side() -> None:
+    game = deal_with(POOR, seed=7)
+    game.apply("bid 8H", FIRST)
+    against = pass_points(game.view(2))
+    game.apply("pass", 2)
+    for_us = pass_points(game.view(3))
+    assert against < 0 < for_us
+    assert for_us == -against
+
+
+def test_five_handed_tables_bid_as_the_rules_bot() -> None:
+    bot = SearchBot(1)
+    game = Game.new(Rules.preset("five-handed"), seed=2)
+    assert not bot._valued(game.view(game.to_act))
+    four = Game.new(Rules.preset("online"), seed=2)
+    assert bot._valued(four.view(four.to_act))
+    assert not SearchBot(1, bidding="rules")._valued(four.view(four.to_act))
+
+
+def kitty_view(hand: list[str], bid: str, seed: int) -> FiveHundredView:
+    """Seat 1's view when it has won ``bid`` and holds the kitty."""
+    game = deal_with(hand, seed=seed)
+    game.apply(f"bid {bid}", FIRST)
+    while game.phase == "bidding":
+        game.apply("pass", game.to_act)
+    view = game.view(FIRST)
+    assert view["discard_count"] == 5
+    return view
+
+
+def test_plain_discards_put_back_side_cards_only() -> None:
+    view = kitty_view(["JK", "JH", "AH", "KH", "9H", "7H", "AS", "4S", "5C", "6D"], "8H", 11)
+    strain = strain_for(Suit.HEARTS)
+    discards = plain_discards(view, strain, 5)
+    hand = mask_of_texts(view["hand"])
+    trumps = strain.follow_mask[int(Suit.HEARTS)]
+    plain = (hand & ~trumps & ~JOKERS_MASK).bit_count()
+    assert len(discards) == comb(min(plain, 5 + 3), 5) > 1
+    for discard in discards:
+        assert discard.bit_count() == 5 and discard & hand == discard
+        assert not discard & (trumps | JOKERS_MASK)
+
+
+def test_the_prior_ranks_the_discards_and_decides_when_no_deal_is_solved() -> None:
+    view = kitty_view(["JK", "JH", "AH", "KH", "9H", "7H", "AS", "4S", "5C", "6D"], "8H", 11)
+    seen: list[list[int]] = []
+
+    def prior(candidates: list[int]) -> list[float]:
+        seen.append(list(candidates))
+        return [float(mask.bit_count() and -(mask & -mask).bit_length()) for mask in candidates]
+
+    choice = choose_discard(view, random.Random(1), time.perf_counter() - 1, 5, prior)
+    best = max(seen[0], key=lambda mask: -(mask & -mask).bit_length())
+    assert choice == "discard " + " ".join(str(card) for card in cards_of(best))
+    valued = SearchBot(4)._discard_prior(view)
+    assert valued is not None
+    values = valued(seen[0])
+    assert len(values) == len(seen[0]) and all(isinstance(v, float) for v in values)
