@@ -10,9 +10,10 @@ worth of the ten cards kept, which is how the exchange compares discards.
 
 Suits share one model: the hand is described relative to the strain (its trumps by their
 place in the trump order, then its other suits by length), so a spade hand and the same
-hand in hearts read alike. The shipped model is a small network whose weights are stored in
-``evaluator.npz`` beside this module and run with numpy alone: no training library is needed
-to play.
+hand in hearts read alike. The shipped models (a multinomial logistic regression for the
+tricks, a small network for the misère: whichever fitted the held-out deals better) are
+stored as weights in ``evaluator.npz`` beside this module and run with numpy alone: no
+training library is needed to play.
 """
 
 from __future__ import annotations
@@ -72,9 +73,9 @@ class Context:
     leads: bool
     """The seat leads the first trick if it wins the contract."""
     partner_bids: tuple[Bid | None, ...] = ()
-    """The partner's calls so far, in order (``None``: a pass)."""
+    """The partner's call (``None``: a pass; empty: not read, or not called yet)."""
     opponent_bids: tuple[Bid | None, ...] = ()
-    """The opponents' calls so far."""
+    """Each opponent's call: its highest trick bid, else its first call."""
     calls_before: int = 0
     """How many calls were made before the seat's first."""
 
