@@ -56,16 +56,15 @@ _CASUAL = PlayerLevel(
     "Values its hand, remembers the cards played and follows sound rules of thumb; quick.")
 _CLUB = PlayerLevel(
     "Club player", "search:fast",
-    "Bids what its hand is worth to score; solves ten possible deals exactly before each "
-    "card, a tenth of a second a card.")
+    "Bids what its hand is worth; solves ten possible deals before each card, a tenth of a "
+    "second.")
 _EXPERT = PlayerLevel(
     "Expert", "search",
-    "Bids what its hand is worth to score; solves a couple of dozen possible deals before "
-    "each card, up to half a second a card.")
+    "Bids what its hand is worth; solves two dozen possible deals a card, up to half a "
+    "second.")
 _MASTER = PlayerLevel(
     "Master", "search:strong",
-    "Bids what its hand is worth to score; the deepest search, up to a second and a half a "
-    "card: for patient players.")
+    "Bids what its hand is worth; the deepest search, up to a second and a half a card.")
 
 PLAYER_LEVELS: dict[str, tuple[PlayerLevel, ...]] = {
     "500": (_BEGINNER, _CASUAL, _CLUB, _EXPERT, _MASTER),
