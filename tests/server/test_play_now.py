@@ -70,7 +70,12 @@ async def test_play_now_starts_a_table_with_bots_then_a_second_player_takes_a_bo
     assert table.seats[seat].bot == "simple"  # the bot finishes the hand
     assert table.summary()["seats"][seat]["successor"] == "Bob"
 
-    await play_for(room, ann, table, lambda: table.seat_of(bob) is not None)
+    # Ann plays the first hand out and then waits: her first bid of the next hand, made at
+    # once, would change the table before the hand-over runs, which then waits for the end of
+    # that hand (seen once under a loaded run)
+    await play_for(room, ann, table,
+                   lambda: table.game is not None and len(table.game.history) >= 1)
+    await eventually(lambda: table.seat_of(bob) is not None)
     assert table.seat_of(bob) == seat and table.seats[seat].bot is None
     assert table.seats[seat].successor is None
     game = table.game
