@@ -198,7 +198,7 @@ class SearchBot:
             samples: int) -> str | None:
         """A call in the bot's :data:`Bidding` style (the rules bot's ``fallback`` where the
         style has nothing to say), through the match tactics and the sanity check."""
-        style = self.bidding if self._valued(view) or self.bidding != "valued" else "rules"
+        style = "rules" if self.bidding == "valued" and not self._valued(view) else self.bidding
         if style == "rules" or fallback not in view["legal_actions"] or not (
                 fallback in VALUED_SPECIALS or _is_trick_bid(fallback)):
             return sane_bid(view, fallback, self.heuristic.levels(Table(view)), self.rng,
