@@ -114,7 +114,8 @@ def test_contracts_are_tallied_by_level_with_the_made_share_per_level(tmp_path) 
     import json
 
     from cardroom.games.five_hundred import Bid
-    from cardroom.tools.arena import level_of, main
+    from cardroom.games.five_hundred.bids import level_of
+    from cardroom.tools.arena import main
 
     rules = Rules.preset("online")
     report = run_arena(rules, "rules", "simple", sets=3, seed=2, records=tmp_path)
@@ -157,3 +158,52 @@ def test_contracts_are_tallied_by_level_with_the_made_share_per_level(tmp_path) 
         contracts = figures[side]["contracts"]
         assert sum(t["made"] for t in by_level.values()) == contracts["made"]
         assert sum(t["failed"] for t in by_level.values()) == contracts["failed"]
+
+
+def test_1000_plays_a_set_with_a_in_each_seat_and_tallies_its_bets(tmp_path) -> None:
+    """The arena plays 1000 through the game registry: three matches a set from the same
+    deal, A in each seat in turn; each side's points are its score in the record; contracts
+    are tallied by bet and by kind (``bet``, ``blind``), and they add up."""
+    from cardroom.games import thousand
+    from cardroom.games.registry import replay
+
+    rules = thousand.Rules.preset("seed")
+    report = run_arena(rules, "rules", "random", sets=2, seed=5, records=tmp_path, hands=4)
+    assert report.game == "1000" and report.sides == 3 and report.matches == 6
+    assert [r.a_seats for r in report.results[:3]] == [(0,), (1,), (2,)]
+    assert report.edge_per_hand().value > 0  # the rules bot out-scores random play
+    for result in report.results:
+        game = replay(thousand.Record.from_text(
+            (tmp_path / f"match-{result.seed}-a{result.a_seats[0]}.txt").read_text()))
+        assert len(game.history) == result.hands == 4
+        others = [score for seat, score in enumerate(game.scores) if seat != result.a_seats[0]]
+        assert result.a_points == game.scores[result.a_seats[0]]
+        assert result.b_points == sum(others) / 2
+    for side in ("a", "b"):
+        made, failed, _ = report.contracts(side)
+        kinds, levels = report.contracts_by_kind(side), report.contracts_by_level(side)
+        assert set(kinds) <= {"bet", "blind"} and all(level.isdigit() for level in levels)
+        assert list(levels) == sorted(levels, key=int)
+        for table in (kinds, levels):
+            assert sum(m for m, _, _ in table.values()) == made
+            assert sum(f for _, f, _ in table.values()) == failed
+    assert made + failed > 0
+
+
+def test_the_command_plays_1000_by_its_preset_or_game_and_names_bad_ones() -> None:
+    from typer.testing import CliRunner
+
+    from cardroom.cli import app
+    from cardroom.tools.arena import main
+
+    runner = CliRunner()
+    for choice in (["--preset", "russian"], ["--game", "1000"]):
+        result = runner.invoke(app, ["arena", "--team-a", "rules", "--team-b", "random",
+                                     "--matches", "3", "--hands", "1", *choice],
+                               env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        assert "3 matches on duplicate deals" in result.output
+    refused = runner.invoke(app, ["arena", "--preset", "nonesuch"])
+    assert refused.exit_code == 1 and "1000: seed, russian" in refused.output
+    with pytest.raises(SystemExit):
+        main(["--game", "1000", "--preset", "online"])

@@ -21,8 +21,8 @@ from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from cardroom.bots import make_bot
 from cardroom.bots.levels import DEFAULT_BOT
-from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game, Record, Rules
-from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
+from cardroom.games.five_hundred import Game, Record
+from cardroom.games.registry import GAMES, pick_game, presets_by_game
 from cardroom.games.registry import replay as replay_game
 from cardroom.tools.terminal import TerminalMatch, replay_match
 
@@ -85,30 +85,10 @@ def _fail(console: Console, message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
-def _presets_by_game() -> str:
-    """``500: online, australian …; 1000: seed, russian`` for the help of ``--preset``."""
-    return "; ".join(f"{spec.title}: {', '.join(spec.presets)}" for spec in GAMES.values())
-
-
-def _pick_game(game: str | None, preset: str | None) -> tuple[GameSpec, str]:
-    """The game and preset to play: the named game (or the one offering ``preset``, else
-    the default game) and its preset (its default when none is named); ``ValueError`` with
-    the choices if there is no such game or it has no such preset."""
-    if game is not None and game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
-    offering = [spec for spec in GAMES.values()
-                if (game is None or spec.name == game) and (preset is None
-                                                            or preset in spec.presets)]
-    if not offering:
-        raise ValueError(f"unknown preset {preset!r}; choose one of: {_presets_by_game()}")
-    spec = GAMES[game or DEFAULT_GAME] if preset is None else offering[0]
-    return spec, preset or spec.default_preset
-
-
 @app.command(cls=ReadableCommand)
 def play(
     preset: Annotated[str | None, typer.Option(
-        help=f"Rules preset ({_presets_by_game()}); it names its game.")] = None,
+        help=f"Rules preset ({presets_by_game()}); it names its game.")] = None,
     game: Annotated[str | None, typer.Option(
         help=f"The game ({', '.join(GAMES)}), when no preset names it: its default preset "
              f"is played.")] = None,
@@ -125,7 +105,7 @@ def play(
     """Play a match of 500 or 1000 in the terminal: you are South, bots hold the other seats."""
     console = _console()
     try:
-        spec, preset = _pick_game(game, preset)
+        spec, preset = pick_game(game, preset)
     except ValueError as error:
         raise _fail(console, str(error)) from None
     seed = secrets.randbelow(1_000_000) if seed is None else seed
@@ -490,8 +470,11 @@ def history(
 def arena(
     team_a: Annotated[str, typer.Option(help="Bot of team A (see BOT_NAMES).")] = DEFAULT_BOT,
     team_b: Annotated[str, typer.Option(help="Bot of team B.")] = "rules",
-    preset: Annotated[str, typer.Option(help=f"Rules preset: {', '.join(ALL_PRESET_NAMES)}.")]
-    = "online",
+    preset: Annotated[str | None, typer.Option(
+        help=f"Rules preset ({presets_by_game()}); it names its game.")] = None,
+    game: Annotated[str | None, typer.Option(
+        help=f"The game ({', '.join(GAMES)}), when no preset names it: its default preset "
+             f"is played.")] = None,
     matches: Annotated[int, typer.Option(help="Matches to play (rounded up to whole sets: "
                                                "each deal is played once with A at each side "
                                                "of the table).")] = 200,
@@ -514,9 +497,11 @@ def arena(
     for bot in (team_a, team_b):
         if bot not in BOT_NAMES:
             raise _fail(console, f"unknown bot {bot!r}; choose one of: {', '.join(BOT_NAMES)}")
-    if preset not in ALL_PRESET_NAMES:
-        raise _fail(console, f"unknown preset {preset!r}")
-    rules = Rules.preset(preset)
+    try:
+        spec, preset = pick_game(game, preset)
+    except ValueError as error:
+        raise _fail(console, str(error)) from None
+    rules = spec.rules(preset)
     sets = duplicate_sets(rules, matches)
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())

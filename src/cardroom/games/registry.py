@@ -131,6 +131,19 @@ class GameSpec:
         label: str | None = self.module.contract_label(hand)
         return label
 
+    def contract_kind(self, hand: dict[str, Any]) -> str | None:
+        """The kind of a hand's contract, by which contracts made are tallied: a 500
+        contract's (``"tricks"``, ``"misere"`` …), 1000's ``"bet"`` or ``"blind"``; ``None``
+        when nobody bid."""
+        kind: str | None = self.module.contract_kind(hand)
+        return kind
+
+    @property
+    def contract_levels(self) -> tuple[str, ...]:
+        """The contract levels a table of contracts by level always lists, bid or not (500's
+        six to ten)."""
+        return tuple(self.module.CONTRACT_LEVELS)
+
     def hint(self, view: dict[str, Any], samples: int) -> str:
         """How the game's search bot chose its hint for this view (``samples``: the deals it
         reports having searched, 0 when it counted none)."""
@@ -161,6 +174,27 @@ def game_spec(name: str) -> GameSpec:
 def replay(record: Record) -> Game:
     """Rebuild any game's match from its record (the record names its game)."""
     return game_spec(record.game).replay(record)
+
+
+def presets_by_game() -> str:
+    """``500: online, australian …; 1000: seed, russian``: every preset, for a command's
+    help and its errors."""
+    return "; ".join(f"{spec.title}: {', '.join(spec.presets)}" for spec in GAMES.values())
+
+
+def pick_game(game: str | None, preset: str | None) -> tuple[GameSpec, str]:
+    """The game and preset to play: the named game (or the one offering ``preset``, else
+    the default game) and its preset (its default when none is named); ``ValueError`` with
+    the choices if there is no such game or it has no such preset."""
+    if game is not None and game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; choose one of: {', '.join(GAMES)}")
+    offering = [spec for spec in GAMES.values()
+                if (game is None or spec.name == game) and (preset is None
+                                                            or preset in spec.presets)]
+    if not offering:
+        raise ValueError(f"unknown preset {preset!r}; choose one of: {presets_by_game()}")
+    spec = GAMES[game or DEFAULT_GAME] if preset is None else offering[0]
+    return spec, preset or spec.default_preset
 
 
 def spec_for_rules(rules: Any) -> GameSpec:

@@ -1,14 +1,16 @@
-"""Bot against bot on duplicate deals, with confidence intervals.
+"""Bot against bot on duplicate deals, with confidence intervals, in any game of the registry.
 
-Every match is played twice from the same seed: once with team A in seats 0 & 2, once with
-team A in seats 1 & 3, so each side holds each set of cards once and the luck of the deal
-cancels out. Matches run in worker processes (``jobs``); each pair is independent and seeded,
-so results do not depend on how many processes play them.
+Every match is played once for each side of the table from the same seed: at 500 for four,
+once with team A in seats 0 & 2 and once in seats 1 & 3; at 1000, once with A in each of the
+three seats. Each side holds each set of cards once and the luck of the deal cancels out.
+Matches run in worker processes (``jobs``); each set is independent and seeded, so results
+do not depend on how many processes play them.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -17,8 +19,7 @@ from typing import Any
 
 from cardroom.bots import Bot, make_bot
 from cardroom.bots.levels import DEFAULT_BOT
-from cardroom.games.five_hundred import Bid, Game, Rules
-from cardroom.games.five_hundred.bids import level_of
+from cardroom.games.registry import game_spec, pick_game, spec_for_rules
 
 MAX_ACTIONS = 20_000
 """A match longer than this is a bug (bots that never finish), not a game."""
@@ -38,18 +39,21 @@ class MatchResult:
     b_points: float
     """The points of B's sides, on average per side (one side: its points)."""
     a_contracts: tuple[int, int]
-    """(made, failed) of contracts team A won in the bidding."""
+    """(made, failed) of contracts team A won in the bidding.
+
+    Points are each side's score when the match stopped (1000's penalties included)."""
     b_contracts: tuple[int, int]
     """(made, failed) of contracts B's sides won, A defending."""
     record: str | None = None
     a_kinds: tuple[tuple[str, int, int], ...] = ()
-    """Team A's contracts by kind (``tricks``, ``misere``, ``open-misere`` …): (kind, made,
-    failed); team B's contracts are the ones team A defended."""
+    """Team A's contracts by kind (the game's ``contract_kind``: ``tricks``, ``misere``,
+    ``open-misere`` … in 500, ``bet`` or ``blind`` in 1000): (kind, made, failed); team B's
+    contracts are the ones team A defended."""
     b_kinds: tuple[tuple[str, int, int], ...] = ()
     a_levels: tuple[tuple[str, int, int], ...] = ()
-    """Team A's contracts by level: trick contracts (suits, no trumps, J5) by their number
-    of tricks (``"6"`` … ``"10"``), the others by kind as in ``a_kinds``: (level, made,
-    failed)."""
+    """Team A's contracts by level (the game's ``contract_label``): 500's trick contracts by
+    their number of tricks (``"6"`` … ``"10"``), its others by kind as in ``a_kinds``;
+    1000's by the bet (``"120"``): (level, made, failed)."""
     b_levels: tuple[tuple[str, int, int], ...] = ()
 
 
@@ -58,18 +62,22 @@ BotChoice = str | Callable[[int], Bot]
 of its own)."""
 
 
-def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side: int,
+def play_match(rules: Any, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side: int,
                keep_record: bool = False, hands: int | None = None) -> MatchResult:
-    """Play one match with team A at side ``a_side`` (``rules.teams[a_side]``: seats 0 & 2
-    for side 0 at a table of four) and B's bot everywhere else. With ``hands``, stop after
-    that many hands (nobody wins): the same deals, compared hand by hand."""
-    game = Game.new(rules, seed=seed)
-    sides = len(rules.teams)
+    """Play one match of the game these rules belong to, with team A at side ``a_side``
+    (the game's ``teams(rules)[a_side]``: seats 0 & 2 for side 0 at a 500 table of four,
+    seat 0 in 1000) and B's bot everywhere else. With ``hands``, stop after that many hands
+    (nobody wins): the same deals, compared hand by hand."""
+    spec = spec_for_rules(rules)
+    game = spec.new(rules, seed=seed)
+    teams = spec.teams(rules)
+    sides = len(teams)
+    team_of = {seat: side for side, team in enumerate(teams) for seat in team}
 
     def make(choice: BotChoice, bot_seed: int) -> Bot:
         return make_bot(choice, seed=bot_seed) if isinstance(choice, str) else choice(bot_seed)
 
-    bots = {seat: make(bot_a if game.team_of[seat] == a_side else bot_b,
+    bots = {seat: make(bot_a if team_of[seat] == a_side else bot_b,
                        seed * 8 * sides + seat + 8 * a_side)
             for seat in range(game.players)}
     for _ in range(MAX_ACTIONS):
@@ -83,17 +91,18 @@ def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_si
     contracts = {"a": [0, 0], "b": [0, 0]}
     kinds: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
     levels: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
-    for hand in game.history:
-        if hand.contractor is not None and hand.made is not None and hand.contract:
-            team = "a" if game.team_of[hand.contractor] == a_side else "b"
-            outcome = 0 if hand.made else 1
-            contracts[team][outcome] += 1
-            bid = Bid.parse(hand.contract)
-            kinds[team].setdefault(bid.contract.value, [0, 0])[outcome] += 1
-            levels[team].setdefault(level_of(bid), [0, 0])[outcome] += 1
-    points = [sum(hand.points[side] for hand in game.history) for side in range(sides)]
+    for hand in (result.to_dict() for result in game.history):
+        kind, level = spec.contract_kind(hand), spec.contract_label(hand)
+        if hand["contractor"] is None or hand["made"] is None or kind is None or level is None:
+            continue
+        team = "a" if team_of[hand["contractor"]] == a_side else "b"
+        outcome = 0 if hand["made"] else 1
+        contracts[team][outcome] += 1
+        kinds[team].setdefault(kind, [0, 0])[outcome] += 1
+        levels[team].setdefault(level, [0, 0])[outcome] += 1
+    points = list(game.scores)
     return MatchResult(
-        seed=seed, a_seats=tuple(game.rules.teams[a_side]), a_won=game.winner == a_side,
+        seed=seed, a_seats=tuple(teams[a_side]), a_won=game.winner == a_side,
         hands=len(game.history), a_points=points[a_side],
         b_points=(sum(points) - points[a_side]) / (sides - 1),
         a_contracts=(contracts["a"][0], contracts["a"][1]),
@@ -103,14 +112,10 @@ def play_match(rules: Rules, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_si
         a_levels=_tally(levels["a"]), b_levels=_tally(levels["b"]))
 
 
-TRICK_LEVELS = (6, 7, 8, 9, 10)
-"""The levels of trick bids, which the level table always lists (a level never bid shows a
-count of 0: the bots' bidding leaves it out)."""
-
-
 def level_order(level: str) -> tuple[int, str]:
-    """Trick levels first, six to ten, then the other kinds by name."""
-    return (int(level), "") if level.isdigit() else (TRICK_LEVELS[-1] + 1, level)
+    """Numbered levels first, lowest first (500's six to ten, 1000's bets), then the other
+    kinds by name."""
+    return (int(level), "") if level.isdigit() else (sys.maxsize, level)
 
 
 def _tally(kinds: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
@@ -121,17 +126,19 @@ def _tally(kinds: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
                                                     key=lambda item: level_order(item[0])))
 
 
-_Work = tuple[dict, int, "BotChoice", "BotChoice", bool, int | None]
-"""What a worker needs to play one duplicate set: rules, seed, bots, records?, hands."""
+_Work = tuple[str, dict, int, "BotChoice", "BotChoice", bool, int | None]
+"""What a worker needs to play one duplicate set: the game, its rules, seed, bots, records?,
+hands."""
 
 
 def _play_set(args: _Work) -> tuple[MatchResult, ...]:
     """The same deals once with team A at each side of the table in turn (a pair at a table
     of two teams)."""
-    rules_dict, seed, bot_a, bot_b, keep, hands = args
-    rules = Rules.from_dict(rules_dict)
+    game, rules_dict, seed, bot_a, bot_b, keep, hands = args
+    spec = game_spec(game)
+    rules = spec.rules_from_dict(rules_dict)
     return tuple(play_match(rules, seed, bot_a, bot_b, side, keep, hands)
-                 for side in range(len(rules.teams)))
+                 for side in range(len(spec.teams(rules))))
 
 
 @dataclass
@@ -185,6 +192,8 @@ class ArenaReport:
 
     sides: int = 2
     """Matches in a duplicate set: the sides of the table (A takes each in turn)."""
+    game: str = "500"
+    """The game played (its registry name)."""
 
     @property
     def matches(self) -> int:
@@ -225,13 +234,13 @@ class ArenaReport:
         return _made_shares(rows, {}, key=lambda kind: kind)
 
     def contracts_by_level(self, side: str) -> dict[str, tuple[int, int, Interval]]:
-        """Contracts a side won in the bidding, by level (:func:`level_of`): made, failed,
-        share made; trick levels six to ten always (0 of 0 where never bid), then the other
-        kinds of contract it played."""
+        """Contracts a side won in the bidding, by level (the game's ``contract_label``):
+        made, failed, share made; the game's ``contract_levels`` always (500's six to ten, 0
+        of 0 where never bid), then the other levels and kinds of contract it played."""
         rows = (row for result in self.results
                 for row in (result.a_levels if side == "a" else result.b_levels))
-        return _made_shares(rows, {str(level): [0, 0] for level in TRICK_LEVELS},
-                            key=level_order)
+        always = game_spec(self.game).contract_levels
+        return _made_shares(rows, {level: [0, 0] for level in always}, key=level_order)
 
     def level_lines(self, side: str) -> list[str]:
         """The side's contract-level distribution as text: per level, how many contracts
@@ -269,7 +278,7 @@ class ArenaReport:
                 "contracts": {"made": made, "failed": failed, "made_share": interval(share)},
                 "by_kind": tallies(self.contracts_by_kind(side)),
                 "by_level": tallies(self.contracts_by_level(side))}
-        return {"matches": self.matches, "sides_per_set": self.sides,
+        return {"game": self.game, "matches": self.matches, "sides_per_set": self.sides,
                 "a_edge_per_hand": interval(self.edge_per_hand()), **sides}
 
     def summary(self, preset: str) -> str:
@@ -308,13 +317,13 @@ def _made_shares(rows: Iterable[tuple[str, int, int]], totals: dict[str, list[in
             for name, (made, failed) in sorted(totals.items(), key=lambda item: key(item[0]))}
 
 
-def duplicate_sets(rules: Rules, matches: int) -> int:
+def duplicate_sets(rules: Any, matches: int) -> int:
     """Duplicate sets that play at least ``matches`` matches (a set is a match per side)."""
-    sides = len(rules.teams)
+    sides = len(spec_for_rules(rules).teams(rules))
     return max(1, -(-matches // sides))
 
 
-def run_arena(rules: Rules, bot_a: BotChoice, bot_b: BotChoice, sets: int, seed: int,
+def run_arena(rules: Any, bot_a: BotChoice, bot_b: BotChoice, sets: int, seed: int,
               jobs: int = 1,
               records: Path | None = None,
               progress: Callable[[int], None] | None = None,
@@ -324,10 +333,11 @@ def run_arena(rules: Rules, bot_a: BotChoice, bot_b: BotChoice, sets: int, seed:
     after each set, with ``report`` (when given, filled in place) holding the sets done so
     far. With several ``jobs``, a bot given as a function must be one that pickles (a
     module-level function, class or ``functools.partial`` of one)."""
+    spec = spec_for_rules(rules)
     report = ArenaReport(bot_a, bot_b) if report is None else report
-    report.sides = len(rules.teams)
-    work: list[_Work] = [(rules.to_dict(), seed + n, bot_a, bot_b, records is not None, hands)
-                         for n in range(sets)]
+    report.sides, report.game = len(spec.teams(rules)), spec.name
+    work: list[_Work] = [(spec.name, rules.to_dict(), seed + n, bot_a, bot_b,
+                          records is not None, hands) for n in range(sets)]
     for done, one_set in enumerate(_map(work, jobs), start=1):
         for result in one_set:
             report.results.append(result)
@@ -375,13 +385,15 @@ def main(argv: list[str] | None = None) -> None:
     still leaves the figures of the sets it finished."""
     import argparse
     import json
-    import sys
 
     parser = argparse.ArgumentParser(prog="python -m cardroom.tools.arena",
                                      description=main.__doc__)
     parser.add_argument("--team-a", default=DEFAULT_BOT)
     parser.add_argument("--team-b", default="rules")
-    parser.add_argument("--preset", default="online")
+    parser.add_argument("--preset", default=None,
+                        help="The rules preset; it names its game (default: the game's own).")
+    parser.add_argument("--game", default=None,
+                        help="The game, when no preset names it: its default preset is played.")
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
@@ -399,17 +411,18 @@ def main(argv: list[str] | None = None) -> None:
         team_a, team_b = bot_choice(args.team_a), bot_choice(args.team_b)
     except ValueError as error:
         parser.error(str(error))
+    try:
+        spec, preset = pick_game(args.game, args.preset)
+        rules = spec.rules(preset, None if args.deck is None else {"deck": args.deck})
+    except ValueError as error:  # no such game or preset, or no such deck (a RulesError)
+        parser.error(str(error))
     report = ArenaReport(args.team_a, args.team_b)
-    rules = Rules.preset(args.preset)
-    table = args.preset
-    if args.deck is not None:
-        rules = Rules.from_dict({**rules.to_dict(), "deck": args.deck})
-        table = f"{args.preset}, deck {args.deck}"
+    table = preset if args.deck is None else f"{preset}, deck {args.deck}"
 
     def show(heading: str) -> None:
         print(f"-- {heading}\n{report.summary(table)}", flush=True)
         if args.json is not None:
-            figures = {"preset": args.preset, "deck": rules.to_dict()["deck"],
+            figures = {"preset": preset, "deck": rules.to_dict().get("deck"),
                        "seed": args.seed, **report.to_dict()}
             args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
 

@@ -10,7 +10,7 @@ from cardroom.games.five_hundred.actions import Action, DiscardChoices
 from cardroom.games.five_hundred.bids import Bid, Contract, bid_value
 from cardroom.games.five_hundred.game import Game, HandResult
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES, PRESET_NAMES, Rules, RulesError
-from cardroom.games.five_hundred.scoring import contract_label
+from cardroom.games.five_hundred.scoring import CONTRACT_LEVELS, contract_kind, contract_label
 from cardroom.games.five_hundred.shapes import FiveHundredView
 from cardroom.games.five_hundred.tricks import Strain, strain_for, trick_winner
 from cardroom.games.record import Record
@@ -20,6 +20,7 @@ VIEW_SHAPE = FiveHundredView
 
 __all__ = [
     "ALL_PRESET_NAMES",
+    "CONTRACT_LEVELS",
     "PRESET_NAMES",
     "VIEW_SHAPE",
     "Action",
@@ -35,6 +36,7 @@ __all__ = [
     "RulesError",
     "Strain",
     "bid_value",
+    "contract_kind",
     "contract_label",
     "strain_for",
     "trick_winner",

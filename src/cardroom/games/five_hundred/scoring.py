@@ -58,6 +58,17 @@ def contract_label(hand: HandView) -> str | None:
     return None if hand["contract"] is None else level_of(Bid.parse(hand["contract"]))
 
 
+def contract_kind(hand: HandView) -> str | None:
+    """The kind of the hand's contract (``"tricks"``, ``"misere"``, ``"open-misere"`` …), by
+    which the arena tallies contracts made; ``None`` when nobody bid."""
+    return None if hand["contract"] is None else Bid.parse(hand["contract"]).contract.value
+
+
+CONTRACT_LEVELS = ("6", "7", "8", "9", "10")
+"""The trick levels a table of contracts by level always lists, even at none bid (a level a
+bot never bids is worth seeing)."""
+
+
 def end_hand(game: State) -> list[dict[str, Any]]:
     """Score the hand just played; then the match is over, or the next hand is dealt."""
     points, made, summary = hand_points(game)

@@ -21,13 +21,21 @@ from cardroom.games.thousand.deck import (
 )
 from cardroom.games.thousand.game import GAME_NAME, Game
 from cardroom.games.thousand.rules import PRESET_NAMES, Rules, RulesError
-from cardroom.games.thousand.scoring import DealScore, HandResult, contract_label, score_deal
+from cardroom.games.thousand.scoring import (
+    CONTRACT_LEVELS,
+    DealScore,
+    HandResult,
+    contract_kind,
+    contract_label,
+    score_deal,
+)
 from cardroom.games.thousand.shapes import ThousandView
 
 VIEW_SHAPE = ThousandView
 """The typed structure of a 1000 view (the registry's ``view_shape``)."""
 
 __all__ = [
+    "CONTRACT_LEVELS",
     "GAME_NAME",
     "MARRIAGE_POINTS",
     "PACK_MASK",
@@ -43,6 +51,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "ThousandView",
+    "contract_kind",
     "contract_label",
     "marriages_in",
     "playable",

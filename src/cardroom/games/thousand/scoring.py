@@ -99,6 +99,19 @@ def contract_label(hand: HandView) -> str | None:
     return None if hand["contractor"] is None or value is None else str(value)
 
 
+def contract_kind(hand: HandView) -> str | None:
+    """The kind of the deal's contract: ``"blind"`` for a bet made before seeing the talon,
+    else ``"bet"``; ``None`` when nobody bid."""
+    if hand["contractor"] is None:
+        return None
+    return "blind" if hand["blind"] else "bet"
+
+
+CONTRACT_LEVELS: tuple[str, ...] = ()
+"""Bets a table of contracts by level always lists: none (bets run in tens from 100, and
+only those bid are shown)."""
+
+
 # -- the end of a deal ---------------------------------------------------------------------------
 
 
