@@ -14,6 +14,25 @@ from cardroom.tables.room import Player, Room
 from cardroom.tools.client import Client
 from tests.shapes import check_message
 
+QUICK = {"target": 50}
+"""A 500 match that ends with the first made contract (or soon after)."""
+
+
+async def finished_match(room: Room, player: Player, rated: bool = True,
+                         private: bool = False) -> str:
+    """A quick 500 match at a new table of ``player``'s, played out by bots (the player
+    leaves, so a bot plays for them); the table's id once it is over."""
+    table = await room.create_table(player, "online", QUICK, 0, None, "simple",
+                                    rated=rated, private=private)
+    await room.start_with_bots(player, table.id, None)
+    await room.leave(player, table.id)
+    for _ in range(600):
+        if table.game is not None and table.game.is_over:
+            return table.id
+        await asyncio.sleep(0.05)
+    raise AssertionError("the match did not end")
+
+
 CARD = re.compile(r"^(?:10|11|12|13|[2-9JQKA])[SCDH]$|^JK2?$")
 
 

@@ -20,10 +20,8 @@ from cardroom.tables.quotas import QuotaSettings
 from cardroom.tables.ratings import Rater, rate_match, side_ranks
 from cardroom.tables.room import Player, Room, RoomSettings
 from cardroom.web.app import ServerConfig, create_app
+from tests.server.helpers import finished_match
 from tests.server.pg import fresh_schema
-
-QUICK = {"target": 50}
-"""A 500 match that ends with the first made contract (or soon after)."""
 
 
 @pytest.fixture
@@ -32,21 +30,6 @@ def room_settings() -> RoomSettings:
                         disconnect_grace=3600, default_bot="simple",
                         leaderboard_min_matches=1,
                         quotas=QuotaSettings(tables_per_player=100, tables=1000))
-
-
-async def finished_match(room: Room, player: Player, rated: bool = True,
-                         private: bool = False) -> str:
-    """A quick 500 match at a new table of ``player``'s, played out by bots (the player
-    leaves, so a bot plays for them); the table's id once it is over."""
-    table = await room.create_table(player, "online", QUICK, 0, None, "simple",
-                                    rated=rated, private=private)
-    await room.start_with_bots(player, table.id, None)
-    await room.leave(player, table.id)
-    for _ in range(600):
-        if table.game is not None and table.game.is_over:
-            return table.id
-        await asyncio.sleep(0.05)
-    raise AssertionError("the match did not end")
 
 
 async def rated_figures(room: Room, entity: str) -> dict[str, Any]:

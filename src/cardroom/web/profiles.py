@@ -1,22 +1,35 @@
-"""The JSON behind the profile and leaderboard screens, and finished matches' records.
+"""The JSON behind the profile, leaderboard and replay screens, and matches' records.
 
-``/api/players/{id}``, ``/api/leaderboard?game=500`` and
-``/api/matches/{table}/{match}/record``: each one client address may ask for
-``lookups_per_minute`` times a minute (then 429), as they cost the database a few queries.
+``/api/players/{id}``, ``/api/leaderboard?game=500``, ``/api/matches/{table}/{match}/record``,
+``/api/replays/{table}/{match}`` and ``/api/replays/{table}/{match}/hands/{hand}?seat=S``:
+each one client address may ask for ``lookups_per_minute`` times a minute (then 429), as they
+cost the database a few queries. Replays and records follow :mod:`cardroom.tables.replays`'
+rules of who may see what: the asker is the player whose token comes as ``Authorization:
+Bearer TOKEN`` (none: a stranger), and a private table's link holders bring ``?invite=``.
 """
 
 from __future__ import annotations
+
+import gzip
+import json
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from cardroom.games.registry import DEFAULT_GAME
-from cardroom.tables import profiles
+from cardroom.tables import profiles, replays
+from cardroom.tables.errors import RoomError
+from cardroom.tables.model import Player
 from cardroom.tables.quotas import QuotaExceeded
 from cardroom.tables.room import Room
 
-MATCH_NUMBER_MAX = 10**9
+TOKEN_MAX = 200
+"""Longer than any token the room hands out (a longer header is not looked up)."""
+GZIP_FROM = 2048
+"""Answers at least this long (bytes of JSON) are compressed for clients that accept it: a
+hand's replay repeats the table's view at every step, about 200 KB that compress to 5."""
+NOT_FOUND = "There is no such match to replay."
 
 
 def _refused(request: Request) -> Response | None:
@@ -60,26 +73,84 @@ async def leaderboard(request: Request) -> Response:
         room.store, game, room.settings.leaderboard_min_matches, offset, limit))
 
 
+async def _asker(request: Request) -> Player | None:
+    """The player whose token the request brings (``None``: none, or not a valid one)."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token or len(token) > TOKEN_MAX:
+        return None
+    try:
+        return await request.app.state.room.authenticate(token.strip())
+    except RoomError:
+        return None
+
+
+async def _replayable(request: Request) -> replays.ReplayMatch | None:
+    """The match the path names, if the asker may replay it."""
+    invite = request.query_params.get("invite")
+    return await replays.find(request.app.state.room, await _asker(request),
+                              request.path_params["table_id"][:64],
+                              request.path_params["number"], invite[:64] if invite else None)
+
+
+def _json(request: Request, data: object) -> Response:
+    """JSON, compressed when long and the client accepts gzip."""
+    body = json.dumps(data, separators=(",", ":")).encode()
+    if len(body) < GZIP_FROM or "gzip" not in request.headers.get("accept-encoding", ""):
+        return Response(body, media_type="application/json")
+    return Response(gzip.compress(body, compresslevel=6), media_type="application/json",
+                    headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+
+
+def _not_found() -> Response:
+    return JSONResponse({"error": NOT_FOUND}, status_code=404)
+
+
 async def match_record(request: Request) -> Response:
     """A finished match's record as the file ``cardroom replay FILE`` plays back; 404 for
-    a match not finished, not there, or at a private table (as for a stranger anywhere)."""
+    a match not finished, not there, or that the asker may not replay."""
     refused = _refused(request)
     if refused is not None:
         return refused
-    table_id = request.path_params["table_id"][:64]
-    number = request.path_params["number"]
-    found = None
-    if 0 < number < MATCH_NUMBER_MAX:
-        found = await request.app.state.room.store.standings.match_record(table_id, number)
-    if found is None or found[0].private:
-        return JSONResponse({"error": "There is no such finished match."}, status_code=404)
-    filename = f"cardroom-{table_id}-{number}.record"
-    return PlainTextResponse(found[1].to_text(), headers={
+    match = await _replayable(request)
+    if match is None or not match.finished:
+        return _not_found()
+    filename = f"cardroom-{match.table_id}-{match.number}.record"
+    return PlainTextResponse(match.record.to_text(), headers={
         "Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def replay(request: Request) -> Response:
+    """A match to replay: its game, seats, names and the hands that are over."""
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+    match = await _replayable(request)
+    return _not_found() if match is None else _json(request, match.summary())
+
+
+async def replay_hand(request: Request) -> Response:
+    """Every step of a hand that is over, from the seat ``?seat=`` (the asker's own seat in
+    the match by default, else the first)."""
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+    match = await _replayable(request)
+    if match is None:
+        return _not_found()
+    try:
+        seat = int(request.query_params.get("seat", match.seat or 0))
+        steps = match.hand(request.path_params["hand"], seat)
+    except ValueError:
+        return _not_found()
+    return _json(request, {"hand": request.path_params["hand"], "seat": seat, "steps": steps})
 
 
 routes: list[Route] = [
     Route("/api/players/{player_id}", player, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
     Route("/api/matches/{table_id}/{number:int}/record", match_record, methods=["GET"]),
+    Route("/api/replays/{table_id}/{number:int}", replay, methods=["GET"]),
+    Route("/api/replays/{table_id}/{number:int}/hands/{hand:int}", replay_hand,
+          methods=["GET"]),
 ]

@@ -32,6 +32,7 @@ import { Attention } from "./attention.js";
 import { AccountDialog } from "./account.js";
 import { showProfile } from "./profile.js";
 import { showLeaderboard } from "./leaderboard.js";
+import { closeReplay, parseReplay, showReplay } from "./replay.js";
 
 const stored = load();
 
@@ -153,7 +154,7 @@ function reportError(error) {
 
 // -- screens and routing ---------------------------------------------------------------------
 
-/** @param {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"} screen */
+/** @param {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"|"replay"} screen */
 function showScreen(screen) {
   state.screen = screen;
   document.body.dataset.screen = screen;
@@ -161,6 +162,7 @@ function showScreen(screen) {
     section.hidden = section.dataset.screen !== screen;
   }
   if (screen !== "table") closePanel();
+  if (screen !== "replay") closeReplay();
   if (screen !== "lobby") clearLobby($("#lobby-root"));
 }
 
@@ -184,6 +186,8 @@ function parseHash() {
     }
     return { table };
   }
+  const replay = parseReplay(params);
+  if (replay) return { replay };
   if (params.get("player")) return { player: params.get("player") };
   if (params.get("leaderboard")) {
     return { leaderboard: params.get("leaderboard"), offset: Math.max(0, Number(params.get("offset")) || 0) };
@@ -216,7 +220,10 @@ function route() {
   if (!state.me) return;
   const wanted = parseHash();
   if (wanted.table) openTable(wanted.table);
-  else if (wanted.player) {
+  else if (wanted.replay) {
+    showScreen("replay");
+    showReplay($("#replay-root"), wanted.replay, { ...playersContext, options });
+  } else if (wanted.player) {
     showScreen("profile");
     showProfile($("#profile-root"), wanted.player, playersContext);
   } else if (wanted.leaderboard) {

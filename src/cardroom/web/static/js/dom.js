@@ -103,6 +103,22 @@ export function profileHref(playerId) {
 }
 
 /**
+ * The address of a match's replay (replay.js), at a hand, a step and a seat if given:
+ * `#replay=T/N&hand=H&step=S&seat=V`.
+ * @param {string} tableId
+ * @param {number} match
+ * @param {{hand?: number, step?: number, seat?: number|null}} [at]
+ * @returns {string}
+ */
+export function replayHref(tableId, match, at = {}) {
+  const parts = [`replay=${encodeURIComponent(tableId)}/${match}`];
+  for (const key of ["hand", "step", "seat"]) {
+    if (at[key] !== undefined && at[key] !== null) parts.push(`${key}=${at[key]}`);
+  }
+  return `#${parts.join("&")}`;
+}
+
+/**
  * The address of a page of a game's leaderboard.
  * @param {string} game
  * @param {number} [offset] the ranks before the page's first

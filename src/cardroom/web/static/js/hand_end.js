@@ -12,6 +12,8 @@
  * (ms), unless a click or a key goes on sooner: long enough to read the verdict. */
 const RESULT_MS = 6000;
 const MATCH_RESULT_MS = 10000;
+/** The phase of a view drawn as its hand ended (`handAsItEnded`), which no engine sends. */
+const SCORED = "scored";
 
 export class HandEnd {
   /** @param {import("./table.js").TableView} table the table it paces */
@@ -59,7 +61,7 @@ export class HandEnd {
 
   /** The status line while the end is on show (null otherwise). */
   statusText() {
-    if (!this.held) return null;
+    if (!this.held) return this.table.view?.phase === SCORED ? "The hand is over" : null;
     return this.held.over ? "The match is over: a new one follows" : "The hand is over: the next deal follows";
   }
 
@@ -113,7 +115,7 @@ function endsHand(events) {
  * @param {object} view the view shown before
  * @param {object[]} events the events of the message that ended the hand
  */
-function handAsItEnded(view, events) {
+export function handAsItEnded(view, events) {
   const done = [...events].reverse().find((e) => e.type === "trick");
   const scored = events.find((e) => e.type === "hand_scored");
   const played = new Set(done ? done.cards : []);
@@ -122,7 +124,7 @@ function handAsItEnded(view, events) {
   const openHands = {};
   for (const [seat, cards] of Object.entries(view.open_hands || {})) openHands[seat] = unplayed(cards);
   return {
-    ...view, phase: "scored", to_act: null, legal_actions: [], trick: [],
+    ...view, phase: SCORED, to_act: null, legal_actions: [], trick: [],
     hand: unplayed(view.hand),
     hand_sizes: view.hand_sizes.map((count, seat) => (seats.has(seat) ? Math.max(0, count - 1) : count)),
     open_hands: view.open_hands ? openHands : view.open_hands,

@@ -5,13 +5,14 @@
  * Per game: matches, wins, win rate, hands, points per hand, the rating (and whether it is
  * still provisional) with a chart of its history, and the contracts bid and made by level and
  * type. Then the latest matches, with the partners and opponents (links to their profiles),
- * the result, the score and a link to the match's record (`cardroom replay FILE` plays it).
+ * the result, the score, a link to the match's replay (replay.js) and one to its record
+ * (`cardroom replay FILE` plays it).
  *
  * @module profile
  */
 
 import { lineChart } from "./chart.js";
-import { el, nameLink, plural, ratingText } from "./dom.js";
+import { el, nameLink, plural, ratingText, replayHref } from "./dom.js";
 import { loadGames, presetTitle } from "./lobby.js";
 import { score } from "./markup.js";
 import { getJSON, headerRow, numberCell, screenNav, showFailure, showLoading } from "./players.js";
@@ -218,10 +219,11 @@ function matchRow(match, playerId) {
       el("span", { class: `result ${match.won ? "made" : "failed"}`, text: match.won ? "Won" : "Lost" })),
     el("td", { class: "number", "data-label": "Score" },
       el("strong", { text: score(match.score) }), otherScores.length ? ` to ${otherScores.join(", ")}` : ""),
-    el("td", { class: "record-cell" }, match.record
-      ? el("a", { href: match.record, download: "", "data-testid": "record-link", text: "Record",
-        title: "Download the match's record: cardroom replay FILE plays it back hand by hand" })
-      : null));
+    el("td", { class: "record-cell" }, hidden ? null : el("a", {
+      href: replayHref(match.table_id, match.match), "data-testid": "replay-link", text: "Replay",
+      title: "Watch the match again, card by card, every hand shown" }),
+    match.record ? el("a", { href: match.record, download: "", "data-testid": "record-link", text: "Record",
+      title: "Download the match's record: cardroom replay FILE plays it back hand by hand" }) : null));
 }
 
 /** Players' names as links to their profiles, separated by commas. */

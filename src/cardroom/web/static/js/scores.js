@@ -14,7 +14,7 @@
  */
 
 import { lineChart } from "./chart.js";
-import { el, seatName, teamName } from "./dom.js";
+import { el, replayHref, seatName, teamName } from "./dom.js";
 import { defaultTeams } from "./game_widgets.js";
 import { score, signed } from "./markup.js";
 
@@ -103,16 +103,20 @@ function history(update, names, teams) {
   const body = el("tbody");
   const finished = update.matches || [];
   const seats = update.seats || [];
+  // A finished match's hands replay for anyone who may see the table; the hands over of the
+  // match being played, for its players only (the server says the same).
+  const rows = (hands, match, replayable) => hands.map((hand, n) =>
+    handRow(hand, seats, teams, replayable ? replayHref(update.table_id, match, { hand: n + 1 }) : null));
   for (const match of finished) {
     body.append(matchHeading(`Match ${match.match}`, match.winner != null ? `won by ${names[match.winner]}` : "", teams));
-    for (const hand of match.hands || []) body.append(handRow(hand, seats, teams));
+    body.append(...rows(match.hands || [], match.match, true));
   }
   const current = currentHands(update);
   if (current.length || finished.length) {
     if (finished.length || update.match_number > 1) {
       body.append(matchHeading(`Match ${update.match_number}`, "in progress", teams));
     }
-    for (const hand of current) body.append(handRow(hand, seats, teams));
+    body.append(...rows(current, update.match_number, update.seat != null));
   }
   if (!body.childElementCount) {
     return el("p", { class: "muted small", text: "No hands finished yet." });
@@ -141,11 +145,12 @@ function matchHeading(title, note, teams) {
 
 /**
  * One hand: number, contract and contractor, made or failed, and for each side the change
- * and the running score.
+ * and the running score; the number links to the hand's replay when there is one.
  * @param {object} hand a HandResult dict
  * @param {Array<object>} seats
+ * @param {string|null} replay the address of the hand's replay
  */
-function handRow(hand, seats, teams) {
+function handRow(hand, seats, teams, replay) {
   const result = hand.made === true ? ["made", "✓ made"] : hand.made === false ? ["failed", "✗ failed"] : ["none", ""];
   const who = hand.contractor != null ? seatName(seats[hand.contractor], hand.contractor) : "";
   // 500 names the contract ("7H"); 1000 gives the bet in points (and whether it was blind).
@@ -160,7 +165,9 @@ function handRow(hand, seats, teams) {
       el("span", { class: "running", text: hand.scores ? score(hand.scores[i]) : "" }));
   };
   return el("tr", { class: `hand-row ${result[0]}`, title: hand.summary || "" },
-    el("td", { class: "hand-number", text: String(hand.number) }),
+    el("td", { class: "hand-number" }, replay
+      ? el("a", { href: replay, "data-testid": "hand-replay", title: `Replay hand ${hand.number}`, text: `▶ ${hand.number}` })
+      : String(hand.number)),
     el("td", { class: "hand-contract" },
       el("span", { text: contract }),
       result[1] ? el("span", { class: `result ${result[0]}`, text: result[1] }) : null),

@@ -111,13 +111,17 @@ export class TableView {
    * @param {HTMLElement} root where the table is drawn
    * @param {{send: (action: string) => Promise<unknown>, hint?: () => Promise<object>,
    *   me: {player_id: string, name: string}, options: {cardBack: number, sound: boolean},
-   *   rulesLink: string, onLeave: () => void}} ctx
+   *   rulesLink: string, onLeave: () => void, replay?: boolean}} ctx a replay (replay.js) draws
+   *   the table from a seat without it being anybody's turn, "(you)" only by the viewer's own
+   *   seat, and no Leave button
    * @param {typeof GameWidgets} [Widgets] the game's widgets (by default none: a plain table)
    */
   constructor(root, ctx, Widgets = GameWidgets) {
     this.root = root;
     this.ctx = ctx;
     this.options = { cardBack: 0, sound: false, ...(ctx.options || {}) };
+    /** Drawn by a replay: nothing here is anybody's to play. */
+    this.replaying = Boolean(ctx.replay);
     /** The last `table` message and its view. */
     this.message = null;
     this.view = null;
@@ -140,6 +144,7 @@ export class TableView {
     this.el = this.collectElements();
     this.notice = this.findNotice();
     this.el.rules.href = ctx.rulesLink || "#";
+    this.el.leave.hidden = this.replaying;
     this.bindEvents();
     /** The end of a hand: held on screen with its result before the next deal. */
     this.ending = new HandEnd(this);
@@ -395,9 +400,15 @@ export class TableView {
     return this.teams()[team].map((seat) => this.nameOf(seat)).join(joiner);
   }
 
+  /** Whether the seat is the viewer's: their own seat, or in a replay the one they held. */
+  isMe(seat, info) {
+    if (!this.replaying) return seat === this.mySeat;
+    return Boolean(info.player_id) && info.player_id === this.ctx.me?.player_id;
+  }
+
   /** Whether it is my turn. */
   isMyTurn() {
-    return Boolean(this.view) && this.mySeat !== null && this.view.to_act === this.mySeat
+    return !this.replaying && Boolean(this.view) && this.mySeat !== null && this.view.to_act === this.mySeat
       && this.view.phase !== "over";
   }
 
@@ -429,7 +440,7 @@ export class TableView {
       element.classList.toggle("to-act", toAct);
       element.classList.toggle("sitting-out", Boolean(view) && game.isSittingOut(seat));
       this.renderName(seat, element, info);
-      element.querySelector(".ct-you").hidden = seat !== this.mySeat;
+      element.querySelector(".ct-you").hidden = !this.isMe(seat, info);
       element.querySelector(".ct-dealer").hidden = !view || view.dealer !== seat;
       const bid = lastBids.get(seat);
       const bidElement = element.querySelector(".ct-lastbid");

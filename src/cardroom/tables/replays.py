@@ -1,0 +1,147 @@
+"""Replays of matches, and who may watch them (``/api/replays/{table}/{match}``).
+
+Who may see what:
+- a finished match of an open table: anyone;
+- a finished match of a private table: the people who played it, and holders of the table's
+  invite link while the table is open;
+- the hands already over of a match still being played: the people seated at the table.
+
+Anyone else, and any match or hand that is not there, gets the same ``None`` (the web layer's
+404), so a guessed id tells nothing. A replay shows every seat's cards, so a hand still being
+played is never part of one: :func:`cardroom.games.replay.hand_steps` stops at the end of the
+hand asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from cardroom.games.record import Record
+from cardroom.games.registry import GAMES
+from cardroom.games.replay import hand_steps
+from cardroom.store.data import FinishedMatch, entity_of
+from cardroom.tables.errors import RoomError
+from cardroom.tables.model import Player, Table, invite_matches
+from cardroom.tables.room import Room
+
+CHAT_LINES = 1000
+"""The most chat lines a replay reads back (a table's latest)."""
+PLAYERS_LINE = "players"
+"""The chat line a replay shows: the players', which everyone at the table could read."""
+DELETED = "Deleted player"
+"""The name of a seat whose player's account was deleted."""
+MATCH_NUMBER_MAX = 10**9
+"""Past any table's matches (a larger number would overflow the database's integers)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayMatch:
+    """A match someone may replay: its record, up to the hands that are over."""
+
+    table_id: str
+    number: int
+    record: Record
+    seats: list[dict[str, Any]]
+    """Who held each seat when the match ended (now, for a match still being played), as
+    the table showed them: ``name`` (a player's; ``None`` for a bot), ``bot`` and
+    ``player_id`` (whose profile: the player's, or the bot level's)."""
+    history: list[dict[str, Any]]
+    """Each hand that is over, as the match's history holds it."""
+    finished: bool
+    seat: int | None
+    """The asker's seat in the match, if they played it."""
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    """The players' chat during the match: ``name``, ``seat``, ``text``."""
+
+    def summary(self) -> dict[str, Any]:
+        """What the replay page needs besides the hands' steps."""
+        spec = GAMES[self.record.game]
+        rules = spec.rules_from_dict(self.record.rules)
+        return {"table_id": self.table_id, "match": self.number, "game": spec.name,
+                "title": spec.title, "preset": rules.preset_name,
+                "players": spec.players(rules), "teams": spec.teams(rules),
+                "seats": self.seats, "hands": len(self.history), "history": self.history,
+                "finished": self.finished, "seat": self.seat, "chat": self.chat}
+
+    def hand(self, number: int, viewer: int) -> list[dict[str, Any]]:
+        """The steps of a hand that is over, from ``viewer``'s seat (``ValueError`` for a
+        hand that is not, or a seat that is not there)."""
+        if not 1 <= number <= len(self.history):
+            raise ValueError(f"there is no hand {number} to replay")
+        return [step.to_dict() for step in hand_steps(self.record, number, viewer)]
+
+
+async def find(room: Room, player: Player | None, table_id: str, number: int,
+               invite: str | None) -> ReplayMatch | None:
+    """The match ``number`` of a table, if ``player`` (or a holder of ``invite``) may
+    replay it (see the module's rules), with its players' chat; else ``None``."""
+    if not 0 < number < MATCH_NUMBER_MAX:
+        return None
+    found = await room.store.standings.match_record(table_id, number)
+    if found is not None:
+        match, record = found
+        if match.private and not await _private_allowed(room, player, match, invite):
+            return None
+        replayable: ReplayMatch | None = ReplayMatch(
+            table_id, number, record, await _seats(room, match), match.history, True,
+            _seat_in(match, player))
+    else:
+        replayable = _live(await _table(room, table_id), number, player)
+    if replayable is None:
+        return None
+    lines = await room.store.chat_lines(table_id, CHAT_LINES)
+    return replace(replayable, chat=[
+        {"name": line.name, "seat": line.seat, "text": line.text} for line in lines
+        if line.match_number == number and line.channel == PLAYERS_LINE])
+
+
+async def _table(room: Room, table_id: str) -> Table | None:
+    """The live table, if there is one."""
+    try:
+        return await room.sync.get_table(table_id)
+    except RoomError:
+        return None
+
+
+async def _private_allowed(room: Room, player: Player | None, match: FinishedMatch,
+                           invite: str | None) -> bool:
+    """A private table's finished match: its players, or the table's link holders."""
+    if _seat_in(match, player) is not None:
+        return True
+    table = await _table(room, match.table_id)
+    return table is not None and invite_matches(table.settings.invite, invite)
+
+
+def _seat_in(match: FinishedMatch, player: Player | None) -> int | None:
+    """The seat ``player`` held when the match ended."""
+    if player is None:
+        return None
+    return next((seat.seat for seat in match.seats if seat.player_id == player.id), None)
+
+
+def _live(table: Table | None, number: int, player: Player | None) -> ReplayMatch | None:
+    """The hands already over of the match a table is playing, for a player seated there."""
+    if table is None or table.game is None or table.match_number != number:
+        return None
+    seat = table.seat_of(player)
+    if seat is None:
+        return None
+    game = table.game
+    history = [hand.to_dict() for hand in game.history]
+    seats = [_seat(s.player.name if s.player else None, s.bot,
+                   entity_of(s.player.id if s.player else None, s.bot)) for s in table.seats]
+    return ReplayMatch(table.id, number, game.record, seats, history, game.is_over, seat)
+
+
+async def _seats(room: Room, match: FinishedMatch) -> list[dict[str, Any]]:
+    """Who held each seat when the match ended (a player whose account is gone: "Deleted
+    player", as on the profiles)."""
+    people = await room.store.players([s.player_id for s in match.seats if s.player_id])
+    return [_seat(people[s.player_id].name if s.player_id in people
+                  else DELETED if s.player_id else None, s.bot, s.entity)
+            for s in match.seats]
+
+
+def _seat(name: str | None, bot: str | None, entity: str | None) -> dict[str, Any]:
+    return {"name": name, "bot": bot, "player_id": entity}

@@ -1,0 +1,331 @@
+/**
+ * A match's replay: `#replay=TABLE/MATCH` (with `&hand=H&step=S&seat=V` to jump to a card),
+ * from `GET /api/replays/{table}/{match}` and `…/hands/{hand}?seat=V` (docs/protocol.md,
+ * "Replays").
+ *
+ * The table is the game's own table view (table.js with the game's widgets), drawn from the
+ * steps the server sends as if they were the table's messages: every seat's cards shown or
+ * only the bottom seat's, as the viewer chooses; step forward and back card by card or trick
+ * by trick with the buttons, the keys (← →, Shift or ↑ ↓ for tricks, Home, End) and the
+ * slider. Under the table: what happened at this step, each hand's result, and the match's
+ * chat. Nothing can be played: a click on a card says so.
+ *
+ * @module replay
+ */
+
+import { el, replayHref, seatName } from "./dom.js";
+import { handAsItEnded } from "./hand_end.js";
+import { load } from "./storage.js";
+import { TABLE_MODULES } from "./table_games.js";
+import { presetTitle } from "./lobby.js";
+import { screenNav, showFailure, showLoading } from "./players.js";
+import { SUITS } from "./cards.js";
+import { score } from "./markup.js";
+
+/** What the server says when the viewer may not replay the match (or it is not there). */
+const REPLAY_ONLY = "This is a replay: nothing can be played here.";
+
+/**
+ * Read a replay hash's parameters (`params` from the hash), or null if it names no replay.
+ * @param {URLSearchParams} params
+ * @returns {{table: string, match: number, hand: number, step: number, seat: number|null}|null}
+ */
+export function parseReplay(params) {
+  const where = params.get("replay");
+  const found = where && /^([^/]{1,64})\/(\d{1,9})$/.exec(where);
+  if (!found) return null;
+  const whole = (key, fallback) => {
+    const value = Number(params.get(key));
+    return params.has(key) && Number.isInteger(value) && value >= 0 ? value : fallback;
+  };
+  return { table: found[1], match: Number(found[2]), hand: Math.max(1, whole("hand", 1)),
+    step: whole("step", 0), seat: whole("seat", null) };
+}
+
+/** GET a replay document with the player's token and the table's invite, if any. */
+async function getReplay(path, tableId) {
+  const stored = load();
+  const headers = { Accept: "application/json" };
+  if (stored.token) headers.Authorization = `Bearer ${stored.token}`;
+  const invite = stored.invites[tableId];
+  const url = invite ? `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(invite)}` : path;
+  let answer;
+  try {
+    answer = await fetch(url, { headers });
+  } catch {
+    throw new Error("The card room could not be reached: check the connection and try again.");
+  }
+  const body = await answer.json().catch(() => null);
+  if (!answer.ok) throw new Error(body?.error || `The card room answered ${answer.status}.`);
+  return body;
+}
+
+/** The replay on screen: a newer one supersedes it. */
+let current = null;
+
+/**
+ * Load a match's replay and show it in `root`.
+ * @param {HTMLElement} root
+ * @param {{table: string, match: number, hand: number, step: number, seat: number|null}} where
+ * @param {import("./players.js").PlayersContext & {options: object}} ctx
+ */
+export async function showReplay(root, where, ctx) {
+  const same = current && current.tableId === where.table && current.number === where.match;
+  if (same && current.root === root) return current.go(where);
+  closeReplay();
+  const replay = new Replay(root, where, ctx);
+  current = replay;
+  await replay.start();
+}
+
+/** Stop the replay shown (its keys and the table's timers). */
+export function closeReplay() {
+  current?.destroy();
+  current = null;
+}
+
+class Replay {
+  constructor(root, where, ctx) {
+    this.root = root;
+    this.ctx = ctx;
+    this.tableId = where.table;
+    this.number = where.match;
+    this.where = where;
+    this.match = null;
+    this.steps = [];
+    this.step = 0;
+    this.hand = where.hand;
+    this.seat = where.seat;
+    this.allHands = true;
+    this.table = null;
+    this.loading = 0;
+    this.onKey = (event) => this.key(event);
+  }
+
+  async start() {
+    showLoading(this.root, this.ctx, "Fetching the match…");
+    let match;
+    let module;
+    try {
+      match = await getReplay(`/api/replays/${encodeURIComponent(this.tableId)}/${this.number}`, this.tableId);
+      const [path, className] = TABLE_MODULES[match.game] || TABLE_MODULES[500];
+      module = { View: (await import(path))[className] };
+    } catch (error) {
+      if (current === this) showFailure(this.root, this.ctx, error);
+      return;
+    }
+    if (current !== this) return;
+    this.match = match;
+    this.names = match.seats.map((seat, n) => seatName(seat, n));
+    if (this.seat === null || this.seat >= match.players) this.seat = match.seat ?? 0;
+    this.build(module.View);
+    document.addEventListener("keydown", this.onKey);
+    if (!match.hands) {
+      this.say("No hand of this match is over yet: there is nothing to replay.");
+      return;
+    }
+    await this.load(Math.min(this.hand, match.hands), this.where.step);
+  }
+
+  /** Lay out the page: the bar, the table, the controls and what is under them. */
+  build(View) {
+    const match = this.match;
+    const title = `${match.title} · ${presetTitle(match.game, match.preset) || match.preset || "House rules"} · match ${match.match}`;
+    this.handPicker = el("select", { class: "replay-hand", "aria-label": "Hand", "data-testid": "replay-hand" },
+      ...match.history.map((hand, n) => el("option", { value: String(n + 1), text: handLabel(hand, n) })));
+    this.handPicker.addEventListener("change", () => this.load(Number(this.handPicker.value), 0));
+    this.seatPicker = el("select", { class: "replay-seat", "aria-label": "Seen from", "data-testid": "replay-seat" },
+      ...this.names.map((name, seat) => el("option", { value: String(seat), text: `Seen from ${name}` })));
+    this.seatPicker.value = String(this.seat);
+    this.seatPicker.addEventListener("change", () => {
+      this.seat = Number(this.seatPicker.value);
+      this.load(this.hand, this.step);
+    });
+    this.allToggle = el("input", { type: "checkbox", checked: true, "data-testid": "replay-all-hands" });
+    this.allToggle.addEventListener("change", () => {
+      this.allHands = this.allToggle.checked;
+      this.show(this.step, false);
+    });
+    const button = (label, title, testid, action) => {
+      const b = el("button", { type: "button", class: "btn btn-small replay-step", title, "aria-label": title,
+        "data-testid": testid, text: label });
+      b.addEventListener("click", action);
+      return b;
+    };
+    this.slider = el("input", { type: "range", min: "0", max: "0", value: "0", class: "replay-slider",
+      "aria-label": "Step of the hand", "data-testid": "replay-slider" });
+    this.slider.addEventListener("input", () => this.show(Number(this.slider.value), false));
+    this.counter = el("span", { class: "replay-counter muted small", "data-testid": "replay-counter" });
+    this.moveLine = el("p", { class: "replay-move", "data-testid": "replay-move", role: "status", "aria-live": "polite" });
+    this.tableRoot = el("div", { class: "table-root replay-table" });
+    this.results = el("ol", { class: "replay-results", "data-testid": "replay-results" },
+      ...match.history.map((hand, n) => el("li", {}, el("a", {
+        href: replayHref(this.tableId, this.number, { hand: n + 1 }), text: handLabel(hand, n) }))));
+    const chat = (match.chat || []).map((line) => el("li", {}, el("strong", { text: `${line.name}: ` }), line.text));
+    this.root.replaceChildren(
+      screenNav(this.ctx),
+      el("div", { class: "replay", "data-testid": "replay" },
+        el("div", { class: "table-toolbar replay-bar" },
+          el("span", { class: "replay-title", "data-testid": "replay-title", text: title }),
+          this.handPicker, this.seatPicker,
+          el("label", { class: "replay-all" }, this.allToggle, " Every hand shown"),
+          match.finished ? el("a", { class: "btn btn-small", href: `/api/matches/${encodeURIComponent(this.tableId)}/${this.number}/record`,
+            download: "", "data-testid": "replay-record", text: "Record",
+            title: "Download the match's record: cardroom replay FILE plays it back" }) : null),
+        this.tableRoot,
+        el("div", { class: "replay-controls", "data-testid": "replay-controls" },
+          button("⏮", "Start of the hand (Home)", "replay-first", () => this.show(0, false)),
+          button("⏪", "Previous trick (Shift+←)", "replay-prev-trick", () => this.show(this.trickBefore(), false)),
+          button("◀", "Previous card (←)", "replay-prev", () => this.show(this.step - 1, false)),
+          this.slider,
+          button("▶", "Next card (→)", "replay-next", () => this.show(this.step + 1, true)),
+          button("⏩", "Next trick (Shift+→)", "replay-next-trick", () => this.show(this.trickAfter(), false)),
+          button("⏭", "End of the hand (End)", "replay-last", () => this.show(this.steps.length - 1, false)),
+          this.counter),
+        this.moveLine,
+        el("details", { class: "replay-more card" },
+          el("summary", { text: "Every hand's result" }), this.results),
+        chat.length ? el("details", { class: "replay-more card", "data-testid": "replay-chat" },
+          el("summary", { text: "The table's chat" }), el("ol", { class: "replay-chat" }, ...chat)) : null));
+    this.table = new View(this.tableRoot, {
+      send: () => Promise.reject({ code: "replay", message: REPLAY_ONLY }),
+      me: this.ctx.me() || { player_id: null, name: "" },
+      options: this.ctx.options,
+      rulesLink: match.preset ? `/rules/${match.game}/${match.preset}` : "/rules",
+      onLeave: () => history.back(),
+      notify: () => {},
+      replay: true,
+    });
+  }
+
+  /** Fetch a hand's steps from the seat chosen and show step `step`. */
+  async load(hand, step) {
+    const ticket = ++this.loading;
+    this.say("Fetching the hand…");
+    let answer;
+    try {
+      answer = await getReplay(`/api/replays/${encodeURIComponent(this.tableId)}/${this.number}/hands/${hand}?seat=${this.seat}`, this.tableId);
+    } catch (error) {
+      if (ticket === this.loading) this.say(error.message);
+      return;
+    }
+    if (ticket !== this.loading || current !== this) return;
+    this.hand = hand;
+    this.steps = answer.steps;
+    this.handPicker.value = String(hand);
+    this.slider.max = String(this.steps.length - 1);
+    this.table.ending.reset();
+    this.show(Math.min(step, this.steps.length - 1), false);
+  }
+
+  /** Follow a new hash for this match (a link to another hand or card). */
+  go(where) {
+    if (where.seat !== null && where.seat !== this.seat) {
+      this.seat = where.seat;
+      this.seatPicker.value = String(where.seat);
+      return this.load(where.hand, where.step);
+    }
+    if (where.hand !== this.hand) return this.load(where.hand, where.step);
+    this.show(where.step, false);
+  }
+
+  /**
+   * Draw step `index`; `animate` plays its events (the next card, one step on), otherwise the
+   * table is drawn as the step stands.
+   */
+  show(index, animate) {
+    if (!this.steps.length) return;
+    const step = Math.max(0, Math.min(index, this.steps.length - 1));
+    animate = animate && step === this.step + 1;
+    this.step = step;
+    const entry = this.steps[step];
+    let view = this.allHands ? { ...entry.view, open_hands: { ...entry.hands, ...entry.view.open_hands } } : entry.view;
+    const won = entry.events.find((event) => event.type === "trick");
+    if (won && !animate && !entry.ended) {
+      // Reached without the animation: the trick just won stays in the middle to be seen.
+      view = { ...view, trick: won.seats.map((seat, n) => ({ seat, card: won.cards[n] })) };
+    }
+    const match = this.match;
+    const message = {
+      type: "table", table_id: `replay-${this.tableId}`, version: step, seat: this.seat,
+      match_number: this.number, status: "playing", teams: match.teams, clock: null, hints: false,
+      seats: match.seats.map((seat) => ({ ...seat, connected: true, away: false })),
+      view: entry.ended ? handAsItEnded(view, entry.events) : view,
+    };
+    this.table.ending.reset();
+    this.table.draw(message, animate || entry.ended ? entry.events : []);
+    this.slider.value = String(step);
+    this.counter.textContent = `${step} / ${this.steps.length - 1}`;
+    this.say(this.moveText(entry));
+    history.replaceState(null, "", replayHref(this.tableId, this.number, { hand: this.hand, step, seat: this.seat }));
+  }
+
+  /** What happened at a step, in words. */
+  moveText(entry) {
+    if (entry.action === null) return `Hand ${this.hand}: the cards are dealt (${this.names[entry.view.dealer]} deals).`;
+    const who = this.names[entry.seat] ?? `Seat ${entry.seat}`;
+    const scored = entry.events.find((event) => event.type === "hand_scored");
+    const trick = entry.events.find((event) => event.type === "trick");
+    let text = `${who}: ${withSymbols(entry.action)}`;
+    if (trick) text += ` — ${this.names[trick.winner]} takes the trick`;
+    if (scored) text += `. ${withSymbols(scored.summary)}`;
+    return text;
+  }
+
+  /** The step that ends the trick before the current one (or the hand's start). */
+  trickBefore() {
+    for (let n = this.step - 1; n > 0; n--) if (endsTrick(this.steps[n])) return n;
+    return 0;
+  }
+
+  /** The step that ends the next trick (or the hand's end). */
+  trickAfter() {
+    for (let n = this.step + 1; n < this.steps.length; n++) if (endsTrick(this.steps[n])) return n;
+    return this.steps.length - 1;
+  }
+
+  key(event) {
+    if (!this.steps.length || event.target.closest?.("input[type=text], textarea, select")) return;
+    const moves = {
+      ArrowLeft: () => (event.shiftKey ? this.trickBefore() : this.step - 1),
+      ArrowRight: () => (event.shiftKey ? this.trickAfter() : this.step + 1),
+      ArrowUp: () => this.trickBefore(),
+      ArrowDown: () => this.trickAfter(),
+      Home: () => 0,
+      End: () => this.steps.length - 1,
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    const target = move();
+    this.show(target, target === this.step + 1 && !event.shiftKey);
+  }
+
+  say(text) {
+    if (this.moveLine) this.moveLine.textContent = text;
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    this.table?.destroy?.();
+    this.loading++;
+  }
+}
+
+/** A step where a trick was won. */
+function endsTrick(step) {
+  return step.events.some((event) => event.type === "trick");
+}
+
+/** A hand's line: its number, its contract and result, and the scores after it. */
+function handLabel(hand, n) {
+  const scores = (hand.scores || []).map(score).join(" – ");
+  const summary = withSymbols(hand.summary || "");
+  return `Hand ${n + 1}: ${summary}${scores ? ` (${scores})` : ""}`;
+}
+
+/** Cards and bids in text with suit symbols: "bid 7H" → "bid 7♥", "play JS" → "play J♠". */
+export function withSymbols(text) {
+  return String(text).replace(/\b(10|1[1-3]|[2-9JQKA]|\d{1,2})([SHDC])\b/g,
+    (_, rank, suit) => `${rank}${SUITS[suit].symbol}`).replace(/\bJK2?\b/g, "Joker");
+}

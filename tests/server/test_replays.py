@@ -1,0 +1,180 @@
+"""Replays (issue 22): a finished match replays hand by hand and card by card for anyone, a
+private table's only for its players and link holders, and the hands already over of a match
+being played only for the people seated there. Tried as a stranger would: without a token,
+with another player's, a bad one, a wrong invite, the hand in progress, a seat or hand that
+is not there."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from cardroom.bots import make_bot
+from cardroom.games.record import Record
+from cardroom.games.registry import replay
+from cardroom.tables.quotas import QuotaSettings
+from cardroom.tables.room import Room, RoomSettings
+from cardroom.web.app import ServerConfig, create_app
+from tests.server.helpers import cards_in, finished_match
+
+NOT_FOUND = {"error": "There is no such match to replay."}
+
+
+@pytest.fixture
+def room_settings() -> RoomSettings:
+    return RoomSettings(bot_workers=1, bot_delay=0.0, next_match_delay=3600,
+                        disconnect_grace=3600, default_bot="simple",
+                        quotas=QuotaSettings(tables_per_player=100, tables=1000,
+                                             lookups_per_minute=1000))
+
+
+@pytest.fixture
+def web(tmp_path: Path, room_settings: RoomSettings) -> Any:
+    app = create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'room.sqlite3'}",
+                                  room=room_settings))
+    with TestClient(app) as client:
+        yield client
+
+
+def call(web: TestClient, work: Any) -> Any:
+    return web.portal.call(work)  # type: ignore[attr-defined]
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_finished_match_replays_every_hand_step_by_step_for_anyone(web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> tuple[str, str]:
+        ann, _ = await room.register("Ann")
+        return ann.id, await finished_match(room, ann)
+
+    ann_id, table_id = call(web, play)
+    summary = web.get(f"/api/replays/{table_id}/1").json()
+    record = Record.from_text(web.get(f"/api/matches/{table_id}/1/record").text)
+    match = replay(record)
+    assert summary["finished"] and summary["game"] == "500" and summary["seat"] is None
+    assert [seat["name"] for seat in summary["seats"]] == ["Ann", None, None, None]
+    assert [seat["player_id"] for seat in summary["seats"]] == [ann_id] + ["bot:simple"] * 3
+    assert summary["hands"] == len(match.history) >= 1
+    assert summary["history"] == [hand.to_dict() for hand in match.history]
+
+    actions = iter(record.actions)
+    for hand in range(1, summary["hands"] + 1):
+        answer = web.get(f"/api/replays/{table_id}/1/hands/{hand}?seat=2",
+                         headers={"Accept-Encoding": "gzip"})
+        assert answer.headers["content-encoding"] == "gzip"
+        steps = answer.json()["steps"]
+        first, last = steps[0], steps[-1]
+        assert first["action"] is None and first["events"] == [] and not first["ended"]
+        assert [step["action"] for step in steps[1:]] == [
+            next(actions) for _ in steps[1:]]  # every action of the hand, in order
+        assert last["ended"] and last["events"][-1]["type"] in ("hand_scored", "match_over")
+        assert all(event["type"] != "deal" for event in last["events"])
+        for step in steps:
+            view = step["view"]
+            assert view["seat"] == 2 and view["legal_actions"] == []
+            assert view["hand_number"] == match.history[hand - 1].number
+            assert sorted(step["hands"]) == ["0", "1", "3"]
+        dealt = cards_in(first["view"]["hand"]) | cards_in(list(first["hands"].values()))
+        assert len(dealt) == 40  # every seat's ten cards from the deal on
+    assert next(actions, None) is None
+
+
+def test_what_is_not_there_is_the_same_404(web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> str:
+        ann, _ = await room.register("Ann")
+        return await finished_match(room, ann)
+
+    table_id = call(web, play)
+    for path in (f"/api/replays/{table_id}/2", f"/api/replays/{table_id}/0",
+                 "/api/replays/nonesuch/1", f"/api/replays/{table_id}/1/hands/0",
+                 f"/api/replays/{table_id}/1/hands/99", f"/api/replays/{table_id}/{2**40}",
+                 f"/api/replays/{table_id}/1/hands/1?seat=4",
+                 f"/api/replays/{table_id}/1/hands/1?seat=-1",
+                 f"/api/replays/{table_id}/1/hands/1?seat=x"):
+        answer = web.get(path)
+        assert answer.status_code == 404 and answer.json() == NOT_FOUND, path
+    for junk in ("Bearer", "Bearer " + "x" * 500, "Basic abc", "Bearer nope"):
+        assert web.get(f"/api/replays/{table_id}/1",
+                       headers={"Authorization": junk}).status_code == 200  # a stranger
+
+
+def test_a_private_tables_match_replays_for_its_players_and_link_holders(
+        web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> tuple[str, str, str, str]:
+        ann, ann_token = await room.register("Ann")
+        _, bob_token = await room.register("Bob")
+        table_id = await finished_match(room, ann, private=True)
+        invite = await room.invite(ann, table_id, revoke=False)
+        assert invite is not None
+        return table_id, ann_token, bob_token, invite
+
+    table_id, ann_token, bob_token, invite = call(web, play)
+    paths = [f"/api/replays/{table_id}/1", f"/api/replays/{table_id}/1/hands/1",
+             f"/api/matches/{table_id}/1/record"]
+    for path in paths:
+        assert web.get(path).status_code == 404, path  # a stranger
+        assert web.get(path, headers=bearer(bob_token)).status_code == 404, path
+        assert web.get(f"{path}?invite=wrong").status_code == 404, path
+        assert web.get(path, headers=bearer(ann_token)).status_code == 200, path
+        assert web.get(f"{path}?invite={invite}").status_code == 200, path
+    assert web.get(paths[0], headers=bearer(ann_token)).json()["seat"] == 0
+
+
+def test_a_match_being_played_replays_its_finished_hands_to_its_players_only(
+        web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play_one_hand() -> tuple[str, str, str, list[str]]:
+        ann, ann_token = await room.register("Ann")
+        _, bob_token = await room.register("Bob")
+        table = await room.create_table(ann, "online", {}, 0, None, "simple")
+        await room.start_with_bots(ann, table.id, None)
+        bot = make_bot("simple", seed=1)
+        for _ in range(2000):
+            game = table.game
+            assert game is not None
+            if game.history and game.to_act is not None:
+                break
+            if game.to_act == 0:
+                await room.act(ann, table.id, bot.choose(game.view(0)))
+            else:
+                await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the first hand did not end")
+        assert table.game is not None
+        others_now = sorted(card for seat in (1, 2, 3)
+                            for card in table.game.view(seat)["hand"] or [])
+        assert len(others_now) == 30  # the next deal is dealt
+        return table.id, ann_token, bob_token, others_now
+
+    table_id, ann_token, bob_token, others_now = call(web, play_one_hand)
+    mine = bearer(ann_token)
+    summary = web.get(f"/api/replays/{table_id}/1", headers=mine).json()
+    assert not summary["finished"] and summary["hands"] == 1 and summary["seat"] == 0
+    steps = web.get(f"/api/replays/{table_id}/1/hands/1", headers=mine).json()["steps"]
+    # Nothing of the hand being played: every step is of hand 1, and the last one stands
+    # before the last card, when nobody holds more than that card (the next deal's ten
+    # cards a seat, which Ann must not see, never show).
+    assert all(step["view"]["hand_number"] == 1 for step in steps)
+    last = steps[-1]
+    assert last["ended"] and len(last["view"]["hand"]) <= 1
+    assert all(len(cards) <= 1 for cards in last["hands"].values())
+    assert sorted(cards_in(list(last["hands"].values()))) != others_now
+    assert web.get(f"/api/replays/{table_id}/1/hands/2", headers=mine).status_code == 404
+    assert web.get(f"/api/matches/{table_id}/1/record", headers=mine).status_code == 404
+    for headers in ({}, bearer(bob_token)):  # a spectator of an open table, or nobody
+        assert web.get(f"/api/replays/{table_id}/1", headers=headers).status_code == 404
+        assert web.get(f"/api/replays/{table_id}/1/hands/1",
+                       headers=headers).status_code == 404
