@@ -90,10 +90,20 @@ async def find(room: Room, player: Player | None, table_id: str, number: int,
         replayable = _live(await _table(room, table_id), number, player)
     if replayable is None:
         return None
-    lines = await room.store.chat_lines(table_id, CHAT_LINES)
-    return replace(replayable, chat=[
-        {"name": line.name, "seat": line.seat, "text": line.text} for line in lines
-        if line.match_number == number and line.channel == PLAYERS_LINE])
+    return replace(replayable, chat=await _chat(room, table_id, number))
+
+
+async def _chat(room: Room, table_id: str, number: int) -> list[dict[str, Any]]:
+    """The players' chat of a match: its own lines, and those said before it began, after
+    the match before it ended (a line is kept with the match being played, or the last one
+    played, when it was said)."""
+    before = await room.store.standings.match_record(table_id, number - 1) if number > 1 else None
+    lead_up_from = before[0].finished_at if before is not None else 0.0
+    return [{"name": line.name, "seat": line.seat, "text": line.text}
+            for line in await room.store.chat_lines(table_id, CHAT_LINES)
+            if line.channel == PLAYERS_LINE and (
+                line.match_number == number
+                or (line.match_number == number - 1 and line.created_at >= lead_up_from))]
 
 
 async def _table(room: Room, table_id: str) -> Table | None:

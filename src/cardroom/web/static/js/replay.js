@@ -78,9 +78,11 @@ export async function showReplay(root, where, ctx) {
   await replay.start();
 }
 
-/** Stop the replay shown (its keys and the table's timers). */
+/** Stop the replay shown (its keys and the table's timers) and take it off the page: one table
+ * at a time is in the page, the one on screen. */
 export function closeReplay() {
   current?.destroy();
+  current?.root.replaceChildren();
   current = null;
 }
 
