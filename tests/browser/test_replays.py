@@ -166,3 +166,40 @@ def test_a_player_replays_the_hand_just_over_and_goes_back_to_the_table(
         expect(page.locator("[data-testid=replay]")).to_have_count(0)  # one table in the page
         expect(dan.table).to_be_visible()
         assert not dan.errors, dan.errors
+
+
+def test_a_downloaded_record_imports_back_to_the_same_replay(browser, replay_room,
+                                                             tmp_path) -> None:
+    server, tables = replay_room
+    with Player(browser, base_url(server), "Eli") as eli:
+        eli.register()
+        page = eli.page
+        page.goto(f"{base_url(server)}#replay={tables['open']}/1&step=5")
+        expect(shown(page, "[data-testid=table]")).to_be_visible()
+        hands = page.locator("[data-testid=replay-hand] option").all_inner_texts()
+        move = page.locator("[data-testid=replay-move]").inner_text()
+        with page.expect_download() as download:
+            page.click("[data-testid=replay-record]")
+        record = tmp_path / "match.record"
+        download.value.save_as(record)
+
+        page.click("[data-testid=watch-record]")
+        bad = tmp_path / "notes.txt"
+        bad.write_text("shopping: eggs\n", encoding="utf-8")
+        page.set_input_files("[data-testid=replay-file]", str(bad))
+        expect(page.locator("[data-testid=replay-file-error]")).to_contain_text(
+            "not a match record")
+        page.set_input_files("[data-testid=replay-file]", str(record))
+        expect(shown(page, "[data-testid=table]")).to_be_visible()
+        assert page.locator("[data-testid=replay-hand] option").all_inner_texts() == hands
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+        expect(page.locator("[data-testid=replay-move]")).to_have_text(
+            move.replace("Cleo", "Seat 1").replace("Bot ", "Seat "))
+        assert "#replay=import&" in page.url
+        page.reload()  # the file stays with the tab
+        expect(shown(page, "[data-testid=table]")).to_be_visible()
+        screenshot(page, "replay-desktop-5-imported")
+        page.click("[data-testid=replay-another]")
+        expect(page.locator("[data-testid=replay-import]")).to_be_visible()
+        assert not eli.errors, eli.errors

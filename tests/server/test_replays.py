@@ -178,3 +178,44 @@ def test_a_match_being_played_replays_its_finished_hands_to_its_players_only(
         assert web.get(f"/api/replays/{table_id}/1", headers=headers).status_code == 404
         assert web.get(f"/api/replays/{table_id}/1/hands/1",
                        headers=headers).status_code == 404
+
+
+def test_a_record_file_imports_back_to_the_same_replay(web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> str:
+        ann, _ = await room.register("Ann")
+        return await finished_match(room, ann)
+
+    table_id = call(web, play)
+    text = web.get(f"/api/matches/{table_id}/1/record").text
+    stored = web.get(f"/api/replays/{table_id}/1").json()
+    brought = web.post("/api/replays/import", content=text.encode()).json()
+    assert brought["history"] == stored["history"] and brought["finished"]
+    assert brought["table_id"] == "import" and brought["seat"] is None
+    assert [seat["name"] for seat in brought["seats"]] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    for hand in range(1, stored["hands"] + 1):
+        same = web.get(f"/api/replays/{table_id}/1/hands/{hand}?seat=3").json()
+        again = web.post(f"/api/replays/import?hand={hand}&seat=3", content=text).json()
+        assert again == same
+    assert web.post("/api/replays/import?hand=99", content=text).status_code == 404
+
+
+def test_an_import_that_is_not_a_record_says_why_and_keeps_nothing(web: TestClient) -> None:
+    game = "game: 500\nrules: {\"preset\": \"online\"}\nseed: 4\ndealer: 0\nactions:\n"
+    nested = "[" * 100_000 + "]" * 100_000
+    for text, words in (
+            ("hello", "expected 'key: value'"),
+            (game.replace("500", "chess"), "unknown game"),
+            (game + "0: play JK\n", "action 1"),
+            (game.replace('{"preset": "online"}', nested)[:200_000], "record"),
+            (game + "pass\n" * 10_001, "more than 10000 actions"),
+            (game.replace("seed: 4", "seed: " + "9" * 5000), "record")):
+        answer = web.post("/api/replays/import", content=text.encode())
+        assert answer.status_code == 400, text[:80]
+        assert answer.json()["error"].startswith("That file is not a match record")
+        assert words in answer.json()["error"], (words, answer.json())
+    assert web.post("/api/replays/import", content=b"\xff\xfe" * 10).status_code == 400
+    too_big = web.post("/api/replays/import", content=b"x" * (256 * 1024 + 1))
+    assert too_big.status_code == 413
+    assert web.get("/api/replays/import").status_code in (404, 405)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardroom.games.record import Record
-from cardroom.games.registry import GAMES
+from cardroom.games.registry import GAMES, game_spec
 from cardroom.games.replay import hand_steps
 from cardroom.store.data import FinishedMatch, entity_of
 from cardroom.tables.errors import RoomError
@@ -29,6 +29,10 @@ CHAT_LINES = 1000
 """The most chat lines a replay reads back (a table's latest)."""
 PLAYERS_LINE = "players"
 """The chat line a replay shows: the players', which everyone at the table could read."""
+IMPORTED = "import"
+"""The table id an imported record replays under."""
+IMPORT_ACTIONS_MAX = 10_000
+"""The most actions an imported record may hold: several times the longest match."""
 DELETED = "Deleted player"
 """The name of a seat whose player's account was deleted."""
 MATCH_NUMBER_MAX = 10**9
@@ -155,3 +159,21 @@ async def _seats(room: Room, match: FinishedMatch) -> list[dict[str, Any]]:
 
 def _seat(name: str | None, bot: str | None, entity: str | None) -> dict[str, Any]:
     return {"name": name, "bot": bot, "player_id": entity}
+
+
+def imported(text: str) -> ReplayMatch:
+    """A record file someone brings (``cardroom play --record``, the record download) to
+    watch as a replay: nothing is stored, and every hand the record finishes is shown, since
+    whoever holds the file holds every card already. ``ValueError`` says why a text is not a
+    record this room can replay."""
+    try:
+        record = Record.from_text(text)
+        if len(record.actions) > IMPORT_ACTIONS_MAX:
+            raise ValueError(f"more than {IMPORT_ACTIONS_MAX} actions")
+        game = game_spec(record.game).replay(record)
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
+        raise ValueError(f"That file is not a match record this room can replay: "
+                         f"{str(error)[:200]}") from None
+    seats = [_seat(f"Seat {seat + 1}", None, None) for seat in range(game.players)]
+    history = [hand.to_dict() for hand in game.history]
+    return ReplayMatch(IMPORTED, 1, record, seats, history, game.is_over, None)

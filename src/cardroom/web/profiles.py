@@ -13,7 +13,8 @@ from __future__ import annotations
 import gzip
 import json
 
-from starlette.requests import Request
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
@@ -30,6 +31,8 @@ GZIP_FROM = 2048
 """Answers at least this long (bytes of JSON) are compressed for clients that accept it: a
 hand's replay repeats the table's view at every step, about 200 KB that compress to 5."""
 NOT_FOUND = "There is no such match to replay."
+IMPORT_BYTES_MAX = 256 * 1024
+"""The largest record file a replay imports (a long match's record is about 20 KB)."""
 
 
 def _refused(request: Request) -> Response | None:
@@ -136,20 +139,59 @@ async def replay_hand(request: Request) -> Response:
     if refused is not None:
         return refused
     match = await _replayable(request)
-    if match is None:
-        return _not_found()
+    return _not_found() if match is None else await _hand(request, match,
+                                                          request.path_params["hand"])
+
+
+async def _hand(request: Request, match: replays.ReplayMatch, hand: int) -> Response:
+    """A hand's steps from the seat ``?seat=`` (replayed beside the event loop: a long
+    match's last hand replays the whole record first)."""
     try:
         seat = int(request.query_params.get("seat", match.seat or 0))
-        steps = match.hand(request.path_params["hand"], seat)
+        steps = await run_in_threadpool(match.hand, hand, seat)
     except ValueError:
         return _not_found()
-    return _json(request, {"hand": request.path_params["hand"], "seat": seat, "steps": steps})
+    return _json(request, {"hand": hand, "seat": seat, "steps": steps})
+
+
+async def import_record(request: Request) -> Response:
+    """A record file sent as the body (at most :data:`IMPORT_BYTES_MAX` bytes), replayed
+    as it is: its summary, or with ``?hand=H`` that hand's steps. Nothing is kept."""
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+    body = await _body(request)
+    if body is None:
+        return JSONResponse({"error": f"A record file is at most {IMPORT_BYTES_MAX // 1024} KB."},
+                            status_code=413)
+    try:
+        match = await run_in_threadpool(replays.imported, body.decode("utf-8", "replace"))
+    except ValueError as error:
+        return JSONResponse({"error": str(error)}, status_code=400)
+    hand = request.query_params.get("hand")
+    if hand is None:
+        return _json(request, match.summary())
+    return await _hand(request, match, int(hand) if hand.isdigit() and len(hand) < 6 else 0)
+
+
+async def _body(request: Request) -> bytes | None:
+    """The request's body, read up to the import limit (``None``: longer, or cut off)."""
+    body = bytearray()
+    try:
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > IMPORT_BYTES_MAX:
+                return None
+    except ClientDisconnect:
+        return None
+    return bytes(body)
 
 
 routes: list[Route] = [
     Route("/api/players/{player_id}", player, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
     Route("/api/matches/{table_id}/{number:int}/record", match_record, methods=["GET"]),
+    Route("/api/replays/import", import_record, methods=["POST"]),
     Route("/api/replays/{table_id}/{number:int}", replay, methods=["GET"]),
     Route("/api/replays/{table_id}/{number:int}/hands/{hand:int}", replay_hand,
           methods=["GET"]),

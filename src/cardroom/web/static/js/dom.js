@@ -104,14 +104,14 @@ export function profileHref(playerId) {
 
 /**
  * The address of a match's replay (replay.js), at a hand, a step and a seat if given:
- * `#replay=T/N&hand=H&step=S&seat=V`.
+ * `#replay=T/N&hand=H&step=S&seat=V` (`#replay=import&…` for a record file: no match number).
  * @param {string} tableId
- * @param {number} match
+ * @param {number|null} match
  * @param {{hand?: number, step?: number, seat?: number|null}} [at]
  * @returns {string}
  */
 export function replayHref(tableId, match, at = {}) {
-  const parts = [`replay=${encodeURIComponent(tableId)}/${match}`];
+  const parts = [`replay=${encodeURIComponent(tableId)}${match === null ? "" : `/${match}`}`];
   for (const key of ["hand", "step", "seat"]) {
     if (at[key] !== undefined && at[key] !== null) parts.push(`${key}=${at[key]}`);
   }

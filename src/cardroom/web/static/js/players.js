@@ -34,8 +34,8 @@ export async function getJSON(path) {
 }
 
 /**
- * The links above a screen: back to the lobby (and to the table this tab still follows), and
- * each game's leaderboard.
+ * The links above a screen: back to the lobby (and to the table this tab still follows), to
+ * watch a record file, and each game's leaderboard.
  * @param {PlayersContext} ctx
  * @param {string|null} [currentGame] the leaderboard shown, marked as the current page
  * @returns {HTMLElement}
@@ -49,6 +49,8 @@ export function screenNav(ctx, currentGame = null) {
     el("a", { class: "btn btn-small", href: "#lobby", "data-testid": "to-lobby", text: "← Lobby" }),
     table ? el("a", { class: "btn btn-small", href: `#table=${encodeURIComponent(table)}`,
       "data-testid": "to-table", text: "← Back to the table" }) : null,
+    el("a", { class: "btn btn-small", href: "#replay=import", "data-testid": "watch-record",
+      text: "Watch a record", title: "Replay a match from its record file" }),
     boards);
 }
 

@@ -25,55 +25,85 @@ import { score } from "./markup.js";
 /** What the server says when the viewer may not replay the match (or it is not there). */
 const REPLAY_ONLY = "This is a replay: nothing can be played here.";
 
+/** The hash of the screen that watches a record file (`#replay=import`). */
+export const IMPORTED = "import";
+/** Where the record file being watched is kept for this tab (a refresh shows it again). */
+const IMPORT_KEY = "cardroom-imported-record";
+/** The largest record file the room replays (the server's limit too). */
+const IMPORT_BYTES_MAX = 256 * 1024;
+
 /**
  * Read a replay hash's parameters (`params` from the hash), or null if it names no replay.
  * @param {URLSearchParams} params
- * @returns {{table: string, match: number, hand: number, step: number, seat: number|null}|null}
+ * @returns {{table: string, match: number, hand: number, step: number, seat: number|null,
+ *   imported: boolean}|null}
  */
 export function parseReplay(params) {
   const where = params.get("replay");
-  const found = where && /^([^/]{1,64})\/(\d{1,9})$/.exec(where);
+  const found = where === IMPORTED ? [where, IMPORTED, "1"] : where && /^([^/]{1,64})\/(\d{1,9})$/.exec(where);
   if (!found) return null;
   const whole = (key, fallback) => {
     const value = Number(params.get(key));
     return params.has(key) && Number.isInteger(value) && value >= 0 ? value : fallback;
   };
   return { table: found[1], match: Number(found[2]), hand: Math.max(1, whole("hand", 1)),
-    step: whole("step", 0), seat: whole("seat", null) };
+    step: whole("step", 0), seat: whole("seat", null), imported: where === IMPORTED };
 }
 
-/** GET a replay document with the player's token and the table's invite, if any. */
-async function getReplay(path, tableId) {
+/**
+ * Ask the room for a replay document: GET with the player's token and the table's invite,
+ * if any; with a `body` (a record file), POST it.
+ */
+async function ask(path, tableId, body = null) {
   const stored = load();
   const headers = { Accept: "application/json" };
   if (stored.token) headers.Authorization = `Bearer ${stored.token}`;
-  const invite = stored.invites[tableId];
+  const invite = tableId ? stored.invites[tableId] : null;
   const url = invite ? `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(invite)}` : path;
   let answer;
   try {
-    answer = await fetch(url, { headers });
+    answer = await fetch(url, body === null ? { headers }
+      : { method: "POST", headers: { ...headers, "Content-Type": "text/plain" }, body });
   } catch {
     throw new Error("The card room could not be reached: check the connection and try again.");
   }
-  const body = await answer.json().catch(() => null);
-  if (!answer.ok) throw new Error(body?.error || `The card room answered ${answer.status}.`);
-  return body;
+  const document = await answer.json().catch(() => null);
+  if (!answer.ok) throw new Error(document?.error || `The card room answered ${answer.status}.`);
+  return document;
+}
+
+/**
+ * Where a replay's documents come from: a match the room keeps (`where.table`, `where.match`)
+ * or the record file brought to this tab.
+ * @returns {{summary: () => Promise<object>, hand: (hand: number, seat: number) => Promise<object>}}
+ */
+function sourceOf(where, text) {
+  if (where.imported) {
+    return { summary: () => ask("/api/replays/import", null, text),
+      hand: (hand, seat) => ask(`/api/replays/import?hand=${hand}&seat=${seat}`, null, text) };
+  }
+  const base = `/api/replays/${encodeURIComponent(where.table)}/${where.match}`;
+  return { summary: () => ask(base, where.table),
+    hand: (hand, seat) => ask(`${base}/hands/${hand}?seat=${seat}`, where.table) };
 }
 
 /** The replay on screen: a newer one supersedes it. */
 let current = null;
 
 /**
- * Load a match's replay and show it in `root`.
+ * Load a match's replay (or the record file this tab was given) and show it in `root`.
  * @param {HTMLElement} root
- * @param {{table: string, match: number, hand: number, step: number, seat: number|null}} where
+ * @param {{table: string, match: number, hand: number, step: number, seat: number|null,
+ *   imported: boolean}} where
  * @param {import("./players.js").PlayersContext & {options: object}} ctx
  */
 export async function showReplay(root, where, ctx) {
   const same = current && current.tableId === where.table && current.number === where.match;
   if (same && current.root === root) return current.go(where);
   closeReplay();
-  const replay = new Replay(root, where, ctx);
+  const text = where.imported ? sessionStorage.getItem(IMPORT_KEY) : null;
+  if (where.imported && !text) return showImportPicker(root, ctx);
+  const replay = new Replay(root, where, ctx, sourceOf(where, text));
   current = replay;
   await replay.start();
 }
@@ -86,10 +116,53 @@ export function closeReplay() {
   current = null;
 }
 
+/**
+ * The screen that asks for a record file to watch (`cardroom play --record`, or a match's
+ * Record download); the file stays in this tab only.
+ */
+function showImportPicker(root, ctx, problem = "") {
+  const input = el("input", { type: "file", accept: ".record,.txt,text/plain", "data-testid": "replay-file",
+    id: "replay-file" });
+  const message = el("p", { class: "players-error", role: "alert", "data-testid": "replay-file-error", text: problem });
+  message.hidden = !problem;
+  input.addEventListener("change", async () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    if (file.size > IMPORT_BYTES_MAX) {
+      showImportPicker(root, ctx, `A record file is at most ${IMPORT_BYTES_MAX / 1024} KB; this one is larger.`);
+      return;
+    }
+    const text = await file.text();
+    try {
+      await ask("/api/replays/import", null, text); // said wrong before it is kept
+    } catch (error) {
+      showImportPicker(root, ctx, error.message);
+      return;
+    }
+    sessionStorage.setItem(IMPORT_KEY, text);
+    closeReplay();
+    showReplay(root, { table: IMPORTED, match: 1, hand: 1, step: 0, seat: null, imported: true }, ctx);
+  });
+  root.replaceChildren(screenNav(ctx), el("section", { class: "card replay-import", "data-testid": "replay-import" },
+    el("h1", { text: "Watch a match record" }),
+    el("p", { class: "muted", text: "A record is the file a match's Record link downloads, or that cardroom play --record saves. It is replayed here card by card, every hand shown; nothing is kept by the room." }),
+    el("label", { for: "replay-file", text: "Record file" }), input, message));
+}
+
+/** Forget the record file this tab watches and ask for another. */
+function forgetImport(root, ctx) {
+  sessionStorage.removeItem(IMPORT_KEY);
+  closeReplay();
+  history.replaceState(null, "", `#replay=${IMPORTED}`);
+  showImportPicker(root, ctx);
+}
+
 class Replay {
-  constructor(root, where, ctx) {
+  constructor(root, where, ctx, source) {
     this.root = root;
     this.ctx = ctx;
+    this.source = source;
+    this.imported = where.imported;
     this.tableId = where.table;
     this.number = where.match;
     this.where = where;
@@ -109,7 +182,7 @@ class Replay {
     let match;
     let module;
     try {
-      match = await getReplay(`/api/replays/${encodeURIComponent(this.tableId)}/${this.number}`, this.tableId);
+      match = await this.source.summary();
       const [path, className] = TABLE_MODULES[match.game] || TABLE_MODULES[500];
       module = { View: (await import(path))[className] };
     } catch (error) {
@@ -162,7 +235,7 @@ class Replay {
     this.tableRoot = el("div", { class: "table-root replay-table" });
     this.results = el("ol", { class: "replay-results", "data-testid": "replay-results" },
       ...match.history.map((hand, n) => el("li", {}, el("a", {
-        href: replayHref(this.tableId, this.number, { hand: n + 1 }), text: handLabel(hand, n) }))));
+        href: this.href({ hand: n + 1 }), text: handLabel(hand, n) }))));
     const chat = (match.chat || []).map((line) => el("li", {}, el("strong", { text: `${line.name}: ` }), line.text));
     this.root.replaceChildren(
       screenNav(this.ctx),
@@ -171,9 +244,7 @@ class Replay {
           el("span", { class: "replay-title", "data-testid": "replay-title", text: title }),
           this.handPicker, this.seatPicker,
           el("label", { class: "replay-all" }, this.allToggle, " Every hand shown"),
-          match.finished ? el("a", { class: "btn btn-small", href: `/api/matches/${encodeURIComponent(this.tableId)}/${this.number}/record`,
-            download: "", "data-testid": "replay-record", text: "Record",
-            title: "Download the match's record: cardroom replay FILE plays it back" }) : null),
+          this.downloads()),
         this.tableRoot,
         el("div", { class: "replay-controls", "data-testid": "replay-controls" },
           button("⏮", "Start of the hand (Home)", "replay-first", () => this.show(0, false)),
@@ -200,13 +271,32 @@ class Replay {
     });
   }
 
+  /** The address of this replay at a hand, step and seat. */
+  href(at) {
+    return this.imported ? replayHref(IMPORTED, null, at) : replayHref(this.tableId, this.number, at);
+  }
+
+  /** The bar's files: a kept match's record to download; for a record file, another one. */
+  downloads() {
+    if (this.imported) {
+      const another = el("button", { type: "button", class: "btn btn-small", "data-testid": "replay-another",
+        text: "Open another record" });
+      another.addEventListener("click", () => forgetImport(this.root, this.ctx));
+      return another;
+    }
+    if (!this.match.finished) return null;
+    return el("a", { class: "btn btn-small", href: `/api/matches/${encodeURIComponent(this.tableId)}/${this.number}/record`,
+      download: "", "data-testid": "replay-record", text: "Record",
+      title: "Download the match's record: cardroom replay FILE plays it back, and this page watches it" });
+  }
+
   /** Fetch a hand's steps from the seat chosen and show step `step`. */
   async load(hand, step) {
     const ticket = ++this.loading;
     this.say("Fetching the hand…");
     let answer;
     try {
-      answer = await getReplay(`/api/replays/${encodeURIComponent(this.tableId)}/${this.number}/hands/${hand}?seat=${this.seat}`, this.tableId);
+      answer = await this.source.hand(hand, this.seat);
     } catch (error) {
       if (ticket === this.loading) this.say(error.message);
       return;
@@ -259,7 +349,7 @@ class Replay {
     this.slider.value = String(step);
     this.counter.textContent = `${step} / ${this.steps.length - 1}`;
     this.say(this.moveText(entry));
-    history.replaceState(null, "", replayHref(this.tableId, this.number, { hand: this.hand, step, seat: this.seat }));
+    history.replaceState(null, "", this.href({ hand: this.hand, step, seat: this.seat }));
   }
 
   /** What happened at a step, in words. */
