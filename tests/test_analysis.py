@@ -116,7 +116,7 @@ def test_a_joker_named_into_another_suit_is_written_with_its_suit() -> None:
 
 
 def analysis_notation(card: int, named: int | None) -> str:
-    from cardroom.tools.analysis import _notation
+    from cardroom.bots.five_hundred.analysis import _notation
 
     return _notation(card, named)
 

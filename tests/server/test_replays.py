@@ -219,3 +219,88 @@ def test_an_import_that_is_not_a_record_says_why_and_keeps_nothing(web: TestClie
     too_big = web.post("/api/replays/import", content=b"x" * (256 * 1024 + 1))
     assert too_big.status_code == 413
     assert web.get("/api/replays/import").status_code in (404, 405)
+
+
+def analysed(web: TestClient, path: str, body: str | None = None) -> dict[str, Any]:
+    """Ask for an analysis until it is ready (or said to be unavailable)."""
+    import time
+
+    states = []
+    for _ in range(600):
+        answer = (web.get(path) if body is None else web.post(path, content=body)).json()
+        states.append(answer["state"])
+        if answer["state"] in ("ready", "unavailable"):
+            assert states[0] in ("queued", "working", "ready", "unavailable")
+            return answer
+        time.sleep(0.1)
+    raise AssertionError(f"no analysis: {states[-5:]}")
+
+
+def test_a_hand_is_analysed_once_in_the_workers_and_kept_with_its_match(
+        web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> tuple[str, str]:
+        ann, _ = await room.register("Ann")
+        return await finished_match(room, ann), await finished_match(room, ann, private=True)
+
+    table_id, hidden = call(web, play)
+    path = f"/api/replays/{table_id}/1/hands/1/analysis"
+    first = web.get(path).json()
+    assert first["state"] in ("queued", "working")
+    answer = analysed(web, path)
+    assert answer["state"] == "ready", answer
+    analysis = answer["analysis"]
+    record = Record.from_text(web.get(f"/api/matches/{table_id}/1/record").text)
+    game = replay(record)
+    result = game.history[0]
+    assert analysis["number"] == result.number and analysis["contract"] == result.contract
+    assert analysis["taken"] == sum(result.tricks[seat] for seat in analysis["makers"])
+    assert 0 <= analysis["makeable"] <= 10 and set(analysis["par"]) <= {"S", "C", "D", "H", "NT"}
+    steps = web.get(f"/api/replays/{table_id}/1/hands/1").json()["steps"]
+    plays = [n for n, step in enumerate(steps) if (step["action"] or "").startswith("play ")]
+    assert len(analysis["cards"]) == len(plays) and analysis["cards"]
+    first_play = record.actions.index(steps[plays[0]]["action"])
+    assert analysis["cards"][0]["action"] == first_play
+    for card in analysis["cards"]:
+        assert card["before"] >= card["after"] and card["lost"] == card["before"] - card["after"]
+        assert (card["lost"] > 0) == bool(card["best"]) and card["played"] not in card["best"]
+
+    async def kept() -> dict[str, Any] | None:
+        return await room.store.hand_analysis(table_id, 1, 1)
+
+    assert call(web, kept) == analysis  # kept with the match: the next ask reads it back
+    assert web.get(path).json() == {"state": "ready", "analysis": analysis}
+    assert web.get(f"/api/replays/{hidden}/1/hands/1/analysis").status_code == 404
+    assert web.get(f"/api/replays/{table_id}/1/hands/99/analysis").status_code == 404
+
+
+def test_analyses_wait_in_a_capped_queue_and_say_when_there_is_none(
+        web: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.games.five_hundred import Rules
+    from cardroom.tables import analyses
+    from cardroom.tools.arena import play_match
+
+    five = play_match(Rules.preset("five-handed"), 3, "rules", "rules", 0, keep_record=True,
+                      hands=1).record
+    assert five is not None
+    answer = analysed(web, "/api/replays/import?hand=1&analysis=1", five)
+    assert answer["state"] == "unavailable" and "at most 4 hands" in answer["reason"]
+    thousand = play_match(thousand_rules(), 3, "rules", "rules", 0, keep_record=True,
+                          hands=1).record
+    assert thousand is not None
+    answer = web.post("/api/replays/import?hand=1&analysis=1", content=thousand).json()
+    assert answer == {"state": "unavailable",
+                      "reason": "The solver does not analyse this game's hands yet."}
+    four = play_match(Rules.preset("online"), 5, "rules", "rules", 0, keep_record=True,
+                      hands=2).record
+    assert four is not None
+    monkeypatch.setattr(analyses, "QUEUE_MAX", 0)
+    busy = web.post("/api/replays/import?hand=2&analysis=1", content=four)
+    assert busy.status_code == 503 and busy.headers["retry-after"] == "30"
+
+
+def thousand_rules() -> Any:
+    from cardroom.games.thousand import Rules
+
+    return Rules.preset("seed")

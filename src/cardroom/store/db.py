@@ -60,6 +60,7 @@ from cardroom.store.models import (
     ActionRow,
     BugRow,
     ChatLineRow,
+    HandAnalysisRow,
     MatchRow,
     MatchSeatRow,
     PlayerRow,
@@ -90,6 +91,7 @@ _MATCH_COLUMNS = tuple(_MATCHES.c[name] for name in (
 older checkout's database) needs no column a later migration added."""
 _BUGS = BugRow.__table__
 _CHAT = cast(Table, ChatLineRow.__table__)
+_ANALYSES = cast(Table, HandAnalysisRow.__table__)
 _BUMPED = _BUMP_PLAIN.returning(_TABLES.c.id).cte("bumped")
 _BUMP_AND_INSERT = insert(_ACTIONS).from_select(
     ["table_id", "match_number", "number", "seat", "action", "created_at"],
@@ -381,6 +383,29 @@ class Store:
             game=game, rules=m.rules, seed=m.seed, dealer=m.dealer,
             actions=[a.action for a in actions[m.number]],
             seats=[a.seat for a in actions[m.number]])) for m in matches]
+
+    # -- hands' analyses --------------------------------------------------------------------------
+
+    async def hand_analysis(self, table_id: str, match_number: int,
+                            hand: int) -> dict[str, Any] | None:
+        """The analysis kept for a hand of a table's match (``None``: none yet)."""
+        async with self._engine.connect() as connection:
+            found = (await connection.execute(
+                select(_ANALYSES.c.analysis).where(
+                    _ANALYSES.c.table_id == table_id, _ANALYSES.c.match_number == match_number,
+                    _ANALYSES.c.hand == hand))).scalar_one_or_none()
+        return dict(found) if found is not None else None
+
+    async def add_hand_analysis(self, table_id: str, match_number: int, hand: int,
+                                analysis: dict[str, Any]) -> None:
+        """Keep a hand's analysis; one another process kept first stays (they are the same)."""
+        try:
+            async with self._writing(), self._engine.begin() as connection:
+                await connection.execute(insert(_ANALYSES).values(
+                    table_id=table_id, match_number=match_number, hand=hand,
+                    analysis=analysis, created_at=time.time()))
+        except IntegrityError:
+            pass
 
     # -- chat -------------------------------------------------------------------------------------
 

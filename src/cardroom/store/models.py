@@ -219,6 +219,18 @@ class BugRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class HandAnalysisRow(Base):
+    """The double-dummy analysis of one hand of a table's match, worked out once."""
+
+    __tablename__ = "hand_analyses"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    match_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The hand's place in the match (from 1), as replays count hands."""
+    analysis: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
 class ChatLineRow(Base):
     """One line of a table's chat: typed text, a quick phrase or a reaction."""
 

@@ -15,7 +15,7 @@ hand asked for.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardroom.games.record import Record
 from cardroom.games.registry import GAMES, game_spec
@@ -23,7 +23,9 @@ from cardroom.games.replay import hand_steps
 from cardroom.store.data import FinishedMatch, entity_of
 from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Player, Table, invite_matches
-from cardroom.tables.room import Room
+
+if TYPE_CHECKING:  # the room holds the analyses, which read replays
+    from cardroom.tables.room import Room
 
 CHAT_LINES = 1000
 """The most chat lines a replay reads back (a table's latest)."""

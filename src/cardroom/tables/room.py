@@ -31,6 +31,7 @@ from cardroom.protocol import ErrorCode, Lobby, TableSummary
 from cardroom.store.data import NewBugReport, NewTable, TableSettings
 from cardroom.store.db import NameTaken, Store
 from cardroom.tables.accounts import AccountService, Session
+from cardroom.tables.analyses import Analyses
 from cardroom.tables.chat import TableChat
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
@@ -78,6 +79,7 @@ class Room:
         self.followers = Followers(core, self.sync)
         self.chat = TableChat(core, self.quotas)
         self.accounts = AccountService(core, self.quotas)
+        self.analyses = Analyses(store, self.workers, core.spawn)
         self.lobby_feed = LobbyFeed(self._lobby_row)
         core.on_lobby_change(self.lobby_feed.changed)
         self.metrics.watch(self._state)

@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from cardroom.games.registry import DEFAULT_GAME
 from cardroom.tables import profiles, replays
+from cardroom.tables.analyses import AnalysisBusy
 from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Player
 from cardroom.tables.quotas import QuotaExceeded
@@ -154,9 +155,34 @@ async def _hand(request: Request, match: replays.ReplayMatch, hand: int) -> Resp
     return _json(request, {"hand": hand, "seat": seat, "steps": steps})
 
 
+async def hand_analysis(request: Request) -> Response:
+    """Where the analysis of a hand that is over stands (see
+    :meth:`cardroom.tables.analyses.Analyses.status`): asked again until it is ready."""
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+    match = await _replayable(request)
+    if match is None:
+        return _not_found()
+    return await _analysis(request, match, request.path_params["hand"])
+
+
+async def _analysis(request: Request, match: replays.ReplayMatch, hand: int) -> Response:
+    """A hand's analysis status; 503 while too many hands wait."""
+    try:
+        status = await request.app.state.room.analyses.status(match, hand)
+    except AnalysisBusy as busy:
+        return JSONResponse({"error": str(busy)}, status_code=503,
+                            headers={"Retry-After": "30"})
+    except ValueError:
+        return _not_found()
+    return _json(request, status)
+
+
 async def import_record(request: Request) -> Response:
     """A record file sent as the body (at most :data:`IMPORT_BYTES_MAX` bytes), replayed
-    as it is: its summary, or with ``?hand=H`` that hand's steps. Nothing is kept."""
+    as it is: its summary, or with ``?hand=H`` that hand's steps (and with ``&analysis=1``
+    its analysis). Nothing of it is stored."""
     refused = _refused(request)
     if refused is not None:
         return refused
@@ -171,7 +197,10 @@ async def import_record(request: Request) -> Response:
     hand = request.query_params.get("hand")
     if hand is None:
         return _json(request, match.summary())
-    return await _hand(request, match, int(hand) if hand.isdigit() and len(hand) < 6 else 0)
+    number = int(hand) if hand.isdigit() and len(hand) < 6 else 0
+    if request.query_params.get("analysis"):
+        return await _analysis(request, match, number)
+    return await _hand(request, match, number)
 
 
 async def _body(request: Request) -> bytes | None:
@@ -194,5 +223,7 @@ routes: list[Route] = [
     Route("/api/replays/import", import_record, methods=["POST"]),
     Route("/api/replays/{table_id}/{number:int}", replay, methods=["GET"]),
     Route("/api/replays/{table_id}/{number:int}/hands/{hand:int}", replay_hand,
+          methods=["GET"]),
+    Route("/api/replays/{table_id}/{number:int}/hands/{hand:int}/analysis", hand_analysis,
           methods=["GET"]),
 ]
