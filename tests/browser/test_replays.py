@@ -112,6 +112,19 @@ def test_a_finished_match_replays_card_by_card(browser, replay_room, size: str) 
         settled_trick(ann)  # the cards have flown in from their seats
         screenshot(page, f"replay-{size}-2-first-trick")
 
+        page.click("[data-testid=replay-analyse]")  # the solver's verdict on the card shown
+        analysis = page.locator("[data-testid=replay-analysis]")
+        expect(analysis).to_have_attribute("data-state", "ready", timeout=60_000)
+        expect(page.locator("[data-testid=replay-par]")).to_contain_text("Double dummy")
+        expect(page.locator("[data-testid=replay-verdict]")).to_contain_text(
+            re.compile(r"was best|cost \d trick"))
+        screenshot(page, f"replay-{size}-2b-analysis")
+        page.keyboard.press("Home")
+        expect(page.locator("[data-testid=replay-verdict]")).to_have_count(0)
+        expect(analysis).to_contain_text(re.compile(r"No card of this hand cost a trick|"
+                                                    r"Cards that cost tricks"))
+        page.click("[data-testid=replay-next-trick]")
+
         shown(page, "[data-testid=hand] [data-card]").first.click()
         expect(page.locator("[data-testid=notice]")).to_contain_text("This is a replay")
 
@@ -175,7 +188,7 @@ def test_a_downloaded_record_imports_back_to_the_same_replay(browser, replay_roo
         eli.register()
         page = eli.page
         page.goto(f"{base_url(server)}#replay={tables['open']}/1&step=5")
-        expect(shown(page, "[data-testid=table]")).to_be_visible()
+        expect(page.locator("[data-testid=replay-slider]")).to_have_value("5")
         hands = page.locator("[data-testid=replay-hand] option").all_inner_texts()
         move = page.locator("[data-testid=replay-move]").inner_text()
         with page.expect_download() as download:
@@ -192,6 +205,7 @@ def test_a_downloaded_record_imports_back_to_the_same_replay(browser, replay_roo
         page.set_input_files("[data-testid=replay-file]", str(record))
         expect(shown(page, "[data-testid=table]")).to_be_visible()
         assert page.locator("[data-testid=replay-hand] option").all_inner_texts() == hands
+        expect(page.locator("[data-testid=replay-move]")).to_contain_text("the cards are dealt")
         for _ in range(5):
             page.keyboard.press("ArrowRight")
         expect(page.locator("[data-testid=replay-move]")).to_have_text(

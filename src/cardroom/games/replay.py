@@ -39,11 +39,14 @@ class ReplayStep:
     """The events of the action (none for the deal), up to the end of the hand."""
     ended: bool = False
     """The hand ended with this action."""
+    index: int | None = None
+    """The action's place among the record's actions (from 0; ``None`` for the deal)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
-        return {"seat": self.seat, "action": self.action, "view": self.view,
-                "hands": self.hands, "events": self.events, "ended": self.ended}
+        return {"seat": self.seat, "action": self.action, "index": self.index,
+                "view": self.view, "hands": self.hands, "events": self.events,
+                "ended": self.ended}
 
 
 def finished_hands(game: Any) -> int:
@@ -81,22 +84,23 @@ def hand_steps(record: Record, hand: int, viewer: int) -> list[ReplayStep]:
         raise ValueError(f"there is no seat {viewer}")
     if hand < 1:
         raise ValueError(f"there is no hand {hand}")
-    actions = iter(record.actions)
+    actions = iter(enumerate(record.actions))
     while finished_hands(game) < hand - 1:
-        text = next(actions, None)
+        _, text = next(actions, (None, None))
         if text is None:
             raise ValueError(f"the match has no hand {hand}")
         game.apply(text)
     if game.is_over:
         raise ValueError(f"the match has no hand {hand}")
     steps = [ReplayStep(None, None, *_position(game, viewer), events=[])]
-    for text in actions:
+    for index, text in actions:
         seat = game.to_act
         before = _position(game, viewer)
         events = game.apply(text)
         if finished_hands(game) == hand:
             steps.append(ReplayStep(seat, text, *before, events=_until_end(events),
-                                    ended=True))
+                                    ended=True, index=index))
             return steps
-        steps.append(ReplayStep(seat, text, *_position(game, viewer), events=events))
+        steps.append(ReplayStep(seat, text, *_position(game, viewer), events=events,
+                                index=index))
     raise ValueError(f"hand {hand} is not over")

@@ -25,6 +25,9 @@ import { score } from "./markup.js";
 /** What the server says when the viewer may not replay the match (or it is not there). */
 const REPLAY_ONLY = "This is a replay: nothing can be played here.";
 
+/** How often a replay asks again while a hand's analysis is worked out (ms). */
+const ANALYSIS_POLL_MS = 1500;
+
 /** The hash of the screen that watches a record file (`#replay=import`). */
 export const IMPORTED = "import";
 /** Where the record file being watched is kept for this tab (a refresh shows it again). */
@@ -75,16 +78,19 @@ async function ask(path, tableId, body = null) {
 /**
  * Where a replay's documents come from: a match the room keeps (`where.table`, `where.match`)
  * or the record file brought to this tab.
- * @returns {{summary: () => Promise<object>, hand: (hand: number, seat: number) => Promise<object>}}
+ * @returns {{summary: () => Promise<object>, hand: (hand: number, seat: number) => Promise<object>,
+ *   analysis: (hand: number) => Promise<object>}}
  */
 function sourceOf(where, text) {
   if (where.imported) {
     return { summary: () => ask("/api/replays/import", null, text),
-      hand: (hand, seat) => ask(`/api/replays/import?hand=${hand}&seat=${seat}`, null, text) };
+      hand: (hand, seat) => ask(`/api/replays/import?hand=${hand}&seat=${seat}`, null, text),
+      analysis: (hand) => ask(`/api/replays/import?hand=${hand}&analysis=1`, null, text) };
   }
   const base = `/api/replays/${encodeURIComponent(where.table)}/${where.match}`;
   return { summary: () => ask(base, where.table),
-    hand: (hand, seat) => ask(`${base}/hands/${hand}?seat=${seat}`, where.table) };
+    hand: (hand, seat) => ask(`${base}/hands/${hand}?seat=${seat}`, where.table),
+    analysis: (hand) => ask(`${base}/hands/${hand}/analysis`, where.table) };
 }
 
 /** The replay on screen: a newer one supersedes it. */
@@ -174,6 +180,11 @@ class Replay {
     this.allHands = true;
     this.table = null;
     this.loading = 0;
+    /** The solver's analysis: shown or not, the hand's once ready, its cards by action. */
+    this.analysing = false;
+    this.analysis = null;
+    this.verdicts = new Map();
+    this.analysisTimer = 0;
     this.onKey = (event) => this.key(event);
   }
 
@@ -232,6 +243,11 @@ class Replay {
     this.slider.addEventListener("input", () => this.show(Number(this.slider.value), false));
     this.counter = el("span", { class: "replay-counter muted small", "data-testid": "replay-counter" });
     this.moveLine = el("p", { class: "replay-move", "data-testid": "replay-move", role: "status", "aria-live": "polite" });
+    this.analysisToggle = el("button", { type: "button", class: "btn btn-small replay-analyse", "aria-pressed": "false",
+      "data-testid": "replay-analyse", text: "Solver's analysis",
+      title: "What every card cost, with all hands known (worked out on the server)" });
+    this.analysisToggle.addEventListener("click", () => this.toggleAnalysis());
+    this.analysisLine = el("div", { class: "replay-analysis", "data-testid": "replay-analysis", hidden: true });
     this.tableRoot = el("div", { class: "table-root replay-table" });
     this.results = el("ol", { class: "replay-results", "data-testid": "replay-results" },
       ...match.history.map((hand, n) => el("li", {}, el("a", {
@@ -244,6 +260,7 @@ class Replay {
           el("span", { class: "replay-title", "data-testid": "replay-title", text: title }),
           this.handPicker, this.seatPicker,
           el("label", { class: "replay-all" }, this.allToggle, " Every hand shown"),
+          this.analysisToggle,
           this.downloads()),
         this.tableRoot,
         el("div", { class: "replay-controls", "data-testid": "replay-controls" },
@@ -256,6 +273,7 @@ class Replay {
           button("⏭", "End of the hand (End)", "replay-last", () => this.show(this.steps.length - 1, false)),
           this.counter),
         this.moveLine,
+        this.analysisLine,
         el("details", { class: "replay-more card" },
           el("summary", { text: "Every hand's result" }), this.results),
         chat.length ? el("details", { class: "replay-more card", "data-testid": "replay-chat" },
@@ -307,7 +325,66 @@ class Replay {
     this.handPicker.value = String(hand);
     this.slider.max = String(this.steps.length - 1);
     this.table.ending.reset();
+    this.analysis = null;
+    this.verdicts = new Map();
     this.show(Math.min(step, this.steps.length - 1), false);
+    if (this.analysing) this.fetchAnalysis();
+  }
+
+  /** Show or hide the solver's analysis (asked for the first time it is shown). */
+  toggleAnalysis() {
+    this.analysing = !this.analysing;
+    this.analysisToggle.setAttribute("aria-pressed", String(this.analysing));
+    this.analysisLine.hidden = !this.analysing;
+    if (this.analysing && !this.analysis) this.fetchAnalysis();
+    this.renderAnalysis();
+  }
+
+  /** Ask for the hand's analysis until it is ready, saying how far along it is. */
+  async fetchAnalysis() {
+    clearTimeout(this.analysisTimer);
+    const hand = this.hand;
+    let status;
+    try {
+      status = await this.source.analysis(hand);
+    } catch (error) {
+      status = { state: "unavailable", reason: error.message };
+    }
+    if (current !== this || hand !== this.hand) return;
+    this.analysisState = status;
+    if (status.state === "ready") {
+      this.analysis = status.analysis;
+      this.verdicts = new Map(status.analysis.cards.map((card) => [card.action, card]));
+    } else if (status.state !== "unavailable" && this.analysing) {
+      this.analysisTimer = setTimeout(() => this.fetchAnalysis(), ANALYSIS_POLL_MS);
+    }
+    this.renderAnalysis();
+  }
+
+  /**
+   * The analysis for the step on show: the par table and what the contract could make, then
+   * the card's verdict (what its side could still take before and after it, and the better
+   * cards); while it is worked out, how far along.
+   */
+  renderAnalysis() {
+    const line = this.analysisLine;
+    if (!line || !this.analysing) return;
+    const status = this.analysisState;
+    if (!this.analysis) {
+      line.dataset.state = status?.state || "queued";
+      line.replaceChildren(el("span", { class: "replay-spinner", "aria-hidden": "true" }),
+        status?.state === "unavailable" ? status.reason
+          : status?.state === "working" || status?.ahead === 0 ? "The solver is analysing this hand…"
+            : `Waiting for the solver: ${status?.ahead ?? "some"} hand${status?.ahead === 1 ? "" : "s"} ahead…`);
+      return;
+    }
+    line.dataset.state = "ready";
+    const analysis = this.analysis;
+    const entry = this.steps[this.step];
+    const verdict = entry ? this.verdicts.get(entry.index) : null;
+    line.replaceChildren(el("p", { class: "replay-par", "data-testid": "replay-par" }, parText(analysis, this.names)),
+      verdict ? verdictLine(verdict, this.names) : el("p", { class: "muted small",
+        text: slipsSummary(analysis, this.names) }));
   }
 
   /** Follow a new hash for this match (a link to another hand or card). */
@@ -349,6 +426,7 @@ class Replay {
     this.slider.value = String(step);
     this.counter.textContent = `${step} / ${this.steps.length - 1}`;
     this.say(this.moveText(entry));
+    this.renderAnalysis();
     history.replaceState(null, "", this.href({ hand: this.hand, step, seat: this.seat }));
   }
 
@@ -398,6 +476,7 @@ class Replay {
   }
 
   destroy() {
+    clearTimeout(this.analysisTimer);
     document.removeEventListener("keydown", this.onKey);
     this.table?.destroy?.();
     this.loading++;
@@ -420,4 +499,43 @@ function handLabel(hand, n) {
 export function withSymbols(text) {
   return String(text).replace(/\b(10|1[1-3]|[2-9JQKA]|\d{1,2})([SHDC])\b/g,
     (_, rank, suit) => `${rank}${SUITS[suit].symbol}`).replace(/\bJK2?\b/g, "Joker");
+}
+
+/** The par table and the contract's double-dummy result: "Double dummy, Cleo & Bot 3 take
+ * 8 of the 7♥ (took 9). Par for their side: ♠ 3 · ♣ 6 · ♦ 10 · ♥ 8 · NT 9". */
+function parText(analysis, names) {
+  const side = analysis.makers.map((seat) => names[seat]).join(" & ");
+  const contract = analysis.contract ? withSymbols(analysis.contract) : "no trumps (nobody bid)";
+  const parts = [];
+  if (analysis.makeable !== null) {
+    parts.push(`Double dummy, ${side} ${analysis.makers.length === 1 ? "takes" : "take"} ${analysis.makeable} in ${contract}; ${analysis.makers.length === 1 ? "took" : "they took"} ${analysis.taken}.`);
+  } else {
+    parts.push(`This contract (${contract}) has no trick count the solver aims at.`);
+  }
+  const par = Object.entries(analysis.par || {});
+  if (par.length) {
+    parts.push(`In each strain: ${par.map(([strain, tricks]) => `${strain === "NT" ? "NT" : SUITS[strain].symbol} ${tricks}`).join(" · ")}.`);
+  }
+  return parts.join(" ");
+}
+
+/** A card's verdict: kept its side's best, or cost tricks, with the cards that would not. */
+function verdictLine(verdict, names) {
+  const who = names[verdict.seat];
+  const played = withSymbols(verdict.played);
+  if (verdict.lost <= 0) {
+    return el("p", { class: "replay-verdict best", "data-testid": "replay-verdict",
+      text: `${who}'s ${played} was best: their side can still take ${verdict.before}.` });
+  }
+  const better = verdict.best.map(withSymbols).join(" or ");
+  return el("p", { class: "replay-verdict slip", "data-testid": "replay-verdict" },
+    el("strong", { text: `${who}'s ${played} cost ${verdict.lost} trick${verdict.lost === 1 ? "" : "s"}` }),
+    `: ${verdict.before} to take before it, ${verdict.after} after. Better: ${better}.`);
+}
+
+/** How many cards of the hand cost tricks, between cards. */
+function slipsSummary(analysis, names) {
+  const slips = analysis.cards.filter((card) => card.lost > 0);
+  if (!slips.length) return "No card of this hand cost a trick.";
+  return `Cards that cost tricks: ${slips.map((card) => `${names[card.seat]} ${withSymbols(card.played)} (trick ${card.trick})`).join(", ")}.`;
 }
