@@ -9,6 +9,7 @@ from cardroom.games.base import IllegalAction
 from cardroom.games.five_hundred.actions import Action, DiscardChoices
 from cardroom.games.five_hundred.bids import Bid, Contract, bid_value
 from cardroom.games.five_hundred.game import Game, HandResult
+from cardroom.games.five_hundred.pbn import to_pbn
 from cardroom.games.five_hundred.rules import ALL_PRESET_NAMES, PRESET_NAMES, Rules, RulesError
 from cardroom.games.five_hundred.scoring import CONTRACT_LEVELS, contract_kind, contract_label
 from cardroom.games.five_hundred.shapes import FiveHundredView
@@ -39,5 +40,6 @@ __all__ = [
     "contract_kind",
     "contract_label",
     "strain_for",
+    "to_pbn",
     "trick_winner",
 ]

@@ -20,6 +20,7 @@ from cardroom.games.thousand.deck import (
     trick_winner,
 )
 from cardroom.games.thousand.game import GAME_NAME, Game
+from cardroom.games.thousand.pbn import to_pbn
 from cardroom.games.thousand.rules import PRESET_NAMES, Rules, RulesError
 from cardroom.games.thousand.scoring import (
     CONTRACT_LEVELS,
@@ -57,5 +58,6 @@ __all__ = [
     "playable",
     "points_of",
     "score_deal",
+    "to_pbn",
     "trick_winner",
 ]
