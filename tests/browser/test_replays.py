@@ -123,6 +123,8 @@ def test_a_finished_match_replays_card_by_card(browser, replay_room, size: str) 
         expect(page.locator("[data-testid=replay-verdict]")).to_have_count(0)
         expect(analysis).to_contain_text(re.compile(r"No card of this hand cost a trick|"
                                                     r"Cards that cost tricks"))
+        page.keyboard.press("ArrowRight")  # the first call, beside the Expert bot's
+        expect(page.locator("[data-testid=replay-call]")).to_contain_text("Expert bot")
         page.click("[data-testid=replay-next-trick]")
 
         shown(page, "[data-testid=hand] [data-card]").first.click()

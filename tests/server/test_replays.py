@@ -262,6 +262,10 @@ def test_a_hand_is_analysed_once_in_the_workers_and_kept_with_its_match(
     assert len(analysis["cards"]) == len(plays) and analysis["cards"]
     first_play = record.actions.index(steps[plays[0]]["action"])
     assert analysis["cards"][0]["action"] == first_play
+    calls = [steps[n] for n in range(1, plays[0]) if steps[n - 1]["view"]["phase"] == "bidding"]
+    assert [(c["action"], c["seat"], c["call"]) for c in analysis["bidding"]] == [
+        (step["index"], step["seat"], step["action"]) for step in calls]
+    assert all(c["bot"] == "pass" or c["bot"].startswith("bid ") for c in analysis["bidding"])
     for card in analysis["cards"]:
         assert card["before"] >= card["after"] and card["lost"] == card["before"] - card["after"]
         assert (card["lost"] > 0) == bool(card["best"]) and card["played"] not in card["best"]

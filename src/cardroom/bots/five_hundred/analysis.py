@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardroom.bots.five_hundred.aims import Aims, game_aims
+from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.bots.five_hundred.solver import Position, move_values, solve
 from cardroom.games.cards import CARDS, Suit
 from cardroom.games.five_hundred import Game, Record
@@ -82,6 +83,10 @@ class HandAnalysis:
     taken: int = 0
     par: dict[str, int] = field(default_factory=dict)
     cards: list[CardVerdict] = field(default_factory=list)
+    bidding: list[dict[str, Any]] = field(default_factory=list)
+    """With a bidding review: every call of the hand beside the one the search bot's default
+    level (bidding by the learned hand evaluator) makes in the same seat with what that seat
+    knew (``action``, ``seat``, ``call``, ``bot``)."""
 
     @property
     def slips(self) -> list[CardVerdict]:
@@ -93,7 +98,7 @@ class HandAnalysis:
         return {"number": self.number, "contract": self.contract,
                 "contractor": self.contractor, "makers": list(self.makers),
                 "makeable": self.makeable, "taken": self.taken, "par": self.par,
-                "cards": [card.to_dict() for card in self.cards]}
+                "cards": [card.to_dict() for card in self.cards], "bidding": self.bidding}
 
 
 def _verdict(game: Game, action: Action, aims: Aims, index: int) -> CardVerdict:
@@ -134,24 +139,28 @@ def check_solvable(game: Game) -> None:
 
 def analyse(record: Record, max_hands: int | None = None,
             progress: Callable[[HandAnalysis], None] | None = None,
-            only: int | None = None) -> list[HandAnalysis]:
+            only: int | None = None, review_bids: bool = False) -> list[HandAnalysis]:
     """The analysis of every hand played in ``record`` (the first ``max_hands`` if given;
     with ``only``, the hand of that number alone); ``progress(hand)`` with each hand as soon
-    as it is analysed."""
+    as it is analysed. ``review_bids`` adds each hand's bidding review."""
     blank = Record(game=record.game, rules=record.rules, seed=record.seed,
                    dealer=record.dealer, deal=record.deal)
     game = Game.replay(blank)
     check_solvable(game)
     hands: list[HandAnalysis] = []
     current: HandAnalysis | None = None
+    calls: list[dict[str, Any]] = []
     for index, text in enumerate(record.actions):
         action = Action.parse(text)
         wanted = only is None or game.hand_number == only
+        if wanted and review_bids and game.phase == "bidding":
+            calls.append(_call_review(game, text, index))
         if wanted and game.phase == "play" and action.kind == PLAY:
             if current is None or current.number != game.hand_number:
                 if max_hands is not None and len(hands) == max_hands:
                     break
                 current = _start_hand(game)
+                current.bidding, calls = calls, []
                 hands.append(current)
             aims = game_aims(game)
             if aims is not None:
@@ -167,6 +176,14 @@ def analyse(record: Record, max_hands: int | None = None,
                 if only is not None:
                     break
     return hands
+
+
+def _call_review(game: Game, call: str, index: int) -> dict[str, Any]:
+    """A call beside the one the search bot makes in its place, from the seat's view."""
+    seat = game.to_act
+    assert seat is not None
+    suggested = SearchBot(seed=index).choose(game.view(seat))
+    return {"action": index, "seat": seat, "call": call, "bot": suggested}
 
 
 def _start_hand(game: Game) -> HandAnalysis:
@@ -211,10 +228,10 @@ def hands_to_analyse(record: Record, max_hands: int | None = None) -> int:
 
 
 def review_hand(record_text: str, hand: int) -> dict[str, Any]:
-    """The analysis of hand number ``hand`` of a record's match, JSON-ready (what a bot
-    worker answers the room with); ``ValueError`` if the solver cannot play it or the hand
-    had no play."""
-    found = analyse(Record.from_text(record_text), only=hand)
+    """The analysis of hand number ``hand`` of a record's match with its bidding review,
+    JSON-ready (what a bot worker answers the room with); ``ValueError`` if the solver cannot
+    play it or the hand had no play."""
+    found = analyse(Record.from_text(record_text), only=hand, review_bids=True)
     if not found:
         raise ValueError(f"hand {hand} had no cards played")
     return found[0].to_dict()

@@ -184,6 +184,7 @@ class Replay {
     this.analysing = false;
     this.analysis = null;
     this.verdicts = new Map();
+    this.calls = new Map();
     this.analysisTimer = 0;
     this.onKey = (event) => this.key(event);
   }
@@ -327,6 +328,7 @@ class Replay {
     this.table.ending.reset();
     this.analysis = null;
     this.verdicts = new Map();
+    this.calls = new Map();
     this.show(Math.min(step, this.steps.length - 1), false);
     if (this.analysing) this.fetchAnalysis();
   }
@@ -355,6 +357,7 @@ class Replay {
     if (status.state === "ready") {
       this.analysis = status.analysis;
       this.verdicts = new Map(status.analysis.cards.map((card) => [card.action, card]));
+      this.calls = new Map((status.analysis.bidding || []).map((call) => [call.action, call]));
     } else if (status.state !== "unavailable" && this.analysing) {
       this.analysisTimer = setTimeout(() => this.fetchAnalysis(), ANALYSIS_POLL_MS);
     }
@@ -382,9 +385,11 @@ class Replay {
     const analysis = this.analysis;
     const entry = this.steps[this.step];
     const verdict = entry ? this.verdicts.get(entry.index) : null;
+    const call = entry ? this.calls?.get(entry.index) : null;
     line.replaceChildren(el("p", { class: "replay-par", "data-testid": "replay-par" }, parText(analysis, this.names)),
-      verdict ? verdictLine(verdict, this.names) : el("p", { class: "muted small",
-        text: slipsSummary(analysis, this.names) }));
+      verdict ? verdictLine(verdict, this.names)
+        : call ? callLine(call, this.names)
+          : el("p", { class: "muted small", text: slipsSummary(analysis, this.names) }));
   }
 
   /** Follow a new hash for this match (a link to another hand or card). */
@@ -531,6 +536,15 @@ function verdictLine(verdict, names) {
   return el("p", { class: "replay-verdict slip", "data-testid": "replay-verdict" },
     el("strong", { text: `${who}'s ${played} cost ${verdict.lost} trick${verdict.lost === 1 ? "" : "s"}` }),
     `: ${verdict.before} to take before it, ${verdict.after} after. Better: ${better}.`);
+}
+
+/** A call beside the one the Expert bot (bidding by the learned hand evaluator) would make. */
+function callLine(call, names) {
+  const words = (action) => withSymbols(action.replace(/^bid /, ""));
+  const same = call.call === call.bot;
+  return el("p", { class: `replay-call${same ? " same" : ""}`, "data-testid": "replay-call",
+    text: same ? `${names[call.seat]}: ${words(call.call)}, as the Expert bot would call.`
+      : `${names[call.seat]}: ${words(call.call)}; the Expert bot, with the same cards and calls, would say ${words(call.bot)}.` });
 }
 
 /** How many cards of the hand cost tricks, between cards. */
