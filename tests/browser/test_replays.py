@@ -94,6 +94,8 @@ def test_a_finished_match_replays_card_by_card(browser, replay_room, size: str) 
         expect(page.locator("[data-testid=replay-title]")).to_contain_text("500")
         expect(page.locator("[data-testid=replay-move]")).to_contain_text("the cards are dealt")
         assert counter(page) == "0"
+        expect(page.locator("[data-testid=replay-pbn]")).to_have_attribute(
+            "href", f"/api/matches/{tables['open']}/1/pbn")
         assert open_seats(page) == 3  # every hand shown: the three other seats face up
         expect(shown(page, "[data-testid=hand] [data-card]")).to_have_count(10)
         screenshot(page, f"replay-{size}-1-deal")

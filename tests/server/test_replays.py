@@ -308,3 +308,23 @@ def thousand_rules() -> Any:
     from cardroom.games.thousand import Rules
 
     return Rules.preset("seed")
+
+
+def test_a_finished_match_downloads_as_pbn_to_whoever_may_replay_it(web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> tuple[str, str, str]:
+        ann, token = await room.register("Ann")
+        return await finished_match(room, ann), await finished_match(room, ann, True, True), token
+
+    table_id, hidden, token = call(web, play)
+    answer = web.get(f"/api/matches/{table_id}/1/pbn")
+    assert answer.status_code == 200
+    assert answer.headers["content-disposition"] == (
+        f'attachment; filename="cardroom-{table_id}-1.pbn"')
+    text = answer.text
+    hands = web.get(f"/api/replays/{table_id}/1").json()["hands"]
+    assert text.count('[Board "') == hands and '[South "Ann"]' in text
+    assert '[West "Beginner"]' in text and '[Event "500 at cardroom"]' in text
+    assert web.get(f"/api/matches/{hidden}/1/pbn").status_code == 404
+    assert web.get(f"/api/matches/{hidden}/1/pbn", headers=bearer(token)).status_code == 200

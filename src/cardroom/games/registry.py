@@ -144,6 +144,12 @@ class GameSpec:
         six to ten)."""
         return tuple(self.module.CONTRACT_LEVELS)
 
+    def to_pbn(self, record: Record, names: list[str] | None = None, event: str = "",
+               site: str = "", date: str = "") -> str:
+        """The match as PBN-style text, a section per hand (``docs/pbn.md``)."""
+        text: str = self.module.to_pbn(record, names, event=event, site=site, date=date)
+        return text
+
     def hint(self, view: dict[str, Any], samples: int) -> str:
         """How the game's search bot chose its hint for this view (``samples``: the deals it
         reports having searched, 0 when it counted none)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from cardroom.bots.levels import level_word
 from cardroom.games.record import Record
 from cardroom.games.registry import GAMES, game_spec
 from cardroom.games.replay import hand_steps
@@ -69,6 +70,14 @@ class ReplayMatch:
                 "players": spec.players(rules), "teams": spec.teams(rules),
                 "seats": self.seats, "hands": len(self.history), "history": self.history,
                 "finished": self.finished, "seat": self.seat, "chat": self.chat}
+
+    def pbn(self) -> str:
+        """The match as PBN-style text, each seat by the name it played under."""
+        spec = GAMES[self.record.game]
+        names = [seat["name"] or level_word(spec.name, seat["bot"] or "") or f"Seat {n + 1}"
+                 for n, seat in enumerate(self.seats)]
+        return spec.to_pbn(self.record, names, event=f"{spec.title} at cardroom",
+                           site="cardroom")
 
     def hand(self, number: int, viewer: int) -> list[dict[str, Any]]:
         """The steps of a hand that is over, from ``viewer``'s seat (``ValueError`` for a

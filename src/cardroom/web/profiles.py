@@ -1,6 +1,7 @@
 """The JSON behind the profile, leaderboard and replay screens, and matches' records.
 
-``/api/players/{id}``, ``/api/leaderboard?game=500``, ``/api/matches/{table}/{match}/record``,
+``/api/players/{id}``, ``/api/leaderboard?game=500``, ``/api/matches/{table}/{match}/record``
+(and ``…/pbn``),
 ``/api/replays/{table}/{match}`` and ``/api/replays/{table}/{match}/hands/{hand}?seat=S``:
 each one client address may ask for ``lookups_per_minute`` times a minute (then 429), as they
 cost the database a few queries. Replays and records follow :mod:`cardroom.tables.replays`'
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
@@ -113,14 +115,25 @@ def _not_found() -> Response:
 async def match_record(request: Request) -> Response:
     """A finished match's record as the file ``cardroom replay FILE`` plays back; 404 for
     a match not finished, not there, or that the asker may not replay."""
+    return await _download(request, "record", lambda match: match.record.to_text())
+
+
+async def match_pbn(request: Request) -> Response:
+    """A finished match as PBN-style text (``docs/pbn.md``), on the same terms."""
+    return await _download(request, "pbn", replays.ReplayMatch.pbn)
+
+
+async def _download(request: Request, suffix: str,
+                    text: Callable[[replays.ReplayMatch], str]) -> Response:
+    """A finished match as a file to download, to whoever may replay it."""
     refused = _refused(request)
     if refused is not None:
         return refused
     match = await _replayable(request)
     if match is None or not match.finished:
         return _not_found()
-    filename = f"cardroom-{match.table_id}-{match.number}.record"
-    return PlainTextResponse(match.record.to_text(), headers={
+    filename = f"cardroom-{match.table_id}-{match.number}.{suffix}"
+    return PlainTextResponse(await run_in_threadpool(text, match), headers={
         "Content-Disposition": f'attachment; filename="{filename}"'})
 
 
@@ -220,6 +233,7 @@ routes: list[Route] = [
     Route("/api/players/{player_id}", player, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
     Route("/api/matches/{table_id}/{number:int}/record", match_record, methods=["GET"]),
+    Route("/api/matches/{table_id}/{number:int}/pbn", match_pbn, methods=["GET"]),
     Route("/api/replays/import", import_record, methods=["POST"]),
     Route("/api/replays/{table_id}/{number:int}", replay, methods=["GET"]),
     Route("/api/replays/{table_id}/{number:int}/hands/{hand:int}", replay_hand,

@@ -2,8 +2,8 @@
 
 :func:`to_pbn` replays a record with the engine and writes, for every deal that was dealt and
 ended (passed-out deals included, as the score history counts them), a PBN game section like
-500's (:mod:`cardroom.games.five_hundred.pbn`, whose card, tag and layout helpers it uses, so
-that both games write one format; ``docs/pbn.md`` describes every tag).
+500's, with the card, tag and layout helpers both share (:mod:`cardroom.games.pbn`), so that
+both games write one format; ``docs/pbn.md`` describes every tag.
 
 Three players sit at South, West and East (the terminal's places), North left empty; with
 four, the dealer deals and sits the deal out, holding nothing. The 24-card pack (nine to ace)
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from cardroom.games.five_hundred.pbn import (
+from cardroom.games.pbn import (
     TABLES,
     Notes,
     Section,

@@ -262,7 +262,7 @@ class Replay {
           this.handPicker, this.seatPicker,
           el("label", { class: "replay-all" }, this.allToggle, " Every hand shown"),
           this.analysisToggle,
-          this.downloads()),
+          ...this.downloads()),
         this.tableRoot,
         el("div", { class: "replay-controls", "data-testid": "replay-controls" },
           button("⏮", "Start of the hand (Home)", "replay-first", () => this.show(0, false)),
@@ -295,18 +295,23 @@ class Replay {
     return this.imported ? replayHref(IMPORTED, null, at) : replayHref(this.tableId, this.number, at);
   }
 
-  /** The bar's files: a kept match's record to download; for a record file, another one. */
+  /** The bar's files: a kept match's record and PBN to download; for a record file, another
+   * one. */
   downloads() {
     if (this.imported) {
       const another = el("button", { type: "button", class: "btn btn-small", "data-testid": "replay-another",
         text: "Open another record" });
       another.addEventListener("click", () => forgetImport(this.root, this.ctx));
-      return another;
+      return [another];
     }
-    if (!this.match.finished) return null;
-    return el("a", { class: "btn btn-small", href: `/api/matches/${encodeURIComponent(this.tableId)}/${this.number}/record`,
-      download: "", "data-testid": "replay-record", text: "Record",
-      title: "Download the match's record: cardroom replay FILE plays it back, and this page watches it" });
+    if (!this.match.finished) return [];
+    const base = `/api/matches/${encodeURIComponent(this.tableId)}/${this.number}`;
+    return [
+      el("a", { class: "btn btn-small", href: `${base}/record`, download: "", "data-testid": "replay-record",
+        text: "Record", title: "Download the match's record: cardroom replay FILE plays it back, and this page watches it" }),
+      el("a", { class: "btn btn-small", href: `${base}/pbn`, download: "", "data-testid": "replay-pbn",
+        text: "PBN", title: "Download the match as PBN: each hand's deal, bidding and play, for other card programs" }),
+    ];
   }
 
   /** Fetch a hand's steps from the seat chosen and show step `step`. */
