@@ -18,9 +18,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import random
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,6 +70,9 @@ class Stats:
     """Chat lines said (each reaches every seat of its table)."""
     profile_times: list[float] = field(default_factory=list)
     """Seconds each profile request took (``--profile-every``)."""
+    analyses: dict[str, int] = field(default_factory=dict)
+    """Analysis asks (``--analysis-every``) by the state answered (``queued``, ``ready``,
+    ``busy`` …)."""
 
     def error(self, code: str) -> None:
         """Count a refused or failed request."""
@@ -217,11 +222,48 @@ class SeatPlayer:
                                              until - time.perf_counter())))
 
 
-def profile_url(ws_url: str, player_id: str) -> str:
-    """The HTTP address of a player's profile on the server behind ``ws_url``."""
+    async def analyse(self, until: float) -> None:
+        """Ask for the analysis of the last hand over at this seat's table now and then (every
+        ``analysis_every`` seconds on average), as a player replaying it, until the
+        deadline; each answer's state is counted."""
+        run = self.bench.run
+        base = http_base(run.urls[0])
+        await asyncio.sleep(self.rng.uniform(0, run.analysis_every))
+        while time.perf_counter() < until and not run.stopping:
+            state = "none yet"
+            latest = self.client.tables.get(self.bench.table_id, {}) if self.client else {}
+            view = latest.get("view") or {}
+            if view.get("history"):
+                url = (f"{base}/api/replays/{self.bench.table_id}/{latest['match_number']}"
+                       f"/hands/{len(view['history'])}/analysis")
+                state = await asyncio.to_thread(_analysis_state, url, self.token)
+            run.stats.analyses[state] = run.stats.analyses.get(state, 0) + 1
+            await asyncio.sleep(max(0.0, min(run.analysis_every * self.rng.uniform(0.5, 1.5),
+                                             until - time.perf_counter())))
+
+
+def _analysis_state(url: str, token: str) -> str:
+    """The state an analysis ask is answered with (``busy`` for 503, ``error`` otherwise)."""
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return str(json.loads(answer.read())["state"])
+    except urllib.error.HTTPError as error:
+        return "busy" if error.code == 503 else f"error {error.code}"
+    except OSError:
+        return "error"
+
+
+def http_base(ws_url: str) -> str:
+    """The HTTP address of the server behind ``ws_url``."""
     parts = urlsplit(ws_url)
     scheme = "https" if parts.scheme == "wss" else "http"
-    return f"{scheme}://{parts.netloc}/api/players/{player_id}"
+    return f"{scheme}://{parts.netloc}"
+
+
+def profile_url(ws_url: str, player_id: str) -> str:
+    """The HTTP address of a player's profile on the server behind ``ws_url``."""
+    return f"{http_base(ws_url)}/api/players/{player_id}"
 
 
 def _fetch(url: str) -> bytes:
@@ -360,6 +402,10 @@ class LoadRun:
     profile_every: float = 0.0
     """Mean seconds between two profile requests at each table (0: none): a player looking
     at their profile now and then, as after a match."""
+    analysis_every: float = 0.0
+    """Mean seconds between two asks for a hand's analysis at each table (0: none): a player
+    replaying the hand just over with the solver's analysis, asking again until it is
+    ready."""
     drop_rate: float = 0.0
     """Share of connections dropped each second."""
     kill_every: float | None = None
@@ -497,6 +543,9 @@ class LoadRun:
                 tasks += [asyncio.create_task(b.players[0].chat(until)) for b in self.benches]
             if self.profile_every > 0:
                 tasks += [asyncio.create_task(b.players[1].look_up(until))
+                          for b in self.benches]
+            if self.analysis_every > 0:
+                tasks += [asyncio.create_task(b.players[2].analyse(until))
                           for b in self.benches]
             helpers = []
             if self.kill_every:
@@ -650,6 +699,9 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         *([("profiles asked for", f"{len(run.stats.profile_times):,}, p50 "
             f"{percentile(profile_ms, 0.5):.1f} ms, p99 {percentile(profile_ms, 0.99):.1f} ms")]
           if run.profile_every else []),
+        *([("analyses asked for", ", ".join(f"{state} {count:,}" for state, count in
+                                            sorted(run.stats.analyses.items())))]
+          if run.analysis_every else []),
         *([("matches rated", str(rated))] if rated else []),
         ("views not at every seat within 30 s", str(run.stats.unseen)),
     ]
