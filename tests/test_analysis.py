@@ -166,3 +166,22 @@ def test_a_two_handed_record_is_analysed(tmp_path, deck: str) -> None:
     assert result.exit_code == 0, result.output
     assert "Hand " in result.output and ("by South" in result.output
                                          or "by North" in result.output)
+
+
+def test_a_joker_led_naming_a_suit_the_search_merged_is_still_judged() -> None:
+    """A misère joker led naming a suit nobody else holds is one move to the search (the
+    named suits are equivalent); the card played still gets its verdict, as good as the one
+    it was merged with."""
+    from cardroom.bots.five_hundred.analysis import review_hand
+
+    record_text = play_match(Rules.preset("online"), 5, "rules", "rules", 0,
+                             keep_record=True).record
+    assert record_text is not None
+    record = Record.from_text(record_text)
+    index = record.actions.index("play JK:H")  # the search merged hearts with another suit
+    game = Game.replay(Record(game=record.game, rules=record.rules, seed=record.seed,
+                              dealer=record.dealer, deal=record.deal,
+                              actions=record.actions[:index], seats=record.seats[:index]))
+    review = review_hand(record_text, game.hand_number)
+    verdict = next(card for card in review["cards"] if card["action"] == index)
+    assert verdict["played"] == "JK:H" and 0 <= verdict["after"] <= verdict["before"]

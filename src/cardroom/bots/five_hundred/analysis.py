@@ -116,12 +116,27 @@ def _verdict(game: Game, action: Action, aims: Aims, index: int) -> CardVerdict:
 
     best = max(own(value) for value in values.values())
     nominated = int(action.nominated) if action.nominated is not None else None
-    played = own(values[(action.card.index, nominated)])
+    move = (action.card.index, nominated)
+    if move not in values:  # a joker's named suit the search merged with an equivalent one
+        values[move] = _value_after(game, action, aims)
+    played = own(values[move])
     best_cards = () if played == best else tuple(
         _notation(card, named) for (card, named), value in sorted(values.items())
         if own(value) == best)
     return CardVerdict(action=index, trick=len(game.completed) + 1, seat=seat,
                        played=action.text[5:], before=best, after=played, best=best_cards)
+
+
+def _value_after(game: Game, action: Action, aims: Aims) -> int:
+    """The tricks the makers take from here on if ``action`` is played: those it wins them at
+    once and those best play gives them after it."""
+    after = game.copy()
+    after.apply(action)
+    before = sum(game.tricks_won[s] for s in aims.counted)
+    if len(after.history) > len(game.history):  # the card ended the hand
+        return sum(after.history[-1].tricks[s] for s in aims.counted) - before
+    won = sum(after.tricks_won[s] for s in aims.counted) - before
+    return won + solve(Position.from_game(after), aims.counted, maximisers=aims.maximisers)
 
 
 def _notation(card: int, nominated: int | None) -> str:
