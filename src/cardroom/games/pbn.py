@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -267,6 +267,25 @@ def pbn_file(sections: Sequence[Section], table: Table, game: str) -> str:
             lines.append("")
         lines += section.lines()
     return EOL.join(lines) + EOL
+
+
+def match_text(record: Record, rules: Any, names: Sequence[str] | None, event: str, site: str,
+               date: str, sections: Callable[[dict[str, str]], Iterable[Section]]) -> str:
+    """A match as PBN text, for any game: the identification every section shares, the
+    players' names, the rules (the preset's name and a ``RulesTable`` of the options that
+    differ) and the file's layout around the game's own sections (``sections(shared)``, one
+    per hand, built on the shared identification tags)."""
+    table = TABLES[rules.players]
+    shared = identification(record, table, names, event, site, date)
+    preset, changes = rules_rows(rules)
+    written = []
+    for section in sections(shared):
+        section.extra.update(extra_names(table, names))
+        section.extra["Rules"] = preset
+        if changes:
+            section.tables["RulesTable"] = ("Option;Value", changes)
+        written.append(section)
+    return pbn_file(written, table, record.game)
 
 
 def identification(record: Record, table: Table, names: Sequence[str] | None, event: str,

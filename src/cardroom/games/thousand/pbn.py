@@ -26,12 +26,9 @@ from cardroom.games.pbn import (
     card_token,
     cards_value,
     deal_value,
-    extra_names,
-    identification,
-    pbn_file,
+    match_text,
     placed_cards,
     rows_in_order,
-    rules_rows,
     seats_value,
     sides_value,
     trick_lines,
@@ -200,16 +197,6 @@ def to_pbn(record: Record, names: Sequence[str] | None = None, event: str = "",
     if record.game != GAME_NAME:
         raise ValueError(f"not a 1000 record: game {record.game!r}")
     rules = Rules.from_dict(record.rules)
-    table = TABLES[rules.players]
-    shared = identification(record, table, names, event, site, date)
-    preset, changes = rules_rows(rules)
-    sections = []
-    for deal in played_deals(record):
-        section = deal_section(record, rules, deal, shared)
-        section.extra.update(extra_names(table, names))
-        section.extra["Rules"] = preset
-        if changes:
-            section.tables["RulesTable"] = ("Option;Value", changes)
-        sections.append(section)
-    return pbn_file(sections, table, "1000")
+    return match_text(record, rules, names, event, site, date, lambda shared: (
+        deal_section(record, rules, deal, shared) for deal in played_deals(record)))
 
