@@ -97,7 +97,7 @@ def test_what_is_not_there_is_the_same_404(web: TestClient) -> None:
     table_id = call(web, play)
     for path in (f"/api/replays/{table_id}/2", f"/api/replays/{table_id}/0",
                  "/api/replays/nonesuch/1", f"/api/replays/{table_id}/1/hands/0",
-                 f"/api/replays/{table_id}/1/hands/99", f"/api/replays/{table_id}/{2**40}",
+                 f"/api/replays/{table_id}/1/hands/99", f"/api/replays/{table_id}/{10**9 - 1}",
                  f"/api/replays/{table_id}/1/hands/1?seat=4",
                  f"/api/replays/{table_id}/1/hands/1?seat=-1",
                  f"/api/replays/{table_id}/1/hands/1?seat=x"):
@@ -302,6 +302,13 @@ def test_analyses_wait_in_a_capped_queue_and_say_when_there_is_none(
     monkeypatch.setattr(analyses, "QUEUE_MAX", 0)
     busy = web.post("/api/replays/import?hand=2&analysis=1", content=four)
     assert busy.status_code == 503 and busy.headers["retry-after"] == "30"
+    monkeypatch.setattr(analyses, "QUEUE_MAX", 16)  # one client may not fill the queue
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+    room.analyses.working = ("someone", "1", 1)  # the worker is busy elsewhere
+    room.analyses.spawn = lambda coroutine: coroutine.close()  # type: ignore[assignment]
+    codes = [web.post("/api/replays/import?hand=1&analysis=1", content=f"{four}# {n}\n")
+             .status_code for n in range(analyses.PER_CLIENT_MAX + 1)]
+    assert codes == [200] * analyses.PER_CLIENT_MAX + [503]
 
 
 def thousand_rules() -> Any:
@@ -328,3 +335,81 @@ def test_a_finished_match_downloads_as_pbn_to_whoever_may_replay_it(web: TestCli
     assert '[West "Beginner"]' in text and '[Event "500 at cardroom"]' in text
     assert web.get(f"/api/matches/{hidden}/1/pbn").status_code == 404
     assert web.get(f"/api/matches/{hidden}/1/pbn", headers=bearer(token)).status_code == 200
+
+
+def test_odd_numbers_and_long_matches_are_refused_plainly(web: TestClient) -> None:
+    """Numbers too long to be matches or hands are no route; a record of hundreds of hands
+    (a match of passes) is not replayed; a gzip the client refuses is not sent."""
+    game = "game: 500\nrules: {\"preset\": \"two-handed\"}\nseed: 4\ndealer: 0\nactions:\n"
+    long = web.post("/api/replays/import", content=game + "pass\n" * 600)
+    assert long.status_code == 400 and "more than 200 hands" in long.json()["error"]
+    digits = "9" * 5000
+    for path in (f"/api/replays/x/{digits}", f"/api/replays/x/1/hands/{digits}",
+                 f"/api/matches/x/{digits}/record", f"/api/replays/x/1/hands/{digits}/analysis"):
+        assert web.get(path).status_code == 404, path
+    assert web.post("/api/replays/import?hand=%C2%B2", content=game).status_code == 404
+    four = play_match_text()
+    plain = web.post("/api/replays/import?hand=1", content=four,
+                     headers={"Accept-Encoding": "gzip;q=0"})
+    assert "content-encoding" not in plain.headers and plain.headers["vary"] == "Accept-Encoding"
+
+
+def play_match_text() -> str:
+    from cardroom.games.five_hundred import Rules
+    from cardroom.tools.arena import play_match
+
+    text = play_match(Rules.preset("online"), 5, "rules", "rules", 0, keep_record=True,
+                      hands=1).record
+    assert text is not None
+    return text
+
+
+def test_a_finished_matchs_replay_holds_only_the_chat_said_before_it_ended(
+        web: TestClient) -> None:
+    from cardroom.store.data import ChatLine
+
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> str:
+        ann, _ = await room.register("Ann")
+        table_id = await finished_match(room, ann)
+        finished = await room.store.standings.finished(table_id, 1)
+        assert finished is not None
+        for text, at in (("during", finished.finished_at - 1), ("later", finished.finished_at + 5)):
+            await room.store.add_chat_line(ChatLine(
+                table_id=table_id, match_number=1, created_at=at, player_id=ann.id,
+                name="Ann", seat=0, channel="players", kind="text", text=text))
+        return table_id
+
+    table_id = call(web, play)
+    said = [line["text"] for line in web.get(f"/api/replays/{table_id}/1").json()["chat"]]
+    assert "during" in said and "later" not in said
+
+
+async def test_an_analysis_that_overran_is_worked_out_again_when_asked_again() -> None:
+    """A hand the workers gave up on (maybe only a busy moment) is not remembered as having
+    no analysis: the next ask queues it again."""
+    from cardroom.tables.analyses import Analyses
+    from cardroom.tables.replays import imported
+
+    class Workers:
+        calls = 0
+
+        async def run(self, _key: str, _review: Any, *_args: Any) -> Any:
+            Workers.calls += 1
+            if Workers.calls == 1:
+                raise TimeoutError
+            return {"cards": []}
+
+    analyses = Analyses(None, Workers(), asyncio.ensure_future)  # type: ignore[arg-type]
+    match = imported(play_match_text())
+    assert (await analyses.status(match, 1, "me"))["state"] == "queued"
+    while analyses.working or analyses.waiting or Workers.calls == 0:
+        await asyncio.sleep(0.01)
+    assert (await analyses.status(match, 1, "me"))["state"] == "queued"  # asked again
+    for _ in range(100):
+        answer = await analyses.status(match, 1, "me")
+        if answer["state"] == "ready":
+            break
+        await asyncio.sleep(0.01)
+    assert answer == {"state": "ready", "analysis": {"cards": []}} and Workers.calls == 2

@@ -14,12 +14,13 @@ reading of which cards a seat has seen (:mod:`cardroom.bots.seen`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from cardroom.bots.base import AnyView, Bot
 from cardroom.bots.five_hundred import RulesBot, SearchBot, SimpleBot
-from cardroom.bots.five_hundred.analysis import review_hand
+from cardroom.bots.five_hundred.analysis import MAX_SOLVED_PLAYERS, review_hand
 from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
 from cardroom.bots.thousand import ThousandRulesBot, ThousandSearchBot
@@ -49,10 +50,18 @@ GAME_FACTORIES: dict[str, dict[str, Callable[[int], Bot]]] = {
     "500": _FACTORIES, "1000": _THOUSAND_FACTORIES}
 """Each game's bot for every registry name, by the game name views carry."""
 
-GAME_ANALYSERS: dict[str, Callable[[str, int], dict[str, Any]]] = {"500": review_hand}
-"""Each game's double-dummy analysis of a hand (a record's text and the hand's number →
-the par table, what was made and every card's verdict), by game name: what replays show.
-1000 has none yet."""
+@dataclass(frozen=True)
+class Analyser:
+    """A game's double-dummy analysis of a hand: ``review(record text, hand number)`` → the
+    par table, what was made, every card's verdict and the bidding review; for tables of at
+    most ``max_players`` (the solver plays no more hands)."""
+
+    review: Callable[[str, int], dict[str, Any]]
+    max_players: int
+
+
+GAME_ANALYSERS: dict[str, Analyser] = {"500": Analyser(review_hand, MAX_SOLVED_PLAYERS)}
+"""Each game's analysis, by game name: what replays show. 1000 has none yet."""
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 """Registry names of every bot, weakest first."""
@@ -88,6 +97,19 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return GameBot(name, seed)
 
 
-__all__ = ["BOT_NAMES", "GAME_ANALYSERS", "GAME_FACTORIES", "QUICK_BOTS", "Bot", "GameBot",
-           "RandomBot", "RulesBot", "SearchBot", "SimpleBot", "ThousandRulesBot",
-           "ThousandSearchBot", "make_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "GAME_ANALYSERS",
+    "GAME_FACTORIES",
+    "QUICK_BOTS",
+    "Analyser",
+    "Bot",
+    "GameBot",
+    "RandomBot",
+    "RulesBot",
+    "SearchBot",
+    "SimpleBot",
+    "ThousandRulesBot",
+    "ThousandSearchBot",
+    "make_bot",
+]

@@ -16,8 +16,8 @@ from typing import Any
 from cardroom.games.record import Record
 from cardroom.games.registry import game_spec
 
-ENDING_EVENTS = ("hand_scored", "match_over")
-"""Events that end a hand: the events after them belong to the next deal."""
+NEXT_DEAL = "deal"
+"""The event that deals the next hand: it and the events after it are not this hand's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,18 +60,20 @@ def _start(record: Record) -> Any:
 
 
 def _position(game: Any, viewer: int) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """The viewer's view with nothing to choose, and the other seats' cards."""
-    view = {**game.view(viewer), "legal_actions": [], "discard_count": None}
+    """The viewer's view with nothing to choose and without the match's history (a replay
+    has it once, not at every step), and the other seats' cards."""
+    view = {**game.view(viewer), "legal_actions": [], "discard_count": None, "history": []}
     hands = {str(seat): list(game.view(seat)["hand"] or [])
              for seat in range(game.players) if seat != viewer}
     return view, hands
 
 
 def _until_end(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events up to the last one that ends the hand or the match: those after it deal
-    the next hand, which a replay of this one never shows."""
-    ends = [index for index, event in enumerate(events) if event.get("type") in ENDING_EVENTS]
-    return events[:ends[-1] + 1] if ends else events
+    """The events before the next deal's (a replay of this hand never shows that deal)."""
+    for index, event in enumerate(events):
+        if event.get("type") == NEXT_DEAL:
+            return events[:index]
+    return events
 
 
 def hand_steps(record: Record, hand: int, viewer: int) -> list[ReplayStep]:

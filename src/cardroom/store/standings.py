@@ -154,6 +154,14 @@ class Standings:
             return int(total), [Ranked(row.player_id, row.name, row.rating, row.matches,
                                        row.wins) for row in rows]
 
+    async def finished(self, table_id: str, number: int) -> FinishedMatch | None:
+        """A finished match with its seats, without its actions (``None``: no such finished
+        match): what deciding who may see it needs."""
+        async with self._engine.connect() as connection:
+            found = (await _finished_many(connection, [(table_id, number)])).get(
+                (table_id, number))
+        return found if found is not None and found.finished_at is not None else None
+
     async def match_record(self, table_id: str,
                            number: int) -> tuple[FinishedMatch, Record] | None:
         """A finished match with its record (``None``: no such finished match)."""

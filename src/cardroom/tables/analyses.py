@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.bots import GAME_ANALYSERS
+from cardroom.games.registry import GAMES
 from cardroom.store.db import Store
 from cardroom.tables.replays import IMPORTED, ReplayMatch
 from cardroom.tables.workers import BotWorkers, WorkerLost
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 QUEUE_MAX = 16
 """Hands that may wait for an analysis at once in this process."""
+PER_CLIENT_MAX = 2
+"""Hands one client (address) may have waiting at once: nobody fills the queue alone."""
 WORKER_KEY = "analysis"
 """The analyses' one place in the bot workers' round-robin."""
 KEPT_IN_MEMORY = 256
@@ -51,9 +54,9 @@ class _Job:
     record: str
     number: int
     """The hand's number in the engine (``HandResult.number``)."""
-    analyser: Callable[[str, int], dict[str, Any]]
-    match: ReplayMatch
-    hand: int
+    review: Callable[[str, int], dict[str, Any]]
+    client: str
+    """Who asked first (the address): how many of the waiting hands are theirs."""
 
 
 class Analyses:
@@ -70,17 +73,23 @@ class Analyses:
         """Answers this process remembers: ``ready`` ones and ``unavailable`` ones."""
         self._task: asyncio.Task[Any] | None = None
 
-    async def status(self, match: ReplayMatch, hand: int) -> dict[str, Any]:
+    async def status(self, match: ReplayMatch, hand: int, client: str) -> dict[str, Any]:
         """Where the analysis of a hand that is over stands: ``{"state": "ready",
         "analysis": …}``, ``queued`` (with ``ahead``: hands before it), ``working`` or
         ``unavailable`` (with ``reason``); queues it on the first ask. :class:`AnalysisBusy`
-        if the queue is full; ``ValueError`` if the match has no such hand."""
+        if the queue is full, or ``client`` already has :data:`PER_CLIENT_MAX` hands waiting;
+        ``ValueError`` if the match has no such hand."""
         if not 1 <= hand <= len(match.history):
             raise ValueError(f"there is no hand {hand} to analyse")
         analyser = GAME_ANALYSERS.get(match.record.game)
         if analyser is None:
             return {"state": "unavailable",
                     "reason": "The solver does not analyse this game's hands yet."}
+        players = GAMES[match.record.game].players(
+            GAMES[match.record.game].rules_from_dict(match.record.rules))
+        if players > analyser.max_players:
+            return {"state": "unavailable", "reason": f"The solver plays at most "
+                                                      f"{analyser.max_players} hands."}
         key = _key(match, hand)
         known = self.known.get(key) or await self._stored(key)
         if known is not None:
@@ -89,10 +98,11 @@ class Analyses:
             return {"state": "working", "ahead": 0}
         if key in self.waiting:
             return {"state": "queued", "ahead": list(self.waiting).index(key) + 1}
-        if len(self.waiting) >= QUEUE_MAX:
+        mine = sum(job.client == client for job in self.waiting.values())
+        if len(self.waiting) >= QUEUE_MAX or mine >= PER_CLIENT_MAX:
             raise AnalysisBusy("Many hands are being analysed: ask again in a minute.")
         number = int(match.history[hand - 1]["number"])
-        self.waiting[key] = _Job(match.record.to_text(), number, analyser, match, hand)
+        self.waiting[key] = _Job(match.record.to_text(), number, analyser.review, client)
         if self._task is None or self._task.done():
             self._task = self.spawn(self._drain())
         return {"state": "queued", "ahead": len(self.waiting) - 1 + (self.working is not None)}
@@ -111,24 +121,28 @@ class Analyses:
             key, job = self.waiting.popitem(last=False)
             self.working = key
             try:
-                self._remember(key, await self._work(key, job))
+                answer, lasting = await self._work(key, job)
+                if lasting:
+                    self._remember(key, answer)
             finally:
                 self.working = None
 
-    async def _work(self, key: Key, job: _Job) -> dict[str, Any]:
-        """One hand's analysis from a worker, kept; or why there is none."""
+    async def _work(self, key: Key, job: _Job) -> tuple[dict[str, Any], bool]:
+        """One hand's analysis from a worker, kept; or why there is none. The flag says
+        whether the answer lasts: a hand that overran the workers' budget (maybe only because
+        the machine was busy) or met a failure is worked out again when next asked."""
         try:
-            analysis = await self.workers.run(WORKER_KEY, job.analyser, job.record, job.number)
+            analysis = await self.workers.run(WORKER_KEY, job.review, job.record, job.number)
         except (TimeoutError, WorkerLost):
-            return {"state": "unavailable", "reason": TOO_LONG}
+            return {"state": "unavailable", "reason": TOO_LONG}, False
         except ValueError as error:
-            return {"state": "unavailable", "reason": f"No analysis: {error}."}
+            return {"state": "unavailable", "reason": f"No analysis: {error}."}, True
         except Exception:  # a bug in the analysis: the room goes on
-            log.exception("analysis of hand %s of %s", job.hand, key)
-            return {"state": "unavailable", "reason": "The analysis failed."}
+            log.exception("analysis of hand %s of %s", key[2], key)
+            return {"state": "unavailable", "reason": "The analysis failed."}, False
         if key[0] != IMPORTED:
             await self.store.add_hand_analysis(key[0], int(key[1]), key[2], analysis)
-        return {"state": "ready", "analysis": analysis}
+        return {"state": "ready", "analysis": analysis}, True
 
     def _remember(self, key: Key, answer: dict[str, Any]) -> None:
         self.known[key] = answer

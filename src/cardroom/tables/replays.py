@@ -34,6 +34,9 @@ PLAYERS_LINE = "players"
 """The chat line a replay shows: the players', which everyone at the table could read."""
 IMPORTED = "import"
 """The table id an imported record replays under."""
+HANDS_MAX = 200
+"""The most hands of a match a replay shows (several times the longest real match): a step's
+views grow with the match, so a match of thousands of passed-out hands would cost seconds."""
 IMPORT_ACTIONS_MAX = 10_000
 """The most actions an imported record may hold: several times the longest match."""
 DELETED = "Deleted player"
@@ -82,7 +85,7 @@ class ReplayMatch:
     def hand(self, number: int, viewer: int) -> list[dict[str, Any]]:
         """The steps of a hand that is over, from ``viewer``'s seat (``ValueError`` for a
         hand that is not, or a seat that is not there)."""
-        if not 1 <= number <= len(self.history):
+        if not 1 <= number <= min(len(self.history), HANDS_MAX):
             raise ValueError(f"there is no hand {number} to replay")
         return [step.to_dict() for step in hand_steps(self.record, number, viewer)]
 
@@ -93,30 +96,37 @@ async def find(room: Room, player: Player | None, table_id: str, number: int,
     replay it (see the module's rules), with its players' chat; else ``None``."""
     if not 0 < number < MATCH_NUMBER_MAX:
         return None
-    found = await room.store.standings.match_record(table_id, number)
+    # Who may see it is settled before the match's actions are read: a refused private match
+    # costs what a missing one does.
+    match = await room.store.standings.finished(table_id, number)
+    until = None if match is None else match.finished_at
+    if match is not None and match.private and not await _private_allowed(
+            room, player, match, invite):
+        return None
+    found = None if match is None else await room.store.standings.match_record(table_id, number)
     if found is not None:
-        match, record = found
-        if match.private and not await _private_allowed(room, player, match, invite):
-            return None
         replayable: ReplayMatch | None = ReplayMatch(
-            table_id, number, record, await _seats(room, match), match.history, True,
-            _seat_in(match, player))
+            table_id, number, found[1], await _seats(room, found[0]), found[0].history, True,
+            _seat_in(found[0], player))
     else:
         replayable = _live(await _table(room, table_id), number, player)
     if replayable is None:
         return None
-    return replace(replayable, chat=await _chat(room, table_id, number))
+    return replace(replayable, chat=await _chat(room, table_id, number, until))
 
 
-async def _chat(room: Room, table_id: str, number: int) -> list[dict[str, Any]]:
-    """The players' chat of a match: its own lines, and those said before it began, after
-    the match before it ended (a line is kept with the match being played, or the last one
-    played, when it was said)."""
-    before = await room.store.standings.match_record(table_id, number - 1) if number > 1 else None
-    lead_up_from = before[0].finished_at if before is not None else 0.0
+async def _chat(room: Room, table_id: str, number: int,
+                until: float | None) -> list[dict[str, Any]]:
+    """The players' chat of a match: its own lines up to its end (``until``; what was said
+    after it, maybe once the table turned private, is not the match's), and those said before
+    it began, after the match before it ended (a line is kept with the match being played, or
+    the last one played, when it was said)."""
+    before = await room.store.standings.finished(table_id, number - 1) if number > 1 else None
+    lead_up_from = before.finished_at if before is not None else 0.0
+    end = float("inf") if until is None else until
     return [{"name": line.name, "seat": line.seat, "text": line.text}
             for line in await room.store.chat_lines(table_id, CHAT_LINES)
-            if line.channel == PLAYERS_LINE and (
+            if line.channel == PLAYERS_LINE and line.created_at <= end and (
                 line.match_number == number
                 or (line.match_number == number - 1 and line.created_at >= lead_up_from))]
 
@@ -182,6 +192,8 @@ def imported(text: str) -> ReplayMatch:
         if len(record.actions) > IMPORT_ACTIONS_MAX:
             raise ValueError(f"more than {IMPORT_ACTIONS_MAX} actions")
         game = game_spec(record.game).replay(record)
+        if len(game.history) > HANDS_MAX:
+            raise ValueError(f"more than {HANDS_MAX} hands")
     except (ValueError, KeyError, TypeError, RecursionError) as error:
         raise ValueError(f"That file is not a match record this room can replay: "
                          f"{str(error)[:200]}") from None

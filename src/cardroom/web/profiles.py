@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -34,6 +35,22 @@ GZIP_FROM = 2048
 """Answers at least this long (bytes of JSON) are compressed for clients that accept it: a
 hand's replay repeats the table's view at every step, about 200 KB that compress to 5."""
 NOT_FOUND = "There is no such match to replay."
+
+
+class _Count(Convertor[int]):
+    """A match or hand number in a path: at most nine digits, so that no number in a path is
+    too long to read (a longer one is no route: 404)."""
+
+    regex = "[0-9]{1,9}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("count", _Count())
 IMPORT_BYTES_MAX = 256 * 1024
 """The largest record file a replay imports (a long match's record is about 20 KB)."""
 
@@ -99,13 +116,31 @@ async def _replayable(request: Request) -> replays.ReplayMatch | None:
                               request.path_params["number"], invite[:64] if invite else None)
 
 
-def _json(request: Request, data: object) -> Response:
-    """JSON, compressed when long and the client accepts gzip."""
+async def _json(request: Request, data: object) -> Response:
+    """JSON, compressed when long and the client accepts gzip (encoded beside the event
+    loop: a replay's hand is a few hundred kilobytes)."""
+    body, compressed = await run_in_threadpool(_encode, data, _accepts_gzip(request))
+    headers = {"Vary": "Accept-Encoding"}
+    if compressed:
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def _encode(data: object, gzip_ok: bool) -> tuple[bytes, bool]:
+    """The JSON bytes, gzip-compressed when they are long and the client takes gzip."""
     body = json.dumps(data, separators=(",", ":")).encode()
-    if len(body) < GZIP_FROM or "gzip" not in request.headers.get("accept-encoding", ""):
-        return Response(body, media_type="application/json")
-    return Response(gzip.compress(body, compresslevel=6), media_type="application/json",
-                    headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    if gzip_ok and len(body) >= GZIP_FROM:
+        return gzip.compress(body, compresslevel=6), True
+    return body, False
+
+
+def _accepts_gzip(request: Request) -> bool:
+    """Whether ``Accept-Encoding`` takes gzip (not with ``q=0``)."""
+    for part in request.headers.get("accept-encoding", "").split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip().lower() in ("gzip", "*"):
+            return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
 
 
 def _not_found() -> Response:
@@ -143,7 +178,7 @@ async def replay(request: Request) -> Response:
     if refused is not None:
         return refused
     match = await _replayable(request)
-    return _not_found() if match is None else _json(request, match.summary())
+    return _not_found() if match is None else await _json(request, match.summary())
 
 
 async def replay_hand(request: Request) -> Response:
@@ -165,7 +200,7 @@ async def _hand(request: Request, match: replays.ReplayMatch, hand: int) -> Resp
         steps = await run_in_threadpool(match.hand, hand, seat)
     except ValueError:
         return _not_found()
-    return _json(request, {"hand": hand, "seat": seat, "steps": steps})
+    return await _json(request, {"hand": hand, "seat": seat, "steps": steps})
 
 
 async def hand_analysis(request: Request) -> Response:
@@ -183,13 +218,14 @@ async def hand_analysis(request: Request) -> Response:
 async def _analysis(request: Request, match: replays.ReplayMatch, hand: int) -> Response:
     """A hand's analysis status; 503 while too many hands wait."""
     try:
-        status = await request.app.state.room.analyses.status(match, hand)
+        address = request.client.host if request.client else "unknown"
+        status = await request.app.state.room.analyses.status(match, hand, address)
     except AnalysisBusy as busy:
         return JSONResponse({"error": str(busy)}, status_code=503,
                             headers={"Retry-After": "30"})
     except ValueError:
         return _not_found()
-    return _json(request, status)
+    return await _json(request, status)
 
 
 async def import_record(request: Request) -> Response:
@@ -209,8 +245,8 @@ async def import_record(request: Request) -> Response:
         return JSONResponse({"error": str(error)}, status_code=400)
     hand = request.query_params.get("hand")
     if hand is None:
-        return _json(request, match.summary())
-    number = int(hand) if hand.isdigit() and len(hand) < 6 else 0
+        return await _json(request, match.summary())
+    number = int(hand) if hand.isdecimal() and hand.isascii() and len(hand) < 6 else 0
     if request.query_params.get("analysis"):
         return await _analysis(request, match, number)
     return await _hand(request, match, number)
@@ -232,12 +268,12 @@ async def _body(request: Request) -> bytes | None:
 routes: list[Route] = [
     Route("/api/players/{player_id}", player, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
-    Route("/api/matches/{table_id}/{number:int}/record", match_record, methods=["GET"]),
-    Route("/api/matches/{table_id}/{number:int}/pbn", match_pbn, methods=["GET"]),
+    Route("/api/matches/{table_id}/{number:count}/record", match_record, methods=["GET"]),
+    Route("/api/matches/{table_id}/{number:count}/pbn", match_pbn, methods=["GET"]),
     Route("/api/replays/import", import_record, methods=["POST"]),
-    Route("/api/replays/{table_id}/{number:int}", replay, methods=["GET"]),
-    Route("/api/replays/{table_id}/{number:int}/hands/{hand:int}", replay_hand,
+    Route("/api/replays/{table_id}/{number:count}", replay, methods=["GET"]),
+    Route("/api/replays/{table_id}/{number:count}/hands/{hand:count}", replay_hand,
           methods=["GET"]),
-    Route("/api/replays/{table_id}/{number:int}/hands/{hand:int}/analysis", hand_analysis,
+    Route("/api/replays/{table_id}/{number:count}/hands/{hand:count}/analysis", hand_analysis,
           methods=["GET"]),
 ]
