@@ -413,3 +413,26 @@ async def test_an_analysis_that_overran_is_worked_out_again_when_asked_again() -
             break
         await asyncio.sleep(0.01)
     assert answer == {"state": "ready", "analysis": {"cards": []}} and Workers.calls == 2
+
+
+def test_a_players_own_profile_links_their_private_matches_and_nobody_elses_does(
+        web: TestClient) -> None:
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> tuple[str, str, str, str]:
+        ann, ann_token = await room.register("Ann")
+        _, bob_token = await room.register("Bob")
+        hidden = await finished_match(room, ann, private=True)
+        for _ in range(200):  # the match's seats are written with its finish
+            if (await room.store.standings.recent(ann.id)):
+                break
+            await asyncio.sleep(0.05)
+        return ann.id, hidden, ann_token, bob_token
+
+    ann_id, hidden, ann_token, bob_token = call(web, play)
+    for headers in ({}, bearer(bob_token), {"Authorization": "Bearer nope"}):
+        match = web.get(f"/api/players/{ann_id}", headers=headers).json()["recent"][0]
+        assert match["table_id"] is None and match["players"] == [] and hidden not in str(match)
+    own = web.get(f"/api/players/{ann_id}", headers=bearer(ann_token)).json()["recent"][0]
+    assert own["table_id"] == hidden and own["record"] and len(own["players"]) == 4
+    assert web.get(f"/api/replays/{hidden}/1", headers=bearer(ann_token)).status_code == 200

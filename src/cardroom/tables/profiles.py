@@ -31,8 +31,10 @@ OFFSET_MAX = 10**9
 """Past any leaderboard's end (a larger offset would overflow the database's integers)."""
 
 
-async def profile(store: Store, entity: str) -> dict[str, Any] | None:
-    """The profile of a player or bot level (``bot:NAME``); ``None`` for nobody."""
+async def profile(store: Store, entity: str, own: bool = False) -> dict[str, Any] | None:
+    """The profile of a player or bot level (``bot:NAME``); ``None`` for nobody. ``own``:
+    the player asks for their own, which names their private tables' matches (to replay them)
+    where everyone else sees only that they were played."""
     bot = bot_of(entity)
     if bot is not None and not _known_bot(bot):
         return None
@@ -57,7 +59,7 @@ async def profile(store: Store, entity: str) -> dict[str, Any] | None:
     names = await store.players(sorted({seat.player_id for match in recent
                                         for seat in match.seats if seat.player_id}))
     return {"player_id": entity, **head, "games": games,
-            "recent": [_recent(match, entity, {pid: p.name for pid, p in names.items()})
+            "recent": [_recent(match, entity, {pid: p.name for pid, p in names.items()}, own)
                        for match in recent]}
 
 
@@ -82,11 +84,13 @@ def _label_order(label: str) -> tuple[int, str]:
     return (int(label), "") if label.isdigit() else (10**6, label)
 
 
-def _recent(match: FinishedMatch, entity: str, names: dict[str, str]) -> dict[str, Any]:
-    """One of a profile's recent matches, from the profile's owner's side."""
+def _recent(match: FinishedMatch, entity: str, names: dict[str, str],
+            own: bool = False) -> dict[str, Any]:
+    """One of a profile's recent matches, from the profile's owner's side (a private
+    table's shown in full to its owner alone)."""
     mine = [seat for seat in match.seats if seat.entity == entity]
     side = mine[0].side if mine else None
-    hidden = match.private
+    hidden = match.private and not own
     return {
         "game": match.game, "table_id": None if hidden else match.table_id,
         "match": match.number, "preset": _preset(match),

@@ -67,12 +67,15 @@ def _refused(request: Request) -> Response | None:
 
 
 async def player(request: Request) -> Response:
-    """A player's or bot level's profile (404 for nobody)."""
+    """A player's or bot level's profile (404 for nobody); the player's own (their token
+    brought) lists their private tables' matches too."""
     refused = _refused(request)
     if refused is not None:
         return refused
-    entity = request.path_params["player_id"]
-    found = await profiles.profile(request.app.state.room.store, entity[:64])
+    entity = request.path_params["player_id"][:64]
+    asker = await _asker(request)
+    found = await profiles.profile(request.app.state.room.store, entity,
+                                   own=asker is not None and asker.id == entity)
     if found is None:
         return JSONResponse({"error": "There is no such player."}, status_code=404)
     return JSONResponse(found)

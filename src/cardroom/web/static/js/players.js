@@ -7,6 +7,7 @@
 
 import { el, leaderboardLinks } from "./dom.js";
 import { loadGames } from "./lobby.js";
+import { load } from "./storage.js";
 
 /**
  * What the two screens need from the page.
@@ -23,8 +24,12 @@ import { loadGames } from "./lobby.js";
  */
 export async function getJSON(path) {
   let answer;
+  const token = load().token;
+  const headers = { Accept: "application/json" };
+  // Who asks: a player's own profile names their private tables' matches.
+  if (token) headers.Authorization = `Bearer ${token}`;
   try {
-    answer = await fetch(path, { headers: { Accept: "application/json" } });
+    answer = await fetch(path, { headers });
   } catch {
     throw new Error("The card room could not be reached: check the connection and try again.");
   }
