@@ -8,7 +8,7 @@
  */
 
 import { el, leaderboardHref, nameLink, plural, ratingText } from "./dom.js";
-import { getJSON, headerRow, numberCell, screenNav, showFailure, showLoading } from "./players.js";
+import { fetchJSON, headerRow, numberCell, screenNav, showFailure, showLoading } from "./players.js";
 
 /** Rows on a page. */
 const PAGE = 50;
@@ -29,7 +29,7 @@ export async function showLeaderboard(root, game, offset, ctx) {
   let board;
   try {
     const query = new URLSearchParams({ game, offset: String(offset), limit: String(PAGE) });
-    board = await getJSON(`/api/leaderboard?${query}`);
+    board = await fetchJSON(`/api/leaderboard?${query}`);
   } catch (error) {
     if (ticket === latest) showFailure(root, ctx, error);
     return;

@@ -17,19 +17,21 @@ import { load } from "./storage.js";
  */
 
 /**
- * GET a JSON document of the room (`/api/…`).
+ * Ask the room for a JSON document, as the player this browser holds the token of (a
+ * player's own profile names their private tables' matches; a replay of a private table's
+ * match needs it).
  * @param {string} path
- * @returns {Promise<any>} the document; rejects with an Error whose message says what
- *   went wrong (the server's `error` for a 404)
+ * @param {RequestInit} [init] more of the request (a POST with its body)
+ * @returns {Promise<any>} the document; rejects with an Error whose message says what went
+ *   wrong (the server's `error` when it gives one)
  */
-export async function getJSON(path) {
-  let answer;
+export async function fetchJSON(path, init = {}) {
   const token = load().token;
-  const headers = { Accept: "application/json" };
-  // Who asks: a player's own profile names their private tables' matches.
+  const headers = { Accept: "application/json", ...(init.headers || {}) };
   if (token) headers.Authorization = `Bearer ${token}`;
+  let answer;
   try {
-    answer = await fetch(path, { headers });
+    answer = await fetch(path, { ...init, headers });
   } catch {
     throw new Error("The card room could not be reached: check the connection and try again.");
   }

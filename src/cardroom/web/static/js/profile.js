@@ -15,7 +15,7 @@ import { lineChart } from "./chart.js";
 import { el, nameLink, plural, ratingText, replayHref } from "./dom.js";
 import { loadGames, presetTitle } from "./lobby.js";
 import { score } from "./markup.js";
-import { getJSON, headerRow, numberCell, screenNav, showFailure, showLoading } from "./players.js";
+import { fetchJSON, headerRow, numberCell, screenNav, showFailure, showLoading } from "./players.js";
 
 /** A newcomer's rating: the history's starting point. */
 const NEWCOMER_RATING = 1500;
@@ -42,7 +42,7 @@ export async function showProfile(root, playerId, ctx) {
   let profile;
   try {
     // The games' catalogues name the presets of the latest matches.
-    [profile] = await Promise.all([getJSON(`/api/players/${encodeURIComponent(playerId)}`),
+    [profile] = await Promise.all([fetchJSON(`/api/players/${encodeURIComponent(playerId)}`),
       loadGames().catch(() => null)]);
   } catch (error) {
     if (ticket === latest) showFailure(root, ctx, error);

@@ -7,8 +7,10 @@
  * steps the server sends as if they were the table's messages: every seat's cards shown or
  * only the bottom seat's, as the viewer chooses; step forward and back card by card or trick
  * by trick with the buttons, the keys (← →, Shift or ↑ ↓ for tricks, Home, End) and the
- * slider. Under the table: what happened at this step, each hand's result, and the match's
- * chat. Nothing can be played: a click on a card says so.
+ * slider. Under the table: what happened at this step, the solver's analysis on request (asked
+ * again until the server has worked it out), each hand's result, and the match's chat. Nothing
+ * can be played: a click on a card says so. The bar downloads the match's record and PBN;
+ * `#replay=import` replays a record file the player brings instead.
  *
  * @module replay
  */
@@ -18,11 +20,11 @@ import { handAsItEnded } from "./hand_end.js";
 import { load } from "./storage.js";
 import { TABLE_MODULES } from "./table_games.js";
 import { presetTitle } from "./lobby.js";
-import { screenNav, showFailure, showLoading } from "./players.js";
+import { fetchJSON, screenNav, showFailure, showLoading } from "./players.js";
 import { SUITS } from "./cards.js";
 import { score } from "./markup.js";
 
-/** What the server says when the viewer may not replay the match (or it is not there). */
+/** What a click on a card says: nothing is played in a replay. */
 const REPLAY_ONLY = "This is a replay: nothing can be played here.";
 
 /** How often a replay asks again while a hand's analysis is worked out (ms). */
@@ -54,25 +56,14 @@ export function parseReplay(params) {
 }
 
 /**
- * Ask the room for a replay document: GET with the player's token and the table's invite,
- * if any; with a `body` (a record file), POST it.
+ * Ask the room for a replay document: GET with the table's invite, if this browser holds
+ * one; with a `body` (a record file), POST it.
  */
-async function ask(path, tableId, body = null) {
-  const stored = load();
-  const headers = { Accept: "application/json" };
-  if (stored.token) headers.Authorization = `Bearer ${stored.token}`;
-  const invite = tableId ? stored.invites[tableId] : null;
+function ask(path, tableId, body = null) {
+  const invite = tableId ? load().invites[tableId] : null;
   const url = invite ? `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(invite)}` : path;
-  let answer;
-  try {
-    answer = await fetch(url, body === null ? { headers }
-      : { method: "POST", headers: { ...headers, "Content-Type": "text/plain" }, body });
-  } catch {
-    throw new Error("The card room could not be reached: check the connection and try again.");
-  }
-  const document = await answer.json().catch(() => null);
-  if (!answer.ok) throw new Error(document?.error || `The card room answered ${answer.status}.`);
-  return document;
+  return fetchJSON(url, body === null ? {}
+    : { method: "POST", headers: { "Content-Type": "text/plain" }, body });
 }
 
 /**
