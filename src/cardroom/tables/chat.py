@@ -24,6 +24,8 @@ from cardroom.tables.quotas import Quotas
 
 CHAT_CHANNEL = "chat"
 """The bus channel of chat lines."""
+PLAYERS_LINE = "players"
+"""The seated players' line of a table's chat (a spectator speaks on ``spectators``)."""
 HISTORY_LINES = 50
 """Lines a connection receives when it opens a table."""
 
@@ -114,7 +116,7 @@ class TableChat:
         self.quotas.check_chat(player.id, address)
         line = ChatLine(table_id=table.id, match_number=table.match_number,
                         created_at=time.time(), player_id=player.id, name=player.name,
-                        seat=seat, channel="players" if seat is not None else "spectators",
+                        seat=seat, channel=PLAYERS_LINE if seat is not None else "spectators",
                         kind=kind, text=said)
         await self.core.store.add_chat_line(line)
         info = line_info(line)

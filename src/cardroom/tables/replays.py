@@ -22,6 +22,7 @@ from cardroom.games.record import Record
 from cardroom.games.registry import GAMES, game_spec
 from cardroom.games.replay import hand_steps
 from cardroom.store.data import FinishedMatch, entity_of
+from cardroom.tables.chat import PLAYERS_LINE
 from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Player, Table, invite_matches
 
@@ -30,8 +31,6 @@ if TYPE_CHECKING:  # the room holds the analyses, which read replays
 
 CHAT_LINES = 1000
 """The most chat lines a replay reads back (a table's latest)."""
-PLAYERS_LINE = "players"
-"""The chat line a replay shows: the players', which everyone at the table could read."""
 IMPORTED = "import"
 """The table id an imported record replays under."""
 HANDS_MAX = 200
