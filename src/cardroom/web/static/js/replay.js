@@ -235,6 +235,7 @@ class Replay {
     this.slider.addEventListener("input", () => this.show(Number(this.slider.value), false));
     this.counter = el("span", { class: "replay-counter muted small", "data-testid": "replay-counter" });
     this.moveLine = el("p", { class: "replay-move", "data-testid": "replay-move", role: "status", "aria-live": "polite" });
+    this.auctionLine = el("p", { class: "replay-auction muted", "data-testid": "replay-auction" });
     this.analysisToggle = el("button", { type: "button", class: "btn btn-small replay-analyse", "aria-pressed": "false",
       "data-testid": "replay-analyse", text: "Solver's analysis",
       title: "What every card cost, with all hands known (worked out on the server)" });
@@ -265,6 +266,7 @@ class Replay {
           button("⏭", "End of the hand (End)", "replay-last", () => this.show(this.steps.length - 1, false)),
           this.counter),
         this.moveLine,
+        this.auctionLine,
         this.analysisLine,
         el("details", { class: "replay-more card" },
           el("summary", { text: "Every hand's result" }), this.results),
@@ -427,6 +429,7 @@ class Replay {
     this.slider.value = String(step);
     this.counter.textContent = `${step} / ${this.steps.length - 1}`;
     this.say(this.moveText(entry));
+    this.auctionLine.textContent = auctionText(entry.view.bidding, this.names);
     this.renderAnalysis();
     history.replaceState(null, "", this.href({ hand: this.hand, step, seat: this.seat }));
   }
@@ -500,6 +503,13 @@ function handLabel(hand, n) {
 export function withSymbols(text) {
   return String(text).replace(/\b(10|1[1-3]|[2-9JQKA]|\d{1,2})([SHDC])\b/g,
     (_, rank, suit) => `${rank}${SUITS[suit].symbol}`).replace(/\bJK2?\b/g, "Joker");
+}
+
+/** The hand's calls so far, in order: "Calls: Bot 2 pass · Bot 3 6NT · Bot 4 7♥". */
+function auctionText(bidding, names) {
+  if (!bidding || !bidding.length) return "";
+  const call = (entry) => `${names[entry.seat]} ${withSymbols(String(entry.bid))}${entry.blind ? " blind" : ""}`;
+  return `Calls: ${bidding.map(call).join(" · ")}`;
 }
 
 /** The par table and the contract's double-dummy result: "Double dummy, Cleo & Bot 3 take
