@@ -269,6 +269,22 @@ def pbn_file(sections: Sequence[Section], table: Table, game: str) -> str:
     return EOL.join(lines) + EOL
 
 
+def board_tags(table: Table, number: int, dealer: int, hands: Sequence[int]) -> dict[str, str]:
+    """A hand's mandatory tags of its own: its number, its dealer and the deal."""
+    return {"Board": str(number), "Dealer": table.seats[dealer],
+            "Deal": deal_value(table, dealer, hands)}
+
+
+def auction_rows(table: Table, calls: Sequence[tuple[int, str]]) -> tuple[str, list[str]] | None:
+    """The ``Auction`` section of a hand's calls ((seat, call token) in order): the first
+    caller's place and the calls in rows in table order; ``None`` for a hand without calls."""
+    if not calls:
+        return None
+    first = table.seats[calls[0][0]]
+    return first, rows_in_order(table.round_from(first),
+                                [(table.seats[seat], call) for seat, call in calls])
+
+
 def match_text(record: Record, rules: Any, names: Sequence[str] | None, event: str, site: str,
                date: str, sections: Callable[[dict[str, str]], Iterable[Section]]) -> str:
     """A match as PBN text, for any game: the identification every section shares, the

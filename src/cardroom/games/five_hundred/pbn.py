@@ -39,12 +39,12 @@ from cardroom.games.pbn import (
     Notes,
     Section,
     Table,
+    auction_rows,
+    board_tags,
     card_token,
     cards_value,
-    deal_value,
     match_text,
     placed_cards,
-    rows_in_order,
     seats_value,
     sides_value,
     trick_lines,
@@ -187,8 +187,7 @@ def hand_section(record: Record, rules: Rules, hand: Hand, shared: dict[str, str
     result = hand.result
     assert result is not None
     table = TABLES[rules.players]
-    mandatory = {**shared, "Board": str(result.number), "Dealer": table.seats[hand.dealer],
-                 "Deal": deal_value(table, hand.dealer, hand.hands),
+    mandatory = {**shared, **board_tags(table, result.number, hand.dealer, hand.hands),
                  **contract_tags(table, hand)}
     extra = {"Bid": bid_token(result.contract) if result.contract else "",
              "Description": result.summary,
@@ -205,10 +204,7 @@ def hand_section(record: Record, rules: Rules, hand: Hand, shared: dict[str, str
         extra["Called"] = cards_value(hand.called)
         extra["Side"] = " ".join(table.seats[seat] for seat in result.contract_side)
     section = Section(mandatory, extra)
-    if hand.calls:
-        first = table.seats[hand.calls[0][0]]
-        section.auction = (first, rows_in_order(
-            table.round_from(first), [(table.seats[seat], call) for seat, call in hand.calls]))
+    section.auction = auction_rows(table, hand.calls)
     if hand.tricks:
         section.play = play_section(table, hand.tricks)
     return section

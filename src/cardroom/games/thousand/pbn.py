@@ -23,12 +23,12 @@ from cardroom.games.pbn import (
     Notes,
     Section,
     Table,
+    auction_rows,
+    board_tags,
     card_token,
     cards_value,
-    deal_value,
     match_text,
     placed_cards,
-    rows_in_order,
     seats_value,
     sides_value,
     trick_lines,
@@ -161,8 +161,7 @@ def deal_section(record: Record, rules: Rules, deal: Deal, shared: dict[str, str
     result = deal.result
     assert result is not None
     table = TABLES[rules.players]
-    mandatory = {**shared, "Board": str(result.number), "Dealer": table.seats[deal.dealer],
-                 "Deal": deal_value(table, deal.dealer, deal.hands),
+    mandatory = {**shared, **board_tags(table, result.number, deal.dealer, deal.hands),
                  **contract_tags(table, result)}
     bid = "" if result.bid is None else f"{result.bid}{'-blind' if result.blind else ''}"
     extra = {"Bet": "" if result.bet is None else str(result.bet), "Bid": bid,
@@ -174,10 +173,7 @@ def deal_section(record: Record, rules: Rules, deal: Deal, shared: dict[str, str
                                    for seat, suit in deal.marriages),
              "Undealt": cards_value(deal.bank), **points_tags(table, result)}
     section = Section(mandatory, extra)
-    if deal.calls:
-        first = table.seats[deal.calls[0][0]]
-        section.auction = (first, rows_in_order(
-            table.round_from(first), [(table.seats[seat], call) for seat, call in deal.calls]))
+    section.auction = auction_rows(table, deal.calls)
     if deal.tricks and deal.leader is not None:
         leader, lines = trick_lines(table, deal.leader, deal.tricks)
         section.play = (leader, lines, list(deal.notes))
