@@ -44,6 +44,18 @@ def call(web: TestClient, work: Any) -> Any:
     return web.portal.call(work)  # type: ignore[attr-defined]
 
 
+def anns_finished_match(web: TestClient) -> str:
+    """The table of a quick match Ann started and the room's bots finished for her."""
+    room: Room = web.app.state.room  # type: ignore[attr-defined]
+
+    async def play() -> str:
+        ann, _ = await room.register("Ann")
+        return await finished_match(room, ann)
+
+    table_id: str = call(web, play)
+    return table_id
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -88,13 +100,7 @@ def test_a_finished_match_replays_every_hand_step_by_step_for_anyone(web: TestCl
 
 
 def test_what_is_not_there_is_the_same_404(web: TestClient) -> None:
-    room: Room = web.app.state.room  # type: ignore[attr-defined]
-
-    async def play() -> str:
-        ann, _ = await room.register("Ann")
-        return await finished_match(room, ann)
-
-    table_id = call(web, play)
+    table_id = anns_finished_match(web)
     for path in (f"/api/replays/{table_id}/2", f"/api/replays/{table_id}/0",
                  "/api/replays/nonesuch/1", f"/api/replays/{table_id}/1/hands/0",
                  f"/api/replays/{table_id}/1/hands/99", f"/api/replays/{table_id}/{10**9 - 1}",
@@ -181,13 +187,7 @@ def test_a_match_being_played_replays_its_finished_hands_to_its_players_only(
 
 
 def test_a_record_file_imports_back_to_the_same_replay(web: TestClient) -> None:
-    room: Room = web.app.state.room  # type: ignore[attr-defined]
-
-    async def play() -> str:
-        ann, _ = await room.register("Ann")
-        return await finished_match(room, ann)
-
-    table_id = call(web, play)
+    table_id = anns_finished_match(web)
     text = web.get(f"/api/matches/{table_id}/1/record").text
     stored = web.get(f"/api/replays/{table_id}/1").json()
     brought = web.post("/api/replays/import", content=text.encode()).json()
