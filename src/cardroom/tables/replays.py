@@ -14,7 +14,7 @@ hand asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardroom.bots.levels import level_word
@@ -60,18 +60,19 @@ class ReplayMatch:
     finished: bool
     seat: int | None
     """The asker's seat in the match, if they played it."""
-    chat: list[dict[str, Any]] = field(default_factory=list)
-    """The players' chat during the match: ``name``, ``seat``, ``text``."""
+    ended_at: float | None = None
+    """When the match ended (``None``: still being played, or an imported record)."""
 
-    def summary(self) -> dict[str, Any]:
-        """What the replay page needs besides the hands' steps."""
+    def summary(self, chat: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """What the replay page needs besides the hands' steps, with the match's ``chat``
+        (:func:`chat`)."""
         spec = GAMES[self.record.game]
         rules = spec.rules_from_dict(self.record.rules)
         return {"table_id": self.table_id, "match": self.number, "game": spec.name,
                 "title": spec.title, "preset": rules.preset_name,
                 "players": spec.players(rules), "teams": spec.teams(rules),
                 "seats": self.seats, "hands": len(self.history), "history": self.history,
-                "finished": self.finished, "seat": self.seat, "chat": self.chat}
+                "finished": self.finished, "seat": self.seat, "chat": chat or []}
 
     def pbn(self) -> str:
         """The match as PBN-style text, each seat by the name it played under."""
@@ -92,34 +93,31 @@ class ReplayMatch:
 async def find(room: Room, player: Player | None, table_id: str, number: int,
                invite: str | None) -> ReplayMatch | None:
     """The match ``number`` of a table, if ``player`` (or a holder of ``invite``) may
-    replay it (see the module's rules), with its players' chat; else ``None``."""
+    replay it (see the module's rules); else ``None``."""
     if not 0 < number < MATCH_NUMBER_MAX:
         return None
     # Who may see it is settled before the match's actions are read: a refused private match
     # costs what a missing one does.
     match = await room.store.standings.finished(table_id, number)
-    until = None if match is None else match.finished_at
     if match is not None and match.private and not await _private_allowed(
             room, player, match, invite):
         return None
     found = None if match is None else await room.store.standings.match_record(table_id, number)
     if found is not None:
-        replayable: ReplayMatch | None = ReplayMatch(
-            table_id, number, found[1], await _seats(room, found[0]), found[0].history, True,
-            _seat_in(found[0], player))
-    else:
-        replayable = _live(await _table(room, table_id), number, player)
-    if replayable is None:
-        return None
-    return replace(replayable, chat=await _chat(room, table_id, number, until))
+        return ReplayMatch(table_id, number, found[1], await _seats(room, found[0]),
+                           found[0].history, True, _seat_in(found[0], player),
+                           found[0].finished_at)
+    return _live(await _table(room, table_id), number, player)
 
 
-async def _chat(room: Room, table_id: str, number: int,
-                until: float | None) -> list[dict[str, Any]]:
-    """The players' chat of a match: its own lines up to its end (``until``; what was said
-    after it, maybe once the table turned private, is not the match's), and those said before
-    it began, after the match before it ended (a line is kept with the match being played, or
-    the last one played, when it was said)."""
+async def chat(room: Room, match: ReplayMatch) -> list[dict[str, Any]]:
+    """The players' chat of a match the asker may replay: its own lines up to its end (what
+    was said after it, maybe once the table turned private, is not the match's), and those
+    said before it began, after the match before it ended (a line is kept with the match
+    being played, or the last one played, when it was said). An import has none."""
+    if match.table_id == IMPORTED:
+        return []
+    table_id, number, until = match.table_id, match.number, match.ended_at
     before = await room.store.standings.finished(table_id, number - 1) if number > 1 else None
     lead_up_from = before.finished_at if before is not None else 0.0
     end = float("inf") if until is None else until

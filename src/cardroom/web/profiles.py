@@ -181,7 +181,9 @@ async def replay(request: Request) -> Response:
     if refused is not None:
         return refused
     match = await _replayable(request)
-    return _not_found() if match is None else await _json(request, match.summary())
+    if match is None:
+        return _not_found()
+    return await _json(request, match.summary(await replays.chat(request.app.state.room, match)))
 
 
 async def replay_hand(request: Request) -> Response:
