@@ -85,8 +85,8 @@ class Analyses:
         if analyser is None:
             return {"state": "unavailable",
                     "reason": "The solver does not analyse this game's hands yet."}
-        players = GAMES[match.record.game].players(
-            GAMES[match.record.game].rules_from_dict(match.record.rules))
+        spec = GAMES[match.record.game]
+        players = spec.players(spec.rules_from_dict(match.record.rules))
         if players > analyser.max_players:
             return {"state": "unavailable", "reason": f"The solver plays at most "
                                                       f"{analyser.max_players} hands."}
