@@ -65,8 +65,21 @@ def test_no_bid_made_often_enough_is_a_pass(monkeypatch: pytest.MonkeyPatch) -> 
     view = deal_with(STRONG_HEARTS).view(FIRST)
     assert valued_bid(view) != "pass"
     monkeypatch.setattr(valued_bids, "MIN_MAKE_CHANCE", 1.01)
+    monkeypatch.setattr(valued_bids, "HIGH_LEVEL_MAKE_CHANCE", {})
     assert bid_points(view) == {"pass": 0.0}
     assert valued_bid(view) == "pass"
+
+
+def test_eights_and_nines_need_a_surer_make_than_sevens(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    view = deal_with(STRONG_HEARTS).view(FIRST)
+    levels = {Bid.parse(action[4:]).tricks for action in bid_points(view) if action != "pass"}
+    assert max(levels) >= 8
+    monkeypatch.setattr(valued_bids, "HIGH_LEVEL_MAKE_CHANCE", {8: 1.01, 9: 1.01, 10: 1.01})
+    capped = {Bid.parse(action[4:]).tricks for action in bid_points(view) if action != "pass"}
+    assert capped and max(capped) == 7
+    assert valued_bids.make_chance_needed(Bid.parse("7H")) == valued_bids.MIN_MAKE_CHANCE
+    assert valued_bids.make_chance_needed(Bid.parse("misere")) == valued_bids.MIN_MAKE_CHANCE
 
 
 def test_the_context_reads_each_opponent_by_its_highest_bid_and_not_the_partner() -> None:

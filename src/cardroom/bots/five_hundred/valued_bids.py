@@ -7,11 +7,12 @@ far); a no-tricks bid gets the chance that the hand, after its exchange, takes n
 The distribution is moved down by
 :data:`~cardroom.bots.five_hundred.evaluator.TABLE_PLAY_DISCOUNT` tricks (it was learned from
 double-dummy play, which is kinder to the contractor than a table where nobody sees the
-cards), bids it makes less than :data:`MIN_MAKE_CHANCE` of the time are left out, and the
-rest are scored with the table's rules: the contract's value made or lost, the defenders'
-ten a trick, the all-tricks bonus. Passing is worth what the high bid is expected to do for
-or against the seat's side. The bot makes the bid with the best expected score when it beats
-passing; the match tactics then weigh the match score as they do for the rules bot's bids.
+cards), bids it makes less than :data:`MIN_MAKE_CHANCE` of the time (more at eight and up:
+:data:`HIGH_LEVEL_MAKE_CHANCE`) are left out, and the rest are scored with the table's rules:
+the contract's value made or lost, the defenders' ten a trick, the all-tricks bonus.
+Passing is worth what the high bid is expected to do for or against the seat's side. The bot
+makes the bid with the best expected score when it beats passing; the match tactics then
+weigh the match score as they do for the rules bot's bids.
 
 The same evaluator gives the levels the match tactics and the sanity check weigh
 (:func:`view_levels`), and ranks the kitty discards (:func:`discard_values`).
@@ -56,6 +57,11 @@ MIN_MAKE_CHANCE = 0.65
 """A bid the hand makes less often than this is not made, however bad passing looks: without
 it, about half of the valued bids' eights were overcalls of the other side that failed
 (200 duplicate deals, bench/RESULTS.md)."""
+HIGH_LEVEL_MAKE_CHANCE = {8: 0.72, 9: 0.8, 10: 0.8}
+"""The chance a trick bid of these levels must reach instead of :data:`MIN_MAKE_CHANCE`: at
+0.65 the valued eights were made 65-70% of the time at the table and its nines under half
+(400 matches each of `online` and `classic`, bench/RESULTS.md), below the sevens' 71-73%:
+the higher the contract, the more its card play needs what double dummy sees."""
 OVER_PARTNER_MARGIN = 30.0
 """Points a bid must gain over passing to take the contract from the seat's partner."""
 
@@ -115,10 +121,17 @@ def pass_points(view: FiveHundredView) -> float:
     return expected if mine else -expected
 
 
+def make_chance_needed(bid: Bid) -> float:
+    """The chance the hand must make ``bid`` with for the bid to be made at all."""
+    if bid.contract is Contract.TRICKS:
+        return HIGH_LEVEL_MAKE_CHANCE.get(bid.tricks, MIN_MAKE_CHANCE)
+    return MIN_MAKE_CHANCE
+
+
 def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None) -> dict[str, float]:
     """The expected points of passing and of every legal trick and plain no-tricks bid
-    (misère, open misère) that the hand makes at least :data:`MIN_MAKE_CHANCE` of the time,
-    by action."""
+    (misère, open misère) that the hand makes often enough (:func:`make_chance_needed`), by
+    action."""
     evaluator = evaluator or shipped()
     rules = view["rules"]
     hand = mask_of_texts(hand_of(view))
@@ -135,12 +148,12 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None) -> dic
         bid = Bid.parse(action[4:])
         if bid.contract is Contract.TRICKS:
             distribution = discounted(strains[bid.trump], bid.trump)
-            if at_least(distribution, bid.tricks) >= MIN_MAKE_CHANCE:
+            if at_least(distribution, bid.tricks) >= make_chance_needed(bid):
                 points[action] = trick_bid_points(rules, bid, distribution)
         elif bid.contract in (Contract.MISERE, Contract.OPEN_MISERE):
             misere = evaluator.misere(hand, context) if misere is None else misere
             chance = misere_chance(bid, misere)
-            if chance >= MIN_MAKE_CHANCE:
+            if chance >= make_chance_needed(bid):
                 points[action] = misere_points(rules, bid, chance)
     return points
 
@@ -148,7 +161,7 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None) -> dic
 def valued_bid(view: FiveHundredView, evaluator: Evaluator | None = None) -> str | None:
     """The bid with the best expected score, ``"pass"`` when none beats passing (by
     :data:`OVER_PARTNER_MARGIN` when the partner holds the high bid) or none is made often
-    enough (:data:`MIN_MAKE_CHANCE`), or ``None`` when the seat may not pass and no bid
+    enough (:func:`make_chance_needed`), or ``None`` when the seat may not pass and no bid
     is made often enough."""
     points = bid_points(view, evaluator)
     bids = {action: value for action, value in points.items() if action != "pass"}
