@@ -21,6 +21,7 @@ from typing import Any
 from cardroom.bots.base import AnyView, Bot
 from cardroom.bots.five_hundred import RulesBot, SearchBot, SimpleBot
 from cardroom.bots.five_hundred.analysis import MAX_SOLVED_PLAYERS, review_hand
+from cardroom.bots.five_hundred.claims import bot_claim, judged_claim, says_proven
 from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
 from cardroom.bots.thousand import ThousandRulesBot, ThousandSearchBot
@@ -63,6 +64,27 @@ class Analyser:
 GAME_ANALYSERS: dict[str, Analyser] = {"500": Analyser(review_hand, MAX_SOLVED_PLAYERS)}
 """Each game's analysis, by game name: what replays show. 1000 has none yet."""
 
+
+@dataclass(frozen=True)
+class ClaimJudge:
+    """A game's proof of claims, run where every hand is known (a bot worker, or the terminal
+    game): ``judged(game, seat, text)`` → the action to apply for a player's claim (one of
+    ``game.claim_options(seat)``): its proven form when the solver proves it, else the text;
+    ``bot_claim(game, seat)`` → the claim a bot makes now, proven, or ``None``; and
+    ``says_proven(text)``, whether a text is a proven claim, which only the room may make."""
+
+    judged: Callable[[Any, int, str], str]
+    bot_claim: Callable[[Any, int], str | None]
+    says_proven: Callable[[str], bool]
+
+
+GAME_CLAIMS: dict[str, ClaimJudge] = {"500": ClaimJudge(judged_claim, bot_claim, says_proven)}
+"""Each game's claim judge, by game name. 1000 has no claims."""
+
+REFUSE = "refuse"
+"""The answer a bot gives every claim put to it: a claim the solver proved ended the hand
+before anyone was asked, so one that reaches a bot is not proven."""
+
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 """Registry names of every bot, weakest first."""
 QUICK_BOTS: tuple[str, ...] = ("random", "simple", "rules")
@@ -80,7 +102,9 @@ class GameBot:
 
     def choose(self, view: AnyView) -> str:
         """The action of the game's own bot (see :class:`cardroom.bots.base.Bot`), chosen by
-        the view's ``game``."""
+        the view's ``game``. A claim put to the bot is refused (:data:`REFUSE`)."""
+        if view.get("claim") is not None and REFUSE in view.get("legal_actions", ()):
+            return REFUSE
         game = view.get("game", "500")
         bot = self._bots.get(game)
         if bot is None:
@@ -100,10 +124,12 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 __all__ = [
     "BOT_NAMES",
     "GAME_ANALYSERS",
+    "GAME_CLAIMS",
     "GAME_FACTORIES",
     "QUICK_BOTS",
     "Analyser",
     "Bot",
+    "ClaimJudge",
     "GameBot",
     "RandomBot",
     "RulesBot",

@@ -77,3 +77,7 @@ class Game(Protocol):
     def view(self, seat: int | None) -> GameView:
         """Everything ``seat`` may see (``None``: a spectator), as JSON-ready data."""
         ...
+
+    def claim_options(self, seat: int) -> list[str]:
+        """The claims ``seat`` may make now (offered beside the legal actions)."""
+        ...

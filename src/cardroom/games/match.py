@@ -202,6 +202,11 @@ class Match:
         self.winner = winner
         self._phase, self._to_act = OVER, None
 
+    def claim_options(self, seat: int) -> list[str]:
+        """The claims ``seat`` may make now, beside its legal actions (none in a game without
+        claims)."""
+        return []
+
     def _actor_and_action(self, action: Any, seat: int | None) -> tuple[int, Any]:
         """The seat to act and ``action`` parsed, for :meth:`apply`: ``IllegalAction`` when the
         match is over, ``seat`` (who is trying to act, when given) is not the one to act, or

@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Awaitable, Callable
 
 from cardroom.store.db import Change
+from cardroom.tables.claims import TableClaims
 from cardroom.tables.core import Core
 from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Table
@@ -42,6 +43,8 @@ class Driver:
         self.core, self.sync, self.workers = core, sync, workers
         self.hand_over = hand_over
         """Seats bots' successors when a hand ends (:meth:`Seating.hand_over`)."""
+        self.claims = TableClaims(workers)
+        """Claims proved by the solver: the bots' own, and players' (the room's)."""
         core.subscribe(self.changed)
 
     def changed(self, table: Table, owner: bool = True) -> None:
@@ -118,7 +121,9 @@ class Driver:
             log.error("handing bots' seats over at table %s: %s", table.id, error.message)
 
     async def _bot_turn(self, table: Table, version: int, delay: float) -> None:
-        """After ``delay``, the seat's bot moves, unless the table has moved on meanwhile."""
+        """After ``delay``, the seat's bot moves, unless the table has moved on meanwhile: a
+        claim of the tricks left when the solver proves them its side's and a person waits,
+        else its bot's decision."""
         await asyncio.sleep(delay)
         game = table.game
         if game is None or table.version != version or game.to_act is None:
@@ -127,7 +132,8 @@ class Driver:
         name = table.seats[seat].bot or table.bot_level
         seed = zlib.crc32(f"{table.id}:{version}".encode())
         try:
-            action = await self.workers.decide(table.id, name, seed, game.view(seat))
+            action = (await self.claims.bot_claim(table, seat)
+                      or await self.workers.decide(table.id, name, seed, game.view(seat)))
         except Superseded:
             return  # the table moved on and asked again
         decided = time.perf_counter()

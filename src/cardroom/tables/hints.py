@@ -14,12 +14,18 @@ from typing import Any
 from cardroom.bots import GAME_FACTORIES
 from cardroom.games.registry import DEFAULT_GAME, GAMES
 
+CLAIM_ANSWER = "refuse"
+CLAIM_EXPLANATION = ("The solver could not prove this claim (a proven one ends the hand by "
+                     "itself): play on, unless you can see it holds.")
+"""A hint's answer to a claim put to the seat, and why."""
 HINT_BOT = "search"
 """The registry bot that gives hints (each game's own bot of that name)."""
 
 
 def suggest(seed: int, view: dict[str, Any]) -> dict[str, str]:
     """The hint bot's action for the seat whose view this is, with a short explanation."""
+    if view.get("claim") is not None and CLAIM_ANSWER in view.get("legal_actions", ()):
+        return {"action": CLAIM_ANSWER, "explanation": CLAIM_EXPLANATION}
     game = view.get("game", DEFAULT_GAME)
     factories = GAME_FACTORIES.get(game)
     if factories is None:

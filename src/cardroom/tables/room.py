@@ -405,9 +405,13 @@ class Room:
     # -- playing ----------------------------------------------------------------------------------
 
     async def act(self, player: Player, table_id: str, action: str) -> dict[str, Any]:
-        """A player's action at their seat: checked, stored, then announced."""
+        """A player's action at their seat: checked, stored, then announced (a claim is
+        proved by the solver first, :mod:`~cardroom.tables.claims`)."""
         started = time.perf_counter()
         table = await self._visible(player, table_id)
+        seat = table.seat_of(player)
+        if seat is not None:  # a claim is proved first, outside the table's lock
+            action = await self.driver.claims.judged(table, seat, action)
         async with table.lock:
             fresh = not self.core.shared
             for _ in range(CONFLICT_RETRIES):

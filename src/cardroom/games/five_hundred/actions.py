@@ -14,6 +14,10 @@
 ``call AS``              five players: the contractor names a partner's card (one per call)
 ``joker H``              in no trumps the contractor names the joker's suit before the first
                          lead; ``pass`` leaves the joker as it is (option)
+``claim 4``              in the play: the claimant's side takes 4 of the tricks left and
+                         concedes the rest (option ``claims``); ``claim 4 proven``: the room's
+                         solver proved it, so it ends the hand at once
+``accept``, ``refuse``   an opponent's answer to a claim not proven
 =======================  ==================================================================
 
 ``Action.parse(text)`` and ``str(action)`` round-trip. Pass, bid and play actions are interned,
@@ -49,30 +53,44 @@ MISDEAL = "misdeal"
 SLAM = "slam"
 CALL = "call"
 JOKER = "joker"
-KINDS = (PASS, BID, DISCARD, GIVE, PLAY, MISDEAL, SLAM, CALL, JOKER)
+CLAIM = "claim"
+ACCEPT = "accept"
+REFUSE = "refuse"
+PROVEN = "proven"
+"""The word after a claim's count that marks it proven by the room's solver."""
+KINDS = (PASS, BID, DISCARD, GIVE, PLAY, MISDEAL, SLAM, CALL, JOKER, CLAIM, ACCEPT, REFUSE)
+MAX_CLAIM = 10
+"""The most tricks a claim can name (a whole hand)."""
 
 
 class Action(ActionText):
-    """One action: ``kind`` is one of ``pass bid discard give play misdeal slam call joker``.
+    """One action: ``kind`` is one of ``pass bid discard give play misdeal slam call joker
+    claim accept refuse``.
 
     ``bid`` is set for bids; ``cards`` holds the played, given, called or discarded cards
     (sorted for a discard); ``mask`` is their bit mask; ``nominated`` is the suit a led joker
-    names (or, for ``joker``, the suit the contractor gives the joker).
+    names (or, for ``joker``, the suit the contractor gives the joker); ``claimed`` is the
+    tricks a claim names and ``proven`` whether the room's solver proved it.
     """
 
-    __slots__ = ("bid", "cards", "kind", "mask", "nominated", "text")
+    __slots__ = ("bid", "cards", "claimed", "kind", "mask", "nominated", "proven", "text")
 
     def __init__(self, kind: str, *, bid: Bid | None = None, cards: Sequence[Card] = (),
-                 nominated: Suit | None = None) -> None:
+                 nominated: Suit | None = None, claimed: int = 0,
+                 proven: bool = False) -> None:
         self.kind = kind
+        self.claimed = claimed
+        self.proven = proven
         self.bid = bid
         self.cards = tuple(sorted(cards)) if kind == DISCARD else tuple(cards)
         self.mask = 0
         for card in self.cards:
             self.mask |= card.mask
         self.nominated = nominated
-        if kind in (PASS, MISDEAL, SLAM):
+        if kind in (PASS, MISDEAL, SLAM, ACCEPT, REFUSE):
             self.text = kind
+        elif kind == CLAIM:
+            self.text = f"claim {claimed} {PROVEN}" if proven else f"claim {claimed}"
         elif kind == BID:
             self.text = f"bid {bid}"
         elif kind == JOKER:
@@ -94,6 +112,10 @@ class Action(ActionText):
             return MISDEAL_ACTION
         if kind == SLAM and not rest:
             return SLAM_ACTION
+        if kind in (ACCEPT, REFUSE) and not rest:
+            return ACCEPT_ACTION if kind == ACCEPT else REFUSE_ACTION
+        if kind == CLAIM and rest:
+            return _parse_claim(rest)
         if kind == CALL and rest:
             return CALL_ACTIONS[Card.parse(rest).index]
         if kind == JOKER and rest:
@@ -107,8 +129,18 @@ class Action(ActionText):
         if kind == DISCARD and rest:
             return Action(DISCARD, cards=parse_cards(rest))
         raise ValueError(f"not an action: {text!r} (try 'pass', 'bid 7H', 'bid misere', "
-                         "'discard 4C 5C 6D', 'play JH', 'play JK:H', 'call AS' or "
-                         "'joker H')")
+                         "'discard 4C 5C 6D', 'play JH', 'play JK:H', 'call AS', "
+                         "'joker H', 'claim 4', 'accept' or 'refuse')")
+
+
+def _parse_claim(rest: str) -> Action:
+    """``claim N`` or ``claim N proven``: N is 0 to :data:`MAX_CLAIM` tricks."""
+    words = rest.split()
+    if (not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) > MAX_CLAIM
+            or words[1:] not in ([], [PROVEN])):
+        raise ValueError(f"not a claim: 'claim {rest}' (try 'claim 4': the tricks your side "
+                         f"takes of those left, 0 to {MAX_CLAIM})")
+    return CLAIM_ACTIONS[int(words[0]), len(words) == 2]
 
 
 _JOKER_LEAD = re.compile(r"(?P<card>\S+?)\s*[:/]\s*(?P<suit>\S+)")
@@ -128,6 +160,13 @@ def _parse_play(rest: str) -> Action:
 PASS_ACTION = Action(PASS)
 MISDEAL_ACTION = Action(MISDEAL)
 SLAM_ACTION = Action(SLAM)
+ACCEPT_ACTION = Action(ACCEPT)
+REFUSE_ACTION = Action(REFUSE)
+CLAIM_ACTIONS: dict[tuple[int, bool], Action] = {
+    (tricks, proven): Action(CLAIM, claimed=tricks, proven=proven)
+    for tricks in range(MAX_CLAIM + 1) for proven in (False, True)
+}
+"""Every claim by its count of tricks and whether it was proven."""
 BID_ACTIONS: dict[Bid, Action] = {
     bid: Action(BID, bid=bid)
     for bid in (*TRICK_BIDS.values(), *SPECIAL_BIDS.values(), *J5_BIDS.values())
@@ -149,6 +188,7 @@ def _discard(cards: Sequence[Card]) -> Action:
     them or formatting each again (a kitty exchange may list thousands)."""
     action = Action.__new__(Action)
     action.kind, action.bid, action.nominated = DISCARD, None, None
+    action.claimed, action.proven = 0, False
     action.cards = tuple(cards)
     action.mask = sum(card.mask for card in cards)
     action.text = "discard " + " ".join([card.text for card in cards])

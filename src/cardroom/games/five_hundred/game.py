@@ -28,7 +28,7 @@ from typing import Any
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import Card, cards_of, mask_of
-from cardroom.games.five_hundred import bidding, exchange, play
+from cardroom.games.five_hundred import bidding, claims, exchange, play
 from cardroom.games.five_hundred import view as views
 from cardroom.games.five_hundred.actions import Action
 from cardroom.games.five_hundred.rules import Rules
@@ -37,6 +37,7 @@ from cardroom.games.five_hundred.shapes import FiveHundredView
 from cardroom.games.five_hundred.state import (
     BIDDING,
     CALL_PHASE,
+    CLAIM_PHASE,
     DISCARD_PHASE,
     GIVE_PHASE,
     JOKER_PHASE,
@@ -62,6 +63,7 @@ PHASES: dict[str, Phase[State, Action]] = {
     CALL_PHASE: Phase(exchange.legal_calls, exchange.call),
     JOKER_PHASE: Phase(exchange.legal_joker_names, exchange.name_joker),
     PLAYING: Phase(play.legal, play.play_card),
+    CLAIM_PHASE: Phase(claims.legal_answers, claims.answer),
 }
 """Each phase of a hand (every phase but ``over``) by name."""
 
@@ -141,6 +143,12 @@ class Game(State):
             self.actions.pop()
             self.action_seats.pop()
             raise
+
+    def claim_options(self, seat: int) -> list[str]:
+        """The claims ``seat`` may make now (``claim 0`` … ``claim N``; none when it may
+        not claim): offered beside the legal actions, never among them, so that a bot or a
+        random player choosing among legal actions never claims by chance."""
+        return [f"claim {count}" for count in claims.claim_counts(self, seat)]
 
     # -- what a seat sees ------------------------------------------------------------------------
 

@@ -20,8 +20,10 @@ from cardroom.games.cards import (
     Card,
     Suit,
 )
+from cardroom.games.five_hundred import claims
 from cardroom.games.five_hundred.actions import (
     BLACK_JOKER_LEADS,
+    CLAIM,
     JOKER_LEADS,
     PLAY,
     PLAY_ACTIONS,
@@ -194,7 +196,7 @@ def refusal(game: State, seat: int, card: Card) -> str:
 
 def play_card(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     """Play the card (``IllegalAction`` if ``seat`` may not); the trick is won once every
-    seat in play has played to it."""
+    seat in play has played to it. A claim is made here too (:mod:`.claims`)."""
     trick = game.trick
     if action.kind == PLAY:
         card = action.cards[0]
@@ -212,6 +214,8 @@ def play_card(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     else:
         allowed = not mask & JOKERS
     if index < 0 or not allowed or action.nominated is not None or not hand & mask:
+        if action.kind == CLAIM:
+            return claims.claim(game, seat, action)
         check(game, seat, action)
         index, mask = action.cards[0].index, action.mask
     game.hands[seat] ^= mask
@@ -260,10 +264,13 @@ def finish_trick(game: State) -> list[dict[str, Any]]:
     game.trick_seats = []
     contract = game.contract
     tricks = len(game.completed)
+    game.claim_barred = 0
     if contract is not None and contract.is_misere_type:
         if tricks == 1:
-            game.open_seats = opened_after_first_trick(game)
-            events.extend({"type": "hand_shown", "seat": s} for s in game.open_seats)
+            opened = opened_after_first_trick(game)
+            shown = (s for s in game.open_seats if s not in opened)  # a claimant's stays
+            game.open_seats = (*opened, *shown)
+            events.extend({"type": "hand_shown", "seat": s} for s in opened)
         if game.rules.misere_failure == "stop" and winner in game.makers():
             return events + end_hand(game)
     if tricks == TRICKS_PER_HAND:

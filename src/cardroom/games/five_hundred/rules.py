@@ -32,6 +32,8 @@ AllTricksBonus = Literal["none", "slam_250", "sweep_plus_50"]
 DefenderPoints = Literal["always", "none", "not_over_490", "not_over_400"]
 BothReachTarget = Literal["contractor", "higher_score"]
 TargetTie = Literal["contractor", "play_on"]
+ClaimRule = Literal["off", "lead", "turn"]
+ClaimConsent = Literal["both", "one"]
 
 
 class RulesError(ValueError):
@@ -227,6 +229,17 @@ class Rules(PresetRules):
     misdeal_no_face: bool = False
     """A player whose hand holds no face card (J, Q, K, A; a joker counts as one) may call a
     misdeal on its first turn to speak: the same dealer deals again."""
+    claims: ClaimRule = "lead"
+    """Who may claim tricks in the play (four players in two partnerships only): the player
+    on ``lead`` before the first card of a trick, any player at their ``turn`` to play, or
+    nobody (``off``). A claim names how many of the tricks left the claimant's side takes
+    (a no-tricks contract's player may claim only that its side takes none); the claimant's
+    hand is shown to all. A claim the room's double-dummy solver proves ends the hand at once;
+    any other is put to the opponents (``claim_consent``)."""
+    claim_consent: ClaimConsent = "both"
+    """An unproven claim stands when ``both`` opponents accept it, or when ``one`` of them
+    does; otherwise play goes on, and the claimant may not claim again until the trick is
+    over."""
     misere_failure: MisereFailure = "stop"
     """When a no-tricks contract takes a trick: ``stop`` the hand there, or ``play_on`` so the
     defenders score 10 for every trick the makers take (seed 004)."""

@@ -84,6 +84,19 @@ class HandView(TypedDict):
     contract_side: list[int]
 
 
+class ClaimView(TypedDict):
+    """A claim waiting for the opponents' answers."""
+
+    seat: int
+    tricks: int
+    """The tricks of those left the claimant's side would take."""
+    remaining: int
+    accepted: list[int]
+    """The opponents who accepted so far."""
+    consent: str
+    """``both`` opponents must accept, or ``one``."""
+
+
 class FiveHundredView(TypedDict):
     """Everything one seat (or a spectator) of a 500 table may see."""
 
@@ -130,3 +143,7 @@ class FiveHundredView(TypedDict):
     winner: int | None
     legal_actions: list[str]
     discard_count: int | None
+    claim: ClaimView | None
+    """The claim waiting for the opponents' answers (:mod:`.claims`), if any."""
+    claims: list[int]
+    """The trick counts the seat may claim now (``claim N``), empty when it may not."""

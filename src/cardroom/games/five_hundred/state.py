@@ -33,6 +33,8 @@ PARTNER_DISCARD = "partner_discard"
 CALL_PHASE = "call"
 JOKER_PHASE = "joker"
 PLAYING = "play"
+CLAIM_PHASE = "claim"
+"""A claim not proven waits for the opponents' answers (:mod:`.claims`)."""
 
 PAIR_NULLOS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO,
                          Contract.SHIELDS_DOUBLE, Contract.PATASTROPHE})
@@ -119,6 +121,17 @@ class State(Match):
     nominated: Suit | None
     completed: list[TrickView]
     next_in_play: tuple[int, ...]
+    claimant: int | None
+    """The seat whose claim waits for answers (:mod:`.claims`)."""
+    claimed: int
+    """The tricks of those left that the waiting claim gives the claimant's side."""
+    claim_waiting: tuple[int, ...]
+    """The opponents yet to answer the waiting claim, in the order they answer."""
+    claim_accepted: tuple[int, ...]
+    """The opponents who accepted the waiting claim."""
+    claim_barred: int
+    """Mask of the seats whose claim was refused: they may claim again once the trick in
+    progress is over."""
 
     def __init__(self, rules: Rules, seed: int, dealer: int,
                  first_deal: tuple[list[int], int] | None = None) -> None:
@@ -176,6 +189,11 @@ class State(Match):
         self.suits_led = 0
         self.nominated = None
         self.completed = []
+        self.claimant = None
+        self.claimed = 0
+        self.claim_waiting = ()
+        self.claim_accepted = ()
+        self.claim_barred = 0
         self._phase = BIDDING
         self._to_act = (self.dealer + 1) % n
 

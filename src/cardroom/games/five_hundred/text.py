@@ -123,6 +123,8 @@ OPTION_LABELS = {
     "misdeal_no_face": "Misdeal with no face card",
     "joker_suit_nomination": "Naming the joker's suit in no trumps",
     "joker_lead_limits": "Limits on leading the joker",
+    "claims": "Claiming tricks",
+    "claim_consent": "An unproven claim needs",
     "misere_failure": "A failed no-tricks contract",
     "misere_trick_points": "Defence paid for a failed no-tricks contract",
     "nt_joker": "Joker in no trumps",
@@ -154,6 +156,9 @@ VALUE_LABELS = {
                  "dealer_must_bid": "Dealer must bid"},
     "first_lead": {"contractor": "The contractor", "dealer_left": "Left of the dealer"},
     "misere_placement": {"after_seven": "After a seven", "by_value": "By its value"},
+    "claims": {"off": "Nobody claims", "lead": "The player on lead",
+               "turn": "Any player at their turn"},
+    "claim_consent": {"both": "Both opponents to accept", "one": "One opponent to accept"},
     "misere_failure": {"stop": "Stop the hand", "play_on": "Play on"},
     "nt_joker": {"play_any_time": "Any time", "only_when_void": "Only when void"},
     "all_tricks_bonus": {"none": "None", "slam_250": "At least 250",
@@ -420,7 +425,24 @@ def _play_section(rules: Rules) -> Section:
         blocks.append(para("When a player sits a hand out, tricks have one card fewer for "
                            "each such player and play simply skips the empty seats.",
                            *SPECIAL_OPTIONS, "slam_call"))
+    if rules.players == 4 and len(rules.teams) == 2:
+        blocks.append(_claims_text(rules))
     return Section("play", "Playing the tricks", tuple(blocks))
+
+
+def _claims_text(rules: Rules) -> Paragraph:
+    """Who may claim tricks, and what makes a claim stand."""
+    if rules.claims == "off":
+        return para("Nobody claims: every trick is played out.", "claims")
+    who = ("The player on lead, before the first card of a trick," if rules.claims == "lead"
+           else "Any player, at their turn to play,")
+    consent = ("both opponents accept it" if rules.claim_consent == "both"
+               else "either opponent accepts it")
+    return para(f"{who} may claim: say how many of the tricks left their side takes (in a "
+                "no-tricks contract, its player claims that it takes no more) and show their "
+                "hand. If the solver proves the claim holds however the others play, the hand "
+                f"ends there; otherwise it stands only if {consent}, and play goes on if not.",
+                "claims", "claim_consent")
 
 
 def _nt_joker_text(rules: Rules) -> list[Paragraph]:

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from cardroom.games.cards import CARDS, Card, indexes_of
+from cardroom.games.five_hundred.claims import claim_view
 from cardroom.games.five_hundred.exchange import may_call_slam
 from cardroom.games.five_hundred.scoring import HandResult
 from cardroom.games.five_hundred.shapes import ContractView, FiveHundredView
@@ -184,4 +185,5 @@ def view(game: State, seat: int | None) -> FiveHundredView:
         "winner": game.winner,
         "legal_actions": own["legal_actions"],
         "discard_count": own["discard_count"],
+        **claim_view(game, seat),
     }
