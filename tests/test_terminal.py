@@ -177,3 +177,47 @@ def test_a_two_handed_replay_shows_the_dead_hand_out_of_play(tmp_path: Path) -> 
         for card in cards_of(first_dead)]
     deals = result.output.count("· dealer ")
     assert result.output.count("Out of play") == deals >= 1
+
+
+def laydown_hearts() -> five_hundred.Game:
+    """South (seat 0) holds every top heart and has bid 10H; the others passed."""
+    hands = ["JK JH JD AH KH QH 10H 9H 8H 7H", "4S 5S 6S 7S 8S 9S 10S JS QS KS",
+             "AS 4C 5C 6C 7C 8C 9C 10C JC QC", "KC AC 4D 5D 6D 7D 8D 9D 10D QD"]
+    game = five_hundred.Game.from_deal("online", dealer=3, hands=[h.split() for h in hands],
+                                       kitty=["KD", "AD", "4H", "5H", "6H"])
+    for action in ("bid 10H", "pass", "pass", "pass"):
+        game.apply(action)
+    return game
+
+
+def test_a_human_claims_in_the_terminal_and_the_solver_ends_the_hand() -> None:
+    game = laydown_hearts()
+    typed = iter(["claim 10", "discard KD AD 4H 5H 6H", "?", "claim 10 proven", "claim 10"])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed)
+
+    output = io.StringIO()
+    bots = {seat: make_bot("simple", seed=seat) for seat in (1, 2, 3)}
+    match = TerminalMatch(game, bots, Console(file=output, width=200), human=0, read=read)
+    assert match.run()  # 10H made: 520 wins the match
+    shown = " ".join(output.getvalue().split())
+    assert "Not allowed: It is time to discard" in shown  # no claims in the exchange
+    assert "Not allowed: only the solver proves a claim" in shown
+    assert "or claim the tricks your side takes of those left ('claim N', N 0 to 10)" in shown
+    assert "South (you) claims all 10 tricks left" in shown and "the solver proves it" in shown
+    assert "The claim stands: South (you)'s side takes 10, the other side 0" in shown
+    assert game.history[0].tricks == (10, 0, 0, 0) and game.history[0].made
+
+
+def test_a_bot_claims_the_rest_in_the_terminal_when_it_is_proven() -> None:
+    game = laydown_hearts()
+    game.apply("discard KD AD 4H 5H 6H")
+    output = io.StringIO()
+    bots = {seat: make_bot("simple", seed=seat) for seat in (0, 2, 3)}
+    match = TerminalMatch(game, bots, Console(file=output, width=200), human=1)
+    assert match.run()  # the bot's claim is the match's last action: 520 wins it
+    assert "South claims all 10 tricks left" in " ".join(output.getvalue().split())
+    assert [action.text for action in game.actions][-1:] == ["claim 10 proven"]

@@ -20,7 +20,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.bots import Bot
+from cardroom.bots import GAME_CLAIMS, Bot
 from cardroom.games.base import Game, GameView, IllegalAction
 from cardroom.games.cards import Card, Suit, cards_of
 from cardroom.games.registry import game_spec
@@ -41,7 +41,8 @@ QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("?", "help", "h")
 NOT_VERBS = ("pass", "look")
 """Actions that name no cards or points, so they never give the verb a bare entry takes."""
-VERBS = ("bid", "play", "discard", "give", "bet", "bye", "p", *NOT_VERBS)
+VERBS = ("bid", "play", "discard", "give", "bet", "bye", "p", "claim", "accept", "refuse",
+         *NOT_VERBS)
 """First words that make an entry a whole action, passed to the engine as typed."""
 PROMPTS = {"bid": "Your bid", "play": "Your card", "give": "Cards to give", "bet": "Your bet",
            "discard": "Discard"}
@@ -285,7 +286,14 @@ class Renderer:
         values = {entry["bid"]: entry["value"] for entry in view.get("ladder") or ()}
         shown = [f"{action} ({values[action[4:]]})" if action[4:] in values else action
                  for action in view["legal_actions"]]
-        return Text("You may: ") + Text(", ".join(shown))
+        line = Text("You may: ") + Text(", ".join(shown))
+        claims = view.get("claims") or []
+        if claims:
+            counts = "0" if claims == [0] else f"0 to {claims[-1]}"
+            line.append(f"; or claim the tricks your side takes of those left ('claim N', "
+                        f"N {counts}): your hand is shown, the solver ends the hand if the "
+                        "claim is sure, else the opponents accept or refuse it")
+        return line
 
 
 def _contract_of(hand: dict[str, Any]) -> object:
@@ -410,6 +418,28 @@ class Narrator:
         self._say(f"{self._seat(event)} declares the {Suit.parse(event['suit']).symbol} "
                   f"marriage ({event['points']}): trumps")
 
+    def _claim(self, event: dict[str, Any]) -> None:
+        left = event["remaining"]
+        claimed = event["tricks"]
+        what = (f"all {left} tricks left" if claimed == left else "none of the tricks left"
+                if claimed == 0 else f"{claimed} of the {left} tricks left")
+        line = Text(f"{self._seat(event)} claims {what}, showing ").append_text(
+            self.renderer.hand(event["hand"]))
+        if event["proven"]:
+            line.append(": the solver proves it", style="bold")
+        self._say(line)
+
+    def _claim_answer(self, event: dict[str, Any]) -> None:
+        answer = "accepts" if event["accepted"] else "refuses"
+        self._say(f"{self._seat(event)} {answer} the claim")
+
+    def _claim_settled(self, event: dict[str, Any]) -> None:
+        self._say(f"The claim stands: {self._seat(event)}'s side takes {event['tricks']}, "
+                  f"the other side {event['conceded']}")
+
+    def _claim_refused(self, event: dict[str, Any]) -> None:
+        self._say(f"The claim is refused: play goes on, {self._seat(event)} to play")
+
     def _hand_shown(self, event: dict[str, Any]) -> None:
         self._say(f"{self._seat(event)} lays the hand open")
 
@@ -469,6 +499,8 @@ class TerminalMatch:
         self.read = read or console.input
         self.renderer = Renderer.of(game, human)
         self.narrator = Narrator(console, self.renderer, detail)
+        self.claims = GAME_CLAIMS.get(game.view(None)["game"])
+        """The game's claim judge (``None``: a game without claims)."""
 
     def run(self) -> bool:
         """Play until the match is over (``True``) or the human quits (``False``)."""
@@ -480,7 +512,8 @@ class TerminalMatch:
                 if seat == self.human:
                     events = self._human_turn(seat)
                 else:
-                    events = game.apply(self.bots[seat].choose(game.view(seat)))
+                    events = game.apply(self._bot_claim(seat)
+                                        or self.bots[seat].choose(game.view(seat)))
                 self.narrator.show(events)
                 if self.human is not None and any(e["type"] == "hand_scored" for e in events):
                     self.console.print(self.renderer.history(game.view(self.human)["history"]))
@@ -488,6 +521,24 @@ class TerminalMatch:
             self.console.print("You leave the table. Goodbye.")
             return False
         return True
+
+    def _bot_claim(self, seat: int) -> str | None:
+        """A bot's claim of the tricks left, proven by the solver, while a human plays."""
+        if self.claims is None or self.human is None:
+            return None
+        return self.claims.bot_claim(self.game, seat)
+
+    def _judged(self, seat: int, text: str) -> str:
+        """A claim the human may make now, in its proven form when the solver proves it
+        (``ValueError`` for one typed as proven); anything else as typed."""
+        judge = self.claims
+        if judge is None:
+            return text
+        if judge.says_proven(text):
+            raise ValueError("only the solver proves a claim: type e.g. 'claim 4'")
+        if text in self.game.claim_options(seat):
+            return judge.judged(self.game, seat, text)
+        return text
 
     def _human_turn(self, seat: int) -> list[dict[str, Any]]:
         """Show the table, then ask until the human gives a legal action."""
@@ -499,7 +550,7 @@ class TerminalMatch:
                 self.console.print(self.renderer.legal_actions(view))
                 continue
             try:
-                return self.game.apply(interpret(text, view), seat=seat)
+                return self.game.apply(self._judged(seat, interpret(text, view)), seat=seat)
             except (IllegalAction, ValueError) as error:
                 self.console.print(Text(f"Not allowed: {error}", style="red"))
 
@@ -507,7 +558,9 @@ class TerminalMatch:
         """One non-empty line of input; ``Quit`` on a quit word or the end of input."""
         verb = verb_of(view)
         prompt = PROMPTS.get(verb or "", "Your move")
-        if verb == "discard":
+        if view.get("claim") is not None:
+            prompt = "Accept or refuse the claim"
+        elif verb == "discard":
             prompt = f"Discard {view.get('discard_count')}"
         while True:
             try:
