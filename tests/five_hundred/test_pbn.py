@@ -14,9 +14,11 @@ from functools import cache
 from typing import Any
 
 import pytest
+from tests.five_hundred.test_claims import random_claims_game
 
 from cardroom.games.cards import Card, cards_of, mask_of
 from cardroom.games.five_hundred import Bid, Game, Rules, to_pbn
+from cardroom.games.five_hundred.pbn import played_hands
 from cardroom.games.record import Record
 from cardroom.tools.arena import play_match
 
@@ -508,3 +510,20 @@ def test_a_misdeal_is_a_hand_without_contract_or_play() -> None:
     games = check_500(game.record)
     assert games[0].data["Auction"] == [["Misdeal"], ["*"]]
     assert (games[0].tags["Contract"], games[0].tags["Declarer"]) == ("", "")
+
+
+def test_hands_ended_on_claims_export_with_their_claim() -> None:
+    """A hand that ended on a claim keeps the tricks played before it, a ``Claim`` tag and a
+    ``Result`` that counts the tricks claimed."""
+    expected = found = 0
+    for seed in range(4):
+        game = random_claims_game(seed)
+        expected += sum(hand.claim is not None for hand in played_hands(game.record))
+        for pbn_game in check_500(game.record):
+            if "Claim" in pbn_game.tags:
+                found += 1
+                place, _, counts = pbn_game.tags["Claim"].partition(":")
+                taken, _, left = counts.partition(" of ")
+                assert place in "NESW" and int(taken) <= int(left) <= 10
+                assert len(pbn_game.data.get("Play", ["*"])) - 1 == 10 - int(left)
+    assert found == expected > 0

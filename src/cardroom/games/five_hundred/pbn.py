@@ -71,6 +71,8 @@ class Hand:
     joker_suit: str | None = None
     called: int = 0
     tricks: list[dict[str, Any]] = field(default_factory=list)
+    claim: dict[str, Any] | None = None
+    """The ``claim_settled`` event of a hand that ended on a claim."""
     result: HandResult | None = None
 
     @classmethod
@@ -120,6 +122,7 @@ def played_hands(record: Record) -> list[Hand]:
             raise ValueError(f"the record goes on after the match is over: {text}")
         events = game.apply(text)
         hand.tricks += [event for event in events if event["type"] == "trick"]
+        hand.claim = next((e for e in events if e["type"] == "claim_settled"), hand.claim)
         if len(game.history) == ended:
             hand.note(game, seat, phase, game.actions[-1], before)
             continue
@@ -200,6 +203,10 @@ def hand_section(record: Record, rules: Rules, hand: Hand, shared: dict[str, str
         extra["Joker"] = placed_cards(table, hand.hands, JOKERS_MASK)
     if hand.dead:
         extra["Dead"] = cards_value(hand.dead)
+    if hand.claim is not None:
+        claim = hand.claim
+        extra["Claim"] = (f"{table.seats[claim['seat']]}:{claim['tricks']} of "
+                          f"{claim['tricks'] + claim['conceded']}")
     if hand.called:
         extra["Called"] = cards_value(hand.called)
         extra["Side"] = " ".join(table.seats[seat] for seat in result.contract_side)
