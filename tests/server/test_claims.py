@@ -14,6 +14,7 @@ from cardroom.bots import make_bot
 from cardroom.games.five_hundred import Game
 from cardroom.protocol import ErrorCode
 from cardroom.tables.core import Core
+from cardroom.tables.hints import suggest
 from cardroom.tables.room import Player, Room, RoomError, Table
 from tests.five_hundred.conftest import SUIT_EACH_45, SUIT_EACH_45_KITTY, fill_deal
 from tests.server.helpers import known_players
@@ -143,3 +144,31 @@ async def test_a_bot_claims_the_rest_when_proven_and_a_person_waits(room: Room,
               if action.kind == "claim"]
     assert claims == [(0, "claim 10 proven")]
     assert game.history[0].tricks == (10, 0, 0, 0)
+
+
+async def test_a_flood_of_claims_makes_one_claim_and_changes_nothing_else(
+        room: Room, seeded: None) -> None:
+    (ann,) = known_players(room, "Ann")
+    table = await room.create_table(ann, "online", {}, 0, None, "simple")
+    await room.start_with_bots(ann, table.id, None)
+    game = await until(table, lambda g: bool(g.claim_options(0)) and not g.completed,
+                       simple_for(0), room, ann)
+    before = len(game.actions)
+    answers = await asyncio.gather(*(room.act(ann, table.id, "claim 10") for _ in range(12)),
+                                   return_exceptions=True)
+    made = [answer for answer in answers if not isinstance(answer, BaseException)]
+    refused = [answer for answer in answers if isinstance(answer, RoomError)]
+    assert len(made) == 1 and len(refused) == 11
+    assert {error.code for error in refused} <= {ErrorCode.NOT_YOUR_TURN,
+                                                 ErrorCode.ILLEGAL_ACTION}
+    assert [action.text for action in game.actions[before:before + 1]] == ["claim 10"]
+
+
+def test_a_hint_to_a_seat_a_claim_is_put_to_says_refuse() -> None:
+    hands, kitty = fill_deal("online", SUIT_EACH_45, SUIT_EACH_45_KITTY)
+    game = Game.from_deal("online", 3, hands, kitty)
+    for action in ("bid 10H", "pass", "pass", "pass", "discard 4S 4C 5H 6H 7H"):
+        game.apply(action)
+    game.apply("claim 10")
+    hint = suggest(1, game.view(1))
+    assert hint["action"] == "refuse" and "could not prove" in hint["explanation"]
