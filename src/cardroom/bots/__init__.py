@@ -25,6 +25,7 @@ from cardroom.bots.five_hundred.claims import bot_claim, judged_claim, says_prov
 from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
 from cardroom.bots.thousand import ThousandRulesBot, ThousandSearchBot
+from cardroom.bots.thousand.analysis import review_deal
 
 
 def _by_level(search_bot: Callable[..., Bot]) -> dict[str, Callable[[int], Bot]]:
@@ -51,6 +52,10 @@ GAME_FACTORIES: dict[str, dict[str, Callable[[int], Bot]]] = {
     "500": _FACTORIES, "1000": _THOUSAND_FACTORIES}
 """Each game's bot for every registry name, by the game name views carry."""
 
+THOUSAND_PLAYERS = 4
+"""1000's solver plays the three seats of a deal, at tables of three or four."""
+
+
 @dataclass(frozen=True)
 class Analyser:
     """A game's double-dummy analysis of a hand: ``review(record text, hand number)`` → the
@@ -61,8 +66,9 @@ class Analyser:
     max_players: int
 
 
-GAME_ANALYSERS: dict[str, Analyser] = {"500": Analyser(review_hand, MAX_SOLVED_PLAYERS)}
-"""Each game's analysis, by game name: what replays show. 1000 has none yet."""
+GAME_ANALYSERS: dict[str, Analyser] = {"500": Analyser(review_hand, MAX_SOLVED_PLAYERS),
+                                        "1000": Analyser(review_deal, THOUSAND_PLAYERS)}
+"""Each game's analysis, by game name: what replays show."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from typing import Any
 from cardroom.bots.five_hundred.aims import Aims, game_aims
 from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.bots.five_hundred.solver import Position, move_values, solve
+from cardroom.bots.reviews import call_review
 from cardroom.games.cards import CARDS, Suit
 from cardroom.games.five_hundred import Game, Record
 from cardroom.games.five_hundred.actions import PLAY, Action
@@ -169,7 +170,7 @@ def analyse(record: Record, max_hands: int | None = None,
         action = Action.parse(text)
         wanted = only is None or game.hand_number == only
         if wanted and review_bids and game.phase == "bidding":
-            calls.append(_call_review(game, text, index))
+            calls.append(call_review(SearchBot(seed=index), game, text, index))
         if wanted and game.phase == "play" and action.kind == PLAY:
             if current is None or current.number != game.hand_number:
                 if max_hands is not None and len(hands) == max_hands:
@@ -191,14 +192,6 @@ def analyse(record: Record, max_hands: int | None = None,
                 if only is not None:
                     break
     return hands
-
-
-def _call_review(game: Game, call: str, index: int) -> dict[str, Any]:
-    """A call beside the one the search bot makes in its place, from the seat's view."""
-    seat = game.to_act
-    assert seat is not None
-    suggested = SearchBot(seed=index).choose(game.view(seat))
-    return {"action": index, "seat": seat, "call": call, "bot": suggested}
 
 
 def _start_hand(game: Game) -> HandAnalysis:
