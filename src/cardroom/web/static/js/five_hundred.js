@@ -11,6 +11,8 @@
  *   needed, the called cards, slam and the joker's named suit;
  * - a click on a card: a kitty swap, a card given to partner, the joker led in no trumps
  *   (which asks for a suit), or a card played;
+ * - claims in the play (five_hundred_claims.js): the Claim button and its chooser, the banner
+ *   of a claim waiting for the opponents, the claim's news, and a hand ended on a claim;
  * - the verdict: "Alice and Bob made it through: 7♥, +200".
  *
  * Like the rest of the client it decides no legality: every button is a legal action's text.
@@ -25,6 +27,7 @@ import { TableView } from "./table.js";
 import {
   BidGrid, JokerLead, JokerNominate, KittyExchange, PartnerCall, TRICK_BID, bidHTML, cardHTML,
 } from "./five_hundred_panels.js";
+import { ClaimControl } from "./five_hundred_claims.js";
 
 /** Team colour classes a partner's badge may carry. */
 const TEAM_CLASSES = [0, 1, 2, 3, 4, 5].map((team) => `team-${team}`);
@@ -40,25 +43,39 @@ export class FiveHundredWidgets extends GameWidgets {
     this.joker = new JokerLead(table);
     this.call = new PartnerCall(table);
     this.nominate = new JokerNominate(table);
+    this.claims = new ClaimControl(table);
   }
 
   sync() {
     this.kitty.sync();
     this.joker.sync();
+    this.claims.sync();
   }
 
-  render() {
+  render(events) {
     this.bids.render();
     this.kitty.render();
     this.call.render();
     this.nominate.render();
+    this.claims.render();
     this.renderPartners();
+    // While a claim waits its banner says it all, and the result tells a hand ended on a claim:
+    // news would cover them (on a phone, the banner's buttons).
+    const told = (events || []).some((e) => e.type === "hand_scored") || this.table.view?.phase === "claim";
+    const news = told ? "" : this.newsText(events || []);
+    if (news && !this.table.replaying) this.table.whenTrickIdle(() => this.table.showNotice(`${news}.`, "info"));
   }
 
   reset() {
     this.kitty.reset();
     this.bids.reset();
     this.joker.close();
+    this.claims.reset();
+  }
+
+  /** Claims, answers and claims settled, in words. */
+  newsText(events) {
+    return this.claims.news(events);
   }
 
   destroy() {
@@ -113,6 +130,12 @@ export class FiveHundredWidgets extends GameWidgets {
       }
       case "joker":
         return mine ? "Name a suit for the joker, or keep it the only trump" : `${who} is deciding about the joker`;
+      case "claim": {
+        const claimant = view.claim ? view.claim.seat : null;
+        if (mine) return `Accept or refuse ${this.table.nameOf(claimant)}'s claim`;
+        if (claimant === this.table.mySeat) return `Your claim: waiting for ${who} to answer`;
+        return `Waiting for ${who} to answer ${this.table.nameOf(claimant)}'s claim`;
+      }
       case "give":
         if (view.contract && view.contract.slam) {
           return mine ? "Slam! Pass one card to your partner" : `${who} is passing a card for the slam`;
@@ -224,6 +247,25 @@ export class FiveHundredWidgets extends GameWidgets {
   }
 
   // -- the end of a hand -----------------------------------------------------------------------
+
+  /** A hand ended on a claim proven at once: the claimant's hand as it was shown. */
+  endedView(view, events) {
+    const claim = events.find((e) => e.type === "claim");
+    const ended = { ...view, claim: null, claims: [] };
+    if (claim && claim.seat !== this.table.mySeat && claim.hand) {
+      ended.open_hands = { ...(view.open_hands || {}), [String(claim.seat)]: claim.hand };
+    }
+    return ended;
+  }
+
+  /** The shared result, and how a hand ended on a claim went. */
+  resultHTML(scored, over, events = []) {
+    const html = super.resultHTML(scored, over, events);
+    const claim = scored ? this.claims.endingHTML(events) : "";
+    if (!claim) return html;
+    const end = html.indexOf("</div>") + "</div>".length; // after the verdict
+    return html.slice(0, end) + claim + html.slice(end);
+  }
 
   /** "Alice and Bob made it through: 7♥, +200" / "went back: −200" / the summary. */
   verdictHTML(scored) {

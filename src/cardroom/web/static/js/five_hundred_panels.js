@@ -64,7 +64,7 @@ function legalSet(table) {
 }
 
 /** Add markup at the end of an element and return its last element child. */
-function append(parent, html) {
+export function append(parent, html) {
   parent.insertAdjacentHTML("beforeend", html);
   return parent.lastElementChild;
 }

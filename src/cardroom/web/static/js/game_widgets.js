@@ -13,8 +13,9 @@
  * - for the bar: `phaseStatus(view, mine, who)` and `contractHTML(view)`;
  * - for my hand: `handCards(cards)`, `isPlayable(card)`, `selectedCard()` and
  *   `onCardClick(card, area)`;
- * - at the end of a hand: `resultHTML(scored, over)` (the default builds on
- *   `verdictHTML(scored)`);
+ * - at the end of a hand: `endedView(view, events)` (the view drawn as the hand ended) and
+ *   `resultHTML(scored, over, events)` (the default builds on `verdictHTML(scored)`);
+ * - for the news of a message, on the table and in a replay's step line: `newsText(events)`;
  * - `reset()` when the view shows another table, `destroy()` when it goes.
  *
  * A game's widgets use the table's own parts through `this.table` (its `view`, `message`,
@@ -156,15 +157,37 @@ export class GameWidgets {
     this.table.act(`play ${card}`);
   }
 
+  // -- news ----------------------------------------------------------------------------------
+
+  /**
+   * What a message's events say in words that the table does not show otherwise ("" for
+   * nothing): the table shows it as news, a replay in its step line.
+   * @param {object[]} events
+   */
+  newsText(events) {
+    return "";
+  }
+
   // -- the end of a hand -----------------------------------------------------------------------
+
+  /**
+   * The view drawn as a hand ended (hand_end.js `handAsItEnded` made it from the view shown
+   * before and the events that ended the hand): here as it is.
+   * @param {object} view
+   * @param {object[]} events
+   */
+  endedView(view, events) {
+    return view;
+  }
 
   /**
    * The end-of-hand frame's HTML: the verdict, each side's points and the running score; at
    * the end of a match, the winners.
    * @param {object|undefined} scored the `hand_scored` event
    * @param {object|undefined} over the `match_over` event
+   * @param {object[]} [events] the events of the message that ended the hand
    */
-  resultHTML(scored, over) {
+  resultHTML(scored, over, events = []) {
     const table = this.table;
     const parts = [];
     if (scored) {

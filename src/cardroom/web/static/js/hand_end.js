@@ -45,7 +45,7 @@ export class HandEnd {
     }
     if (!this.table.view || !endsHand(events) || document.hidden) return false;
     this.held = { message, events: [], over: events.some((e) => e.type === "match_over") };
-    this.table.draw({ ...message, view: handAsItEnded(this.table.view, events) }, events);
+    this.table.draw({ ...message, view: handAsItEnded(this.table.view, events, this.table.game) }, events);
     return true;
   }
 
@@ -69,18 +69,19 @@ export class HandEnd {
   render(events) {
     const scored = events.find((e) => e.type === "hand_scored");
     const over = events.find((e) => e.type === "match_over");
-    if (scored || over) this.table.whenTrickIdle(() => this.show(scored, over));
+    if (scored || over) this.table.whenTrickIdle(() => this.show(scored, over, events));
   }
 
   /**
    * Seed 004 3.6: in the middle, the game's verdict on the hand, the points and the running
-   * score; at the end of a match, the winners.
+   * score; at the end of a match, the winners. (`events`: the message's, for the game to tell
+   * how the hand ended.)
    */
-  show(scored, over) {
+  show(scored, over, events = []) {
     const result = this.result;
     const tap = matchMedia("(pointer: coarse)").matches ? "Tap" : "Click";
     const next = !this.held ? "to close" : over ? "for the new match" : "for the next deal";
-    result.innerHTML = `${this.table.game.resultHTML(scored, over)}<div class="ct-result-next">${tap} ${next}</div>`;
+    result.innerHTML = `${this.table.game.resultHTML(scored, over, events)}<div class="ct-result-next">${tap} ${next}</div>`;
     result.classList.toggle("made", Boolean(scored && scored.made));
     result.classList.toggle("failed", Boolean(scored && scored.made === false));
     result.classList.toggle("match", Boolean(over));
@@ -111,11 +112,14 @@ function endsHand(events) {
 /**
  * The view as the hand ended, from the view before its last message: the last trick's cards
  * gone from the hands and counted to its winner, nobody to act, nothing to choose, and the
- * scores after the hand. (The message's own view already holds the next deal.)
+ * scores after the hand, and each seat's tricks as the result counts them (a hand can end
+ * before its last trick is played). (The message's own view already holds the next deal.)
+ * The game's widgets add what else the hand's end showed (`endedView`).
  * @param {object} view the view shown before
  * @param {object[]} events the events of the message that ended the hand
+ * @param {import("./game_widgets.js").GameWidgets} [game] the table's game widgets
  */
-export function handAsItEnded(view, events) {
+export function handAsItEnded(view, events, game = null) {
   const done = [...events].reverse().find((e) => e.type === "trick");
   const scored = events.find((e) => e.type === "hand_scored");
   const played = new Set(done ? done.cards : []);
@@ -123,13 +127,16 @@ export function handAsItEnded(view, events) {
   const unplayed = (cards) => cards && cards.filter((card) => !played.has(card));
   const openHands = {};
   for (const [seat, cards] of Object.entries(view.open_hands || {})) openHands[seat] = unplayed(cards);
-  return {
+  const counted = scored && Array.isArray(scored.tricks) && view.tricks_won
+    && scored.tricks.length === view.tricks_won.length ? scored.tricks : null;
+  const ended = {
     ...view, phase: SCORED, to_act: null, legal_actions: [], trick: [],
     hand: unplayed(view.hand),
     hand_sizes: view.hand_sizes.map((count, seat) => (seats.has(seat) ? Math.max(0, count - 1) : count)),
     open_hands: view.open_hands ? openHands : view.open_hands,
-    tricks_won: view.tricks_won && done
-      ? view.tricks_won.map((count, seat) => count + (seat === done.winner ? 1 : 0)) : view.tricks_won,
+    tricks_won: counted || (view.tricks_won && done
+      ? view.tricks_won.map((count, seat) => count + (seat === done.winner ? 1 : 0)) : view.tricks_won),
     scores: scored ? scored.scores : view.scores,
   };
+  return game ? game.endedView(ended, events) : ended;
 }

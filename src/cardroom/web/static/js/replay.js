@@ -422,7 +422,7 @@ class Replay {
       type: "table", table_id: `replay-${this.tableId}`, version: step, seat: this.seat,
       match_number: this.number, status: "playing", teams: match.teams, clock: null, hints: false,
       seats: match.seats.map((seat) => ({ ...seat, connected: true, away: false })),
-      view: entry.ended ? handAsItEnded(view, entry.events) : view,
+      view: entry.ended ? handAsItEnded(view, entry.events, this.table.game) : view,
     };
     this.table.ending.reset();
     this.table.draw(message, animate || entry.ended ? entry.events : []);
@@ -440,7 +440,9 @@ class Replay {
     const who = this.names[entry.seat] ?? `Seat ${entry.seat}`;
     const scored = entry.events.find((event) => event.type === "hand_scored");
     const trick = entry.events.find((event) => event.type === "trick");
-    let text = `${who}: ${withSymbols(entry.action)}`;
+    // The game's words for what its events tell (a claim and its answers), else the action.
+    const news = this.table.game.newsText(entry.events);
+    let text = news || `${who}: ${withSymbols(entry.action)}`;
     if (trick) text += ` — ${this.names[trick.winner]} takes the trick`;
     if (scored) text += `. ${withSymbols(scored.summary)}`;
     return text;
