@@ -391,3 +391,47 @@ def test_two_people_one_claims_the_rest_and_play_goes_on_when_refused(browser, r
     finally:
         ann.close()
         ben.close()
+
+
+def test_a_replay_tells_claims_and_answers_in_words(browser, room, tmp_path) -> None:
+    """A record where Ann claims 7 (Ben accepts, Dan refuses), plays on, and later claims the
+    rest proven: the replay's step line says so, and its last step shows the hand's end."""
+    game = game_on_lead()
+    for action in ("claim 7", "accept", "refuse", "play AS", "play 4S", "play 6H", "play 8D",
+                   "claim 9 proven"):
+        game.apply(action)
+    record = tmp_path / "claims.record"
+    record.write_text(game.record.to_text(), encoding="utf-8")
+    with Player(browser, base_url(room), "Eli", PHONE) as eli:
+        eli.register()
+        page = eli.page
+        page.goto(f"{base_url(room)}#replay=import")
+        page.set_input_files("[data-testid=replay-file]", str(record))
+        replay = page.locator("[data-testid=replay]")
+        expect(replay.locator("[data-testid=table]")).to_be_visible()
+        move = page.locator("[data-testid=replay-move]")
+        said = {}
+        for step in range(1, 14):
+            page.keyboard.press("ArrowRight")
+            expect(page.locator("[data-testid=replay-counter]")).to_have_text(
+                re.compile(rf"^{step} / "))
+            said[step] = move.inner_text()
+            if step == 6:  # the claim waits: the banner shows, nobody's buttons
+                banner = replay.locator("[data-testid=claim-banner]")
+                expect(banner.locator("[data-testid=claim-banner-title]")).to_have_text(
+                    re.compile(r"claims 7 of the 10 tricks left$"))
+                expect(banner.locator("[data-testid=claim-accept]")).to_be_hidden()
+                expect(replay.locator("[data-testid=status]")).to_have_text(
+                    re.compile(r"^Waiting for [\w ]+ to answer [\w ]+'s claim$"))
+                screenshot(page, "phone-claim-8-replay")
+        name = r"[\w ]+"
+        assert re.fullmatch(rf"{name} claims 7 of the 10 tricks left: the opponents answer",
+                            said[6]), said[6]
+        assert re.fullmatch(rf"{name} accepts the claim", said[7]), said[7]
+        assert re.fullmatch(rf"{name} refuses the claim: play goes on", said[8]), said[8]
+        assert re.fullmatch(rf"{name} claims all 9 tricks left: the solver proves it\. "
+                            r"8 no trumps: 10 tricks, made it through\.", said[13]), said[13]
+        result = replay.locator("[data-testid=result-claim]")
+        expect(result).to_contain_text("The hand ended on a claim the solver proved")
+        expect(result).to_contain_text("took all 9 tricks left")
+        assert not eli.errors, eli.errors

@@ -133,7 +133,7 @@ export class FiveHundredWidgets extends GameWidgets {
       case "claim": {
         const claimant = view.claim ? view.claim.seat : null;
         if (mine) return `Accept or refuse ${this.table.nameOf(claimant)}'s claim`;
-        if (claimant === this.table.mySeat) return `Your claim: waiting for ${who} to answer`;
+        if (claimant === this.table.mySeat && !this.table.replaying) return `Your claim: waiting for ${who} to answer`;
         return `Waiting for ${who} to answer ${this.table.nameOf(claimant)}'s claim`;
       }
       case "give":
