@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 
+from cardroom.bots import make_bot
 from cardroom.games.five_hundred import Game, Rules
 from tests.server.helpers import (
     cards_in,
@@ -18,8 +19,25 @@ BID_TEXTS = frozenset({"bid", "contract"})
 """Keys holding bid texts such as "7H", which look like cards but are not."""
 PUBLIC_PLAY = frozenset({"trick", "tricks", "rules", "events"}) | BID_TEXTS
 """Keys whose cards are public plays (or not cards at all: bids, rules)."""
-CARD_EVENTS = frozenset({"play", "trick"})
-"""The only events that may name cards: a card played, a trick won."""
+CARD_EVENTS = frozenset({"play", "trick", "claim"})
+"""The only events that may name cards: a card played, a trick won, a claim (the claimant's
+hand, shown to all)."""
+
+
+class Claiming:
+    """The simple bot, which claims every trick left each third time it may (opponents
+    refuse what the solver did not prove), so that claims and shown hands cross the wire."""
+
+    def __init__(self, seed: int) -> None:
+        self.bot = make_bot("simple", seed)
+        self.chances = 0
+
+    def choose(self, view: dict) -> str:
+        if view.get("claims"):
+            self.chances += 1
+            if self.chances % 3 == 0:
+                return f"claim {view['claims'][-1]}"
+        return self.bot.choose(view)
 
 
 def deals_of(database, table_id: str) -> dict[int, Game]:
@@ -60,14 +78,16 @@ async def test_no_message_leaks_hidden_cards_over_many_hands(server) -> None:
             await client.join(table, seat)
         await watcher.open(table)
         await asyncio.gather(*(play_seat(c, table, lambda u: len(u["view"]["history"]) >= 4,
-                                         seed=n, timeout=120) for n, c in enumerate(clients)))
+                                         seed=n, timeout=120, bot=Claiming(n))
+                               for n, c in enumerate(clients)))
         seeds = {n: g.seed for n, g in deals_of(server.database, table).items()}
-        checked = 0
+        checked = claims = 0
         for client in [*clients, watcher]:
             for message in client.received:
                 if message.get("type") == "table":
                     check_message(message, seeds)
                     checked += 1
-        assert checked > 200
+                    claims += sum(e["type"] == "claim" for e in message["events"])
+        assert checked > 200 and claims > 0
         for lobby in (m for c in clients for m in c.received if m.get("type") == "lobby"):
             check_shapes(lobby)
