@@ -410,6 +410,8 @@ def test_a_replay_tells_claims_and_answers_in_words(browser, room, tmp_path) -> 
         replay = page.locator("[data-testid=replay]")
         expect(replay.locator("[data-testid=table]")).to_be_visible()
         move = page.locator("[data-testid=replay-move]")
+        expect(page.locator("[data-testid=replay-counter]")).to_have_text(
+            re.compile(r"^0 / 13"))  # the hand's steps are in: the keys step through them
         said = {}
         for step in range(1, 14):
             page.keyboard.press("ArrowRight")
