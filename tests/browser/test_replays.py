@@ -223,3 +223,38 @@ def test_a_downloaded_record_imports_back_to_the_same_replay(browser, replay_roo
         page.click("[data-testid=replay-another]")
         expect(page.locator("[data-testid=replay-import]")).to_be_visible()
         assert not eli.errors, eli.errors
+
+
+@pytest.mark.parametrize(("size", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_a_1000_deal_replays_with_the_solvers_verdicts_in_points(browser, replay_room, tmp_path,
+                                                                 size: str, viewport) -> None:
+    """An imported match of 1000 (rules bots): the analysis says whether the bet could be made
+    double dummy and what the defenders would score, and every card's verdict counts points."""
+    from cardroom.games.thousand import Rules as ThousandRules
+    from cardroom.tools.arena import play_match
+
+    server, _ = replay_room
+    text = play_match(ThousandRules.preset("seed"), 4, "rules", "rules", 0, keep_record=True,
+                      hands=2).record
+    assert text is not None
+    record = tmp_path / "thousand.record"
+    record.write_text(text, encoding="utf-8")
+    with Player(browser, base_url(server), f"Zofia {size}", viewport) as zofia:
+        zofia.register()
+        page = zofia.page
+        page.goto(f"{base_url(server)}#replay=import")
+        page.set_input_files("[data-testid=replay-file]", str(record))
+        expect(shown(page, "[data-testid=table]")).to_be_visible()
+        page.click("[data-testid=replay-analyse]")
+        analysis = page.locator("[data-testid=replay-analysis]")
+        expect(analysis).to_have_attribute("data-state", "ready", timeout=60_000)
+        expect(page.locator("[data-testid=replay-par]")).to_have_text(re.compile(
+            r"^Double dummy, [\w ]+ (makes|fails) the bet of \d+( blind)? and the defenders "
+            r"score \d+\. At the table [\w ]+ (made it|went down) with \d+\."))
+        page.click("[data-testid=replay-last]")  # the deal's last card, and its verdict
+        verdict = page.locator("[data-testid=replay-verdict]")
+        expect(verdict).to_have_text(re.compile(
+            r"was best: the bet (is made|fails), the defenders score \d+\.$|"
+            r"(cost \d+ points?|lost the bet|let the bet be made)"))
+        screenshot(page, f"replay-{size}-6-thousand-analysis")
+        assert not zofia.errors, zofia.errors

@@ -133,7 +133,7 @@ def end_hand(game: State) -> list[dict[str, Any]]:
         card_points=tuple(game.card_points), marriages=tuple(game.marriage_points),
         discard_points=discard_points, tricks=tuple(game.tricks_won), points=deal.points,
         scores=tuple(game.scores), penalties=tuple(penalties),
-        summary=(f"Seat {contractor} bet {bet}{' blind' if game.blind else ''}, "
+        summary=(f"The contractor bet {bet}{' blind' if game.blind else ''}, "
                  f"took {deal.taken}: {verdict}."))
     game.history.append(result)
     events: list[dict[str, Any]] = [{"type": "hand_scored", **result.to_dict()}]

@@ -21,7 +21,7 @@ import { load } from "./storage.js";
 import { TABLE_MODULES } from "./table_games.js";
 import { presetTitle } from "./lobby.js";
 import { fetchJSON, screenNav, showFailure, showLoading } from "./players.js";
-import { SUITS } from "./cards.js";
+import { parText, slipsSummary, verdictLine, withSymbols } from "./analysis_words.js";
 import { score } from "./markup.js";
 
 /** What a click on a card says: nothing is played in a replay. */
@@ -385,7 +385,7 @@ class Replay {
     const verdict = entry ? this.verdicts.get(entry.index) : null;
     const call = entry ? this.calls?.get(entry.index) : null;
     line.replaceChildren(el("p", { class: "replay-par", "data-testid": "replay-par" }, parText(analysis, this.names)),
-      verdict ? verdictLine(verdict, this.names)
+      verdict ? verdictLine(analysis, verdict, this.names)
         : call ? callLine(call, this.names)
           : el("p", { class: "muted small", text: slipsSummary(analysis, this.names) }));
   }
@@ -501,49 +501,11 @@ function handLabel(hand, n) {
   return `Hand ${n + 1}: ${summary}${scores ? ` (${scores})` : ""}`;
 }
 
-/** Cards and bids in text with suit symbols: "bid 7H" → "bid 7♥", "play JS" → "play J♠". */
-export function withSymbols(text) {
-  return String(text).replace(/\b(10|1[1-3]|[2-9JQKA]|\d{1,2})([SHDC])\b/g,
-    (_, rank, suit) => `${rank}${SUITS[suit].symbol}`).replace(/\bJK2?\b/g, "Joker");
-}
-
 /** The hand's calls so far, in order: "Calls: Bot 2 pass · Bot 3 6NT · Bot 4 7♥". */
 function auctionText(bidding, names) {
   if (!bidding || !bidding.length) return "";
   const call = (entry) => `${names[entry.seat]} ${withSymbols(String(entry.bid))}${entry.blind ? " blind" : ""}`;
   return `Calls: ${bidding.map(call).join(" · ")}`;
-}
-
-/** The par table and the contract's double-dummy result: "Double dummy, Cleo & Bot 3 take
- * 8 of the 7♥ (took 9). Par for their side: ♠ 3 · ♣ 6 · ♦ 10 · ♥ 8 · NT 9". */
-function parText(analysis, names) {
-  const side = analysis.makers.map((seat) => names[seat]).join(" & ");
-  const contract = analysis.contract ? withSymbols(analysis.contract) : "no trumps (nobody bid)";
-  const parts = [];
-  if (analysis.makeable !== null) {
-    parts.push(`Double dummy, ${side} ${analysis.makers.length === 1 ? "takes" : "take"} ${analysis.makeable} in ${contract}; ${analysis.makers.length === 1 ? "took" : "they took"} ${analysis.taken}.`);
-  } else {
-    parts.push(`This contract (${contract}) has no trick count the solver aims at.`);
-  }
-  const par = Object.entries(analysis.par || {});
-  if (par.length) {
-    parts.push(`In each strain: ${par.map(([strain, tricks]) => `${strain === "NT" ? "NT" : SUITS[strain].symbol} ${tricks}`).join(" · ")}.`);
-  }
-  return parts.join(" ");
-}
-
-/** A card's verdict: kept its side's best, or cost tricks, with the cards that would not. */
-function verdictLine(verdict, names) {
-  const who = names[verdict.seat];
-  const played = withSymbols(verdict.played);
-  if (verdict.lost <= 0) {
-    return el("p", { class: "replay-verdict best", "data-testid": "replay-verdict",
-      text: `${who}'s ${played} was best: their side can still take ${verdict.before}.` });
-  }
-  const better = verdict.best.map(withSymbols).join(" or ");
-  return el("p", { class: "replay-verdict slip", "data-testid": "replay-verdict" },
-    el("strong", { text: `${who}'s ${played} cost ${verdict.lost} trick${verdict.lost === 1 ? "" : "s"}` }),
-    `: ${verdict.before} to take before it, ${verdict.after} after. Better: ${better}.`);
 }
 
 /** A call beside the one the Expert bot (bidding by the learned hand evaluator) would make. */
@@ -555,9 +517,3 @@ function callLine(call, names) {
       : `${names[call.seat]}: ${words(call.call)}; the Expert bot, with the same cards and calls, would say ${words(call.bot)}.` });
 }
 
-/** How many cards of the hand cost tricks, between cards. */
-function slipsSummary(analysis, names) {
-  const slips = analysis.cards.filter((card) => card.lost > 0);
-  if (!slips.length) return "No card of this hand cost a trick.";
-  return `Cards that cost tricks: ${slips.map((card) => `${names[card.seat]} ${withSymbols(card.played)} (trick ${card.trick})`).join(", ")}.`;
-}
