@@ -21,7 +21,7 @@ from typing import Any
 from cardroom.bots.base import AnyView, Bot
 from cardroom.bots.five_hundred import RulesBot, SearchBot, SimpleBot
 from cardroom.bots.five_hundred.analysis import MAX_SOLVED_PLAYERS, review_hand
-from cardroom.bots.five_hundred.claims import bot_claim, judged_claim, says_proven
+from cardroom.bots.five_hundred.claims import bot_claim, bot_claim_due, claim_text, judged_claim
 from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
 from cardroom.bots.thousand import ThousandRulesBot, ThousandSearchBot
@@ -76,15 +76,19 @@ class ClaimJudge:
     """A game's proof of claims, run where every hand is known (a bot worker, or the terminal
     game): ``judged(game, seat, text)`` → the action to apply for a player's claim (one of
     ``game.claim_options(seat)``): its proven form when the solver proves it, else the text;
-    ``bot_claim(game, seat)`` → the claim a bot makes now, proven, or ``None``; and
-    ``says_proven(text)``, whether a text is a proven claim, which only the room may make."""
+    ``bot_claim(game, seat)`` → the claim a bot makes now, proven, or ``None``, worth asking
+    only when the cheap ``bot_claim_due(game, seat)`` says so; and ``claim_text(text)`` →
+    a claim in the game's own spelling and whether it says it is proven (which only the room
+    may apply), or ``None`` for any other text."""
 
     judged: Callable[[Any, int, str], str]
     bot_claim: Callable[[Any, int], str | None]
-    says_proven: Callable[[str], bool]
+    bot_claim_due: Callable[[Any, int], bool]
+    claim_text: Callable[[str], tuple[str, bool] | None]
 
 
-GAME_CLAIMS: dict[str, ClaimJudge] = {"500": ClaimJudge(judged_claim, bot_claim, says_proven)}
+GAME_CLAIMS: dict[str, ClaimJudge] = {
+    "500": ClaimJudge(judged_claim, bot_claim, bot_claim_due, claim_text)}
 """Each game's claim judge, by game name. 1000 has no claims."""
 
 REFUSE = "refuse"

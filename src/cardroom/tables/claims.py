@@ -8,13 +8,17 @@ person sits at the table waiting and the solver proves the tricks are the bot's 
 Everything game-specific is the game's :data:`~cardroom.bots.GAME_CLAIMS` entry.
 
 A proof that cannot be had in time (workers busy, overrun, lost) is no proof: the claim is put
-to the opponents, and a bot simply plays its card.
+to the opponents, and a bot simply plays its card. A proof holds for the position it was made
+on: the room applies the proven form only if the table is still at that version, else the claim
+as made. Bots ask for a proof only when the game says a claim is worth trying (on lead, a few
+tricks left) and the workers are not behind.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from cardroom.bots import GAME_CLAIMS
 from cardroom.protocol import ErrorCode
@@ -28,41 +32,58 @@ CLAIM_KEY = "claim"
 """The workers' fairness key suffix of a table's claim proofs (apart from its hints)."""
 
 
+@dataclass(frozen=True)
+class Judged:
+    """What the room applies for a player's action: ``action`` (a claim's proven form when the
+    solver proved it), the claim as made (``plain``, applied instead when the table moved on
+    since the proof), and the table's ``version`` a proof holds at (``None``: no proof)."""
+
+    action: str
+    plain: str
+    version: int | None = None
+
+
 class TableClaims:
     """Claims proved in the bot workers for the tables of this process."""
 
     def __init__(self, workers: BotWorkers) -> None:
         self.workers = workers
 
-    async def judged(self, table: Table, seat: int, action: str) -> str:
-        """The action to apply for ``seat``'s ``action``: a claim it may make now, proven
-        when the solver proves it; anything else as it is. ``RoomError`` for a text that
-        says it is a proven claim."""
+    async def judged(self, table: Table, seat: int | None, action: str) -> Judged:
+        """What to apply for ``seat``'s ``action``: a claim it may make now, proven when the
+        solver proves it (with the table's version the proof holds at); a claim in the
+        game's own spelling; anything else as it is. ``RoomError`` for a text that says it
+        is a proven claim, whoever sends it."""
         judge = GAME_CLAIMS.get(table.game_name)
         game = table.game
-        if judge is None or game is None:
-            return action
-        if judge.says_proven(action):
+        parsed = None if judge is None or game is None else judge.claim_text(action)
+        if parsed is None:
+            return Judged(action, action)
+        plain, proven = parsed
+        if proven:
             raise RoomError(ErrorCode.ILLEGAL_ACTION,
                             "Only the room proves a claim: claim e.g. 'claim 4'.")
-        if game.is_over or action not in game.claim_options(seat):
-            return action
+        assert judge is not None and game is not None
+        if seat is None or game.is_over or plain not in game.claim_options(seat):
+            return Judged(plain, plain)
         version = table.version
-        judged = await self._solve(table, judge.judged, game.copy(), seat, action)
-        if judged is None or table.version != version:
-            return action  # no proof, or the table moved on meanwhile: put it to the others
-        return judged
+        judged = await self._solve(table, judge.judged, game.copy(), seat, plain)
+        if judged is None or judged == plain:
+            return Judged(plain, plain)
+        return Judged(judged, plain, version)
 
     async def bot_claim(self, table: Table, seat: int) -> str | None:
         """The claim ``seat``'s bot makes now (proven), or ``None``: only while a person
         sits at the table waiting for the bot, and only a claim the solver proves."""
         judge = GAME_CLAIMS.get(table.game_name)
         game = table.game
-        if judge is None or game is None or not game.claim_options(seat):
+        if judge is None or game is None or not judge.bot_claim_due(game, seat):
             return None
         if not any(other.player is not None and not other.away
                    for number, other in enumerate(table.seats) if number != seat):
             return None
+        if self.workers.pending >= self.workers.workers:
+            return None  # the workers are behind: the bot plays its card instead
         return await self._solve(table, judge.bot_claim, game.copy(), seat)
 
     async def _solve(self, table: Table, function: Callable[..., str | None],

@@ -409,9 +409,9 @@ class Room:
         proved by the solver first, :mod:`~cardroom.tables.claims`)."""
         started = time.perf_counter()
         table = await self._visible(player, table_id)
-        seat = table.seat_of(player)
-        if seat is not None:  # a claim is proved first, outside the table's lock
-            action = await self.driver.claims.judged(table, seat, action)
+        # A claim is proved first, outside the table's lock, for the version it holds at.
+        judged = await self.driver.claims.judged(table, table.seat_of(player), action)
+        action, proven_at = judged.action, judged.version
         async with table.lock:
             fresh = not self.core.shared
             for _ in range(CONFLICT_RETRIES):
@@ -419,11 +419,15 @@ class Room:
                     number = table.seat_of(player)
                     if number is None:
                         raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
-                    result = await self.core.apply(table, number, action)
+                    result = await self.core.apply(table, number, action,
+                                                   expected_version=proven_at)
                 except RoomError as error:
                     if fresh or error.code == ErrorCode.INTERNAL:
                         raise
                     result = None  # refused on what may be stale state: look again first
+                if result == {}:  # the table moved on since the proof: the claim as made
+                    action, proven_at = judged.plain, None
+                    continue
                 if result is not None:
                     self.metrics.action_latency.observe(time.perf_counter() - started)
                     return result

@@ -532,13 +532,15 @@ class TerminalMatch:
         """A claim the human may make now, in its proven form when the solver proves it
         (``ValueError`` for one typed as proven); anything else as typed."""
         judge = self.claims
-        if judge is None:
+        parsed = None if judge is None else judge.claim_text(text)
+        if parsed is None:
             return text
-        if judge.says_proven(text):
+        plain, proven = parsed
+        if proven:
             raise ValueError("only the solver proves a claim: type e.g. 'claim 4'")
-        if text in self.game.claim_options(seat):
-            return judge.judged(self.game, seat, text)
-        return text
+        if judge is not None and plain in self.game.claim_options(seat):
+            return judge.judged(self.game, seat, plain)
+        return plain
 
     def _human_turn(self, seat: int) -> list[dict[str, Any]]:
         """Show the table, then ask until the human gives a legal action."""

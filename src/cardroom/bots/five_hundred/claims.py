@@ -47,13 +47,16 @@ def claim_holds(game: Game, seat: int, tricks: int, seconds: float = PROOF_SECON
         return False
 
 
-def says_proven(text: str) -> bool:
-    """Whether ``text`` is a claim in its proven form (which only the room may apply)."""
+def claim_text(text: str) -> tuple[str, bool] | None:
+    """A claim in the engine's own spelling (``claim 4``) and whether it says it is proven
+    (which only the room may apply), or ``None`` when ``text`` is no claim."""
     try:
         action = Action.parse(text)
     except ValueError:
-        return False
-    return action.kind == CLAIM and action.proven
+        return None
+    if action.kind != CLAIM:
+        return None
+    return CLAIM_ACTIONS[action.claimed, False].text, action.proven
 
 
 def judged_claim(game: Game, seat: int, text: str) -> str:
@@ -63,12 +66,19 @@ def judged_claim(game: Game, seat: int, text: str) -> str:
     return CLAIM_ACTIONS[action.claimed, claim_holds(game, seat, action.claimed)].text
 
 
+def bot_claim_due(game: Game, seat: int) -> bool:
+    """Whether a bot in ``seat`` should ask the solver about claiming now: on lead (at a
+    table where any player may claim at their turn, a bot still claims only on lead), with at
+    least :data:`BOT_CLAIM_FROM` tricks left. Cheap: the room asks it before every bot move."""
+    return (not game.trick and tricks_left(game) >= BOT_CLAIM_FROM
+            and bool(claim_counts(game, seat)))
+
+
 def bot_claim(game: Game, seat: int) -> str | None:
     """The claim a bot in ``seat`` makes now: the most it may claim (every trick left; in a
     no-tricks contract, none of them) when the solver proves it, with at least
     :data:`BOT_CLAIM_FROM` tricks left; otherwise ``None``."""
-    counts = claim_counts(game, seat)
-    if not counts or tricks_left(game) < BOT_CLAIM_FROM:
+    if not bot_claim_due(game, seat):
         return None
-    best = counts[-1]
+    best = claim_counts(game, seat)[-1]
     return CLAIM_ACTIONS[best, True].text if claim_holds(game, seat, best) else None

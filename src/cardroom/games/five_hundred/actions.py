@@ -136,7 +136,8 @@ class Action(ActionText):
 def _parse_claim(rest: str) -> Action:
     """``claim N`` or ``claim N proven``: N is 0 to :data:`MAX_CLAIM` tricks."""
     words = rest.split()
-    if (not 1 <= len(words) <= 2 or not words[0].isdigit() or int(words[0]) > MAX_CLAIM
+    if (not 1 <= len(words) <= 2 or not (words[0].isascii() and words[0].isdigit())
+            or int(words[0]) > MAX_CLAIM
             or words[1:] not in ([], [PROVEN])):
         raise ValueError(f"not a claim: 'claim {rest}' (try 'claim 4': the tricks your side "
                          f"takes of those left, 0 to {MAX_CLAIM})")

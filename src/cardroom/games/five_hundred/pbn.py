@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardroom.games.cards import (
+    CARDS,
     JOKERS_MASK,
     Card,
     Suit,
@@ -110,6 +111,18 @@ def call_token(action: Action) -> str:
     return bid_token(action.bid.text) if action.bid is not None else action.kind.capitalize()
 
 
+def trick_in_progress(game: Game) -> dict[str, Any] | None:
+    """The trick being played, as a trick event has it (without a winner), or ``None``: the
+    cards a claim made in the middle of a trick leaves on the table belong to the play."""
+    if not game.trick:
+        return None
+    trick: dict[str, Any] = {"leader": game.trick_seats[0], "seats": list(game.trick_seats),
+                             "cards": [CARDS[index].text for index in game.trick]}
+    if game.nominated is not None:
+        trick["nominated"] = game.nominated.letter
+    return trick
+
+
 def played_hands(record: Record) -> list[Hand]:
     """Replay ``record`` and gather every hand that was dealt and ended (``ValueError`` if
     the record is not of 500 or does not replay)."""
@@ -120,9 +133,13 @@ def played_hands(record: Record) -> list[Hand]:
         seat, phase, before, ended = game.to_act, game.phase, list(game.hands), len(game.history)
         if seat is None:
             raise ValueError(f"the record goes on after the match is over: {text}")
+        in_progress = trick_in_progress(game)
         events = game.apply(text)
         hand.tricks += [event for event in events if event["type"] == "trick"]
-        hand.claim = next((e for e in events if e["type"] == "claim_settled"), hand.claim)
+        settled = next((e for e in events if e["type"] == "claim_settled"), None)
+        if settled is not None:
+            hand.claim = settled
+            hand.tricks += [in_progress] if in_progress is not None else []
         if len(game.history) == ended:
             hand.note(game, seat, phase, game.actions[-1], before)
             continue

@@ -268,9 +268,9 @@ def finish_trick(game: State) -> list[dict[str, Any]]:
     if contract is not None and contract.is_misere_type:
         if tricks == 1:
             opened = opened_after_first_trick(game)
-            shown = (s for s in game.open_seats if s not in opened)  # a claimant's stays
-            game.open_seats = (*opened, *shown)
-            events.extend({"type": "hand_shown", "seat": s} for s in opened)
+            shown = game.open_seats  # a claimant's, shown already, stays so
+            game.open_seats = (*opened, *(s for s in shown if s not in opened))
+            events.extend({"type": "hand_shown", "seat": s} for s in opened if s not in shown)
         if game.rules.misere_failure == "stop" and winner in game.makers():
             return events + end_hand(game)
     if tricks == TRICKS_PER_HAND:

@@ -172,3 +172,34 @@ def test_a_hint_to_a_seat_a_claim_is_put_to_says_refuse() -> None:
     game.apply("claim 10")
     hint = suggest(1, game.view(1))
     assert hint["action"] == "refuse" and "could not prove" in hint["explanation"]
+
+
+async def test_a_proof_of_a_position_the_table_has_left_applies_the_claim_as_made(
+        room: Room, suit_each: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proof holds for the version it was made at: if the table moved on meanwhile (the
+    core finds another version), the claim goes to the opponents unproven."""
+    (ann,) = known_players(room, "Ann")
+    table = await room.create_table(ann, "online", {}, 0, None, "simple")
+    await room.start_with_bots(ann, table.id, None)
+
+    def bid_ten(game: Game) -> str | None:
+        if game.phase == "bidding":
+            return "bid 10H" if "bid 10H" in map(str, game.legal_actions()) else "pass"
+        return None if game.phase == "play" else simple_for(0)(game)
+
+    game = await until(table, lambda g: g.phase == "play" and g.to_act == 0, bid_ten, room, ann)
+    applied = room.core.apply
+    expected: list[int | None] = []
+
+    async def moved_on(table: Table, seat: int, action: str,
+                       expected_version: int | None = None) -> dict | None:
+        expected.append(expected_version)
+        if expected_version is not None:
+            return {}  # as if another change had come first
+        return await applied(table, seat, action)
+
+    monkeypatch.setattr(room.core, "apply", moved_on)
+    await room.act(ann, table.id, "claim   10")  # spaced as a person might type it
+    assert expected[0] is not None and expected[-1] is None
+    texts = [action.text for action in game.actions]
+    assert "claim 10" in texts and "claim 10 proven" not in texts
