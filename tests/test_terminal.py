@@ -95,12 +95,7 @@ def test_the_bowers_are_marked_in_a_trump_hand() -> None:
 
 
 def test_the_table_marks_the_bowers_and_says_what_the_marks_mean() -> None:
-    hands = ["JK JH JD AH KH QH 10H 9H 8H 7H", "4S 5S 6S 7S 8S 9S 10S JS QS KS",
-             "AS 4C 5C 6C 7C 8C 9C 10C JC QC", "KC AC 4D 5D 6D 7D 8D 9D 10D QD"]
-    game = five_hundred.Game.from_deal("online", dealer=3, hands=[h.split() for h in hands],
-                                       kitty=["KD", "AD", "4H", "5H", "6H"])
-    for action in ("bid 10H", "pass", "pass", "pass"):
-        game.apply(action)
+    game = laydown_hearts()
     output = io.StringIO()
     match = TerminalMatch(game, {}, Console(file=output, width=120), human=0)
     Console(file=output, width=120).print(match.renderer.table(game.view(0)))
