@@ -76,11 +76,13 @@ def claim_refusal(game: State, seat: int) -> str | None:
 
 def claim_counts(game: State, seat: int) -> tuple[int, ...]:
     """The trick counts ``seat`` may claim now (none when it may not claim)."""
-    if claim_refusal(game, seat) is not None:
-        return ()
-    if not wants_tricks(game, seat):
-        return (0,)
-    return tuple(range(tricks_left(game) + 1))
+    return () if claim_refusal(game, seat) is not None else _counts(game, seat)
+
+
+def _counts(game: State, seat: int) -> tuple[int, ...]:
+    """The trick counts of a seat that may claim: none of the tricks left in a no-tricks
+    contract, any number of them otherwise."""
+    return (0,) if not wants_tricks(game, seat) else tuple(range(tricks_left(game) + 1))
 
 
 def opponents_to_answer(game: State, seat: int) -> tuple[int, ...]:
@@ -96,7 +98,7 @@ def claim(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     refusal = claim_refusal(game, seat)
     if refusal is not None:
         raise IllegalAction(refusal)
-    counts = claim_counts(game, seat)
+    counts = _counts(game, seat)
     if action.claimed not in counts:
         raise IllegalAction(
             "In a no-tricks contract you may only claim that you take no more tricks."
