@@ -226,7 +226,8 @@ def _alternatives(key: str, value: Any) -> list[Any]:
     if kind is int:
         return [value + 100]
     if type(None) in get_args(kind):
-        return [-1000] if value is None else [None, -1000]
+        # A losing score is negative, a number of deals positive: each takes one of them.
+        return [-1000, 3] if value is None else [None, -1000]
     return [choice for choice in get_args(kind) if choice != value]
 
 

@@ -24,7 +24,7 @@ from cardroom.games.five_hundred.actions import (
 from cardroom.games.five_hundred.bids import SPECIAL_BIDS, Bid, Contract
 from cardroom.games.five_hundred.exchange import after_exchange, take_kitty
 from cardroom.games.five_hundred.play import start_play
-from cardroom.games.five_hundred.scoring import record_hand
+from cardroom.games.five_hundred.scoring import deals_winner, match_over, record_hand
 from cardroom.games.five_hundred.state import GIVE_PHASE, State
 from cardroom.games.five_hundred.tricks import strain_for
 
@@ -202,16 +202,21 @@ def next_bidder(game: State, seat: int) -> int | None:
 
 
 def misdeal(game: State, seat: int) -> list[dict[str, Any]]:
-    """A seat with no face card called a misdeal: the same dealer deals again."""
+    """A seat with no face card called a misdeal: the same dealer deals again (unless it was
+    the last deal of a match of so many deals)."""
     record_hand(game, None, [0] * len(game.teams),
                 f"Misdeal: seat {seat} held no face card; the same dealer deals again.")
+    event: dict[str, Any] = {"type": "misdeal", "seat": seat}
+    winner = deals_winner(game)
+    if winner is not None:  # the last deal of a match of so many deals (``deals``)
+        return [event, match_over(game, winner)]
     game._deal()
-    return [{"type": "misdeal", "seat": seat},
-            {"type": "deal", "hand": game.hand_number, "dealer": game.dealer}]
+    return [event, {"type": "deal", "hand": game.hand_number, "dealer": game.dealer}]
 
 
 def all_passed(game: State) -> list[dict[str, Any]]:
-    """Nobody bid: play in no trumps, or deal again (by the same dealer or the next)."""
+    """Nobody bid: play in no trumps, or deal again (by the same dealer or the next); a deal
+    thrown in so may be the last of a match of so many deals (``deals``)."""
     rule = game.rules.all_pass
     if rule == "play_no_trump":
         events: list[dict[str, Any]] = [{"type": "all_passed", "outcome": "play_no_trump"}]
@@ -220,6 +225,9 @@ def all_passed(game: State) -> list[dict[str, Any]]:
         rule = "next_dealer"  # the dealer was barred from bidding (ralphing)
     record_hand(game, None, [0] * len(game.teams),
                 "Everybody passed: " + ALL_PASS_SUMMARIES[rule])
+    winner = deals_winner(game)
+    if winner is not None:  # the last deal of a match of so many deals (``deals``)
+        return [{"type": "all_passed", "outcome": rule}, match_over(game, winner)]
     if rule == "next_dealer" or (rule == "redeal_then_pass_deal" and game.redeals >= 2):
         game.redeals = 0
         game.dealer = (game.dealer + 1) % game.players

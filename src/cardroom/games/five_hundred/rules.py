@@ -296,6 +296,11 @@ class Rules(PresetRules):
     with own scores, or when defenders already in the hole fall further): the highest score
     wins (``higher_score``), or the contractor's side loses and the best other side wins
     (``contractor_loses``)."""
+    deals: int | None = None
+    """The match ends after this many deals (a deal everybody passed, or thrown in, counts)
+    if no side has won or lost it by then: the highest score wins, an exact tie going to the
+    contractor's side of the last deal if it is among the tied, else to the tied side of the
+    lowest seat (``None``: played to the target, as every preset does)."""
 
     DEFAULT_PRESET: ClassVar[str] = "online"
     ERROR: ClassVar[type[Exception]] = RulesError
@@ -461,6 +466,9 @@ class Rules(PresetRules):
             problems.append("the target score must be positive")
         if self.lose_at is not None and self.lose_at >= 0:
             problems.append("lose_at must be negative (or null for no losing score)")
+        if self.deals is not None and self.deals < 1:
+            problems.append("a match of a fixed number of deals (deals) is at least 1 deal "
+                            "(or null: played to the target)")
         if problems:
             raise RulesError("; ".join(problems))
 

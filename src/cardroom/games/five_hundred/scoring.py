@@ -3,7 +3,8 @@
 After the last trick (or the trick that sinks a no-tricks contract that stops there) the hand
 is scored: the contract's points to its side, the defenders' trick points under the
 ``defender_points`` option, ralphing; then either a side has won the match or the next hand is
-dealt. Misdeals and deals everybody passed leave a line in the history too.
+dealt. Misdeals and deals everybody passed leave a line in the history too, and count among
+the deals of a match of so many deals (the ``deals`` option), which ends after its last one.
 """
 
 from __future__ import annotations
@@ -78,9 +79,10 @@ def end_hand(game: State) -> list[dict[str, Any]]:
     if barred is not None:
         events.append({"type": "ralphed", "seat": barred})
     winner = match_winner(game, made)
+    if winner is None:
+        winner = deals_winner(game)
     if winner is not None:
-        game.finish(winner)
-        return [*events, {"type": "match_over", "winner": winner, "scores": list(game.scores)}]
+        return [*events, match_over(game, winner)]
     game.barred = barred
     game.dealer = (game.dealer + 1) % game.players
     game._deal()
@@ -238,6 +240,25 @@ def match_winner(game: State, made: bool | None) -> int | None:
             others = [t for t in sides if t not in contract_sides]
         return _best(scores, others or list(sides), side)
     return None
+
+
+def deals_winner(game: State) -> int | None:
+    """The side that wins a match of a fixed number of deals (the ``deals`` option) when the
+    deal just recorded in the history was its last: the highest score, an exact tie to the
+    contractor's side of that deal if it is among the tied, else to the first tied side.
+    ``None`` while deals are left (or the match has no fixed number of them). Asked only after
+    the usual end of a match (:func:`match_winner`) found no winner."""
+    limit = game.rules.deals
+    if limit is None or len(game.history) < limit:
+        return None
+    side = None if game.contractor is None else game.team_of[game.contractor]
+    return _best(game.scores, range(len(game.scores)), side)
+
+
+def match_over(game: State, winner: int) -> dict[str, Any]:
+    """End the match with side ``winner`` the winner; the event that says so."""
+    game.finish(winner)
+    return {"type": "match_over", "winner": winner, "scores": list(game.scores)}
 
 
 def _best(scores: Sequence[int], candidates: Sequence[int], contractor_side: int | None) -> int:

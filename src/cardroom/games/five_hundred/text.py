@@ -139,6 +139,7 @@ OPTION_LABELS = {
     "both_reach_target": "Both sides reach the target",
     "target_tie": "An exact tie at the winning score",
     "both_at_lose_at": "Several sides at the losing score",
+    "deals": "Deals in a match",
 }
 """Short human names of the rules options, for the list of a table's house rules."""
 
@@ -614,13 +615,25 @@ def _several_losers_text(rules: Rules) -> str:
     return "If every side falls that low on the same hand, the highest score wins."
 
 
+def _deals_text(rules: Rules, deals: int) -> Paragraph:
+    """How a match of ``deals`` deals (the ``deals`` option) ends."""
+    length, last = ("a single deal", "its end") if deals == 1 else (
+        f"{deals} deals", "the end of the last one")
+    counted = ("a deal everybody passed, or thrown in for a misdeal, counts"
+               if rules.misdeal_no_face else "a deal everybody passed counts")
+    ended = "won or lost the match" if rules.lose_at is not None else "won the match"
+    return para(f"The match is {length} ({counted}): if no side has {ended} by {last}, the "
+                "highest score wins. An exact tie goes to the contractor's side of the last "
+                "deal if it is one of the tied sides, else to the tied side with the "
+                "lowest-numbered seat.", "deals", "lose_at", "misdeal_no_face")
+
+
 def _match_section(rules: Rules) -> Section:
     """How the match is won and lost."""
-    return Section("match", "Winning and losing the match", (
-        _target_text(rules),
-        _both_reach_text(rules),
-        _losing_text(rules),
-    ))
+    blocks = [_target_text(rules), _both_reach_text(rules), _losing_text(rules)]
+    if rules.deals is not None:
+        blocks.append(_deals_text(rules, rules.deals))
+    return Section("match", "Winning and losing the match", tuple(blocks))
 
 
 # -- the whole explanation ------------------------------------------------------------------------
@@ -675,6 +688,8 @@ def summary(rules: Rules) -> tuple[str, ...]:
     win = f"win with {reach}" + (" on your own contract" if rules.win_needs_bid else "")
     if rules.lose_at is not None:
         win += f", lose at {num(rules.lose_at)}"
+    if rules.deals is not None:
+        win += f"; the best after {rules.deals} deal{'s' * (rules.deals != 1)}"
     dead = (f", {rules.dead_hands * 10} cards dead" if rules.dead_hands else "")
     return (
         f"{rules.players} players, {spec.size} cards, kitty of {spec.kitty}{dead}",

@@ -88,6 +88,11 @@ class Rules(PresetRules):
     first_dealer: FirstDealer = "host"
     """Who deals first: the ``host`` who opened the table (seat 0, seed 003) or a ``random``
     player (drawn from the game's seed). The deal then passes clockwise."""
+    deals: int | None = None
+    """The match ends after this many deals (a deal everybody passed counts) if nobody has
+    reached the target by then: the highest score wins, an exact tie going to the contractor
+    of the last deal if among the tied, else to the lowest seat (null: played to the target,
+    as every preset does)."""
 
     DEFAULT_PRESET: ClassVar[str] = "seed"
     ERROR: ClassVar[type[Exception]] = RulesError
@@ -128,6 +133,9 @@ class Rules(PresetRules):
             problems.append("the barrel must lie between 0 and the target")
         if self.barrel_deals < 1 or (self.bolts is not None and self.bolts < 1):
             problems.append("barrel deals and bolts count at least 1")
+        if self.deals is not None and self.deals < 1:
+            problems.append("a match of a fixed number of deals (deals) is at least 1 deal "
+                            "(or null: played to the target)")
         if problems:
             raise RulesError("; ".join(problems))
 

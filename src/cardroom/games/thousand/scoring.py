@@ -4,7 +4,9 @@
 blind doubling), shared with the search bot so that its play-outs score exactly as the engine
 does. After the last trick :func:`end_hand` adds the deal's points to the scores, then the
 match-level rules that come after them (bolts, the barrel), and either a player has won the
-match or the next deal is dealt. A deal everybody passed leaves a line in the history too.
+match or the next deal is dealt. A deal everybody passed leaves a line in the history too, and
+counts among the deals of a match of so many deals (the ``deals`` option), which ends after its
+last one.
 """
 
 from __future__ import annotations
@@ -139,8 +141,7 @@ def end_hand(game: State) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"type": "hand_scored", **result.to_dict()}]
     winner = match_winner(game)
     if winner is not None:
-        game.finish(winner)
-        return [*events, {"type": "match_over", "winner": winner, "scores": list(game.scores)}]
+        return [*events, match_over(game, winner)]
     return events + next_deal(game)
 
 
@@ -155,7 +156,11 @@ def record_passed_deal(game: State) -> None:
 
 
 def next_deal(game: State) -> list[dict[str, Any]]:
-    """The deal passes clockwise and the next hand is dealt."""
+    """The deal passes clockwise and the next hand is dealt; or, when the deal just recorded
+    was the last of a match of so many deals (``deals``), the match is over."""
+    winner = deals_winner(game)
+    if winner is not None:
+        return [match_over(game, winner)]
     game.dealer = (game.dealer + 1) % game.players
     game._deal()
     return [{"type": "deal", "hand": game.hand_number, "dealer": game.dealer}]
@@ -214,6 +219,25 @@ def barrel_deals_ran_out(game: State, seat: int, barrel: int) -> bool:
         return False
     game.barrel_deals[seat] += 1
     return game.barrel_deals[seat] >= rules.barrel_deals
+
+
+def match_over(game: State, winner: int) -> dict[str, Any]:
+    """End the match with ``winner`` the winner; the event that says so."""
+    game.finish(winner)
+    return {"type": "match_over", "winner": winner, "scores": list(game.scores)}
+
+
+def deals_winner(game: State) -> int | None:
+    """The winner of a match of a fixed number of deals (the ``deals`` option) when the deal
+    just recorded in the history was its last: the highest score, an exact tie to that deal's
+    contractor if among the tied, else to the lowest seat. ``None`` while deals are left (or
+    the match has no fixed number of them). Asked only when nobody reached the target."""
+    limit = game.rules.deals
+    if limit is None or len(game.history) < limit:
+        return None
+    top = max(game.scores)
+    tied = [seat for seat in range(game.players) if game.scores[seat] == top]
+    return game.contractor if game.contractor in tied else tied[0]
 
 
 def match_winner(game: State) -> int | None:

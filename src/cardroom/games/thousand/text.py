@@ -72,6 +72,7 @@ OPTION_LABELS = {
     "bolt_penalty": "Bolt penalty",
     "target": "Winning score",
     "first_dealer": "First dealer",
+    "deals": "Deals in a match",
 }
 """Short human names of the 1000 options, for the list of a table's house rules."""
 
@@ -273,11 +274,22 @@ def _barrel_section(rules: Rules) -> Section | None:
 
 
 def _winning_section(rules: Rules) -> Section:
-    return Section("winning", "Winning", (
-        para(f"The first player to reach {rules.target} points or more wins the game. If "
-             f"several reach it in the same deal, the contractor wins if among them, else the "
-             f"highest score.", "target"),
-    ))
+    items = [para(f"The first player to reach {rules.target} points or more wins the game. If "
+                  f"several reach it in the same deal, the contractor wins if among them, else "
+                  f"the highest score.", "target")]
+    if rules.deals is not None:
+        items.append(para(_deals_text(rules.deals), "deals", "target"))
+    return Section("winning", "Winning", tuple(items))
+
+
+def _deals_text(deals: int) -> str:
+    """How a match of a fixed number of deals ends."""
+    length, last = ("a single deal", "its end") if deals == 1 else (
+        f"{deals} deals", "the end of the last one")
+    return (f"The match is {length} (a deal everybody passed counts): if nobody has reached "
+            f"the target by {last}, the highest score wins. An exact tie goes to the "
+            "contractor of the last deal if among the tied players, else to the tied player "
+            "in the lowest-numbered seat.")
 
 
 def _sections(rules: Rules) -> tuple[Section, ...]:
@@ -317,7 +329,9 @@ def summary(rules: Rules) -> tuple[str, ...]:
         extras.append(f"{rules.bolts} bolts cost {num(rules.bolt_penalty)}")
     return (players, bids, f"the bank: {bank}",
             "must trump when void" if rules.must_trump else "any card when void",
-            ", ".join(extras) or "no barrel", f"first to {rules.target}")
+            ", ".join(extras) or "no barrel", f"first to {rules.target}" + (
+                f", or the best after {rules.deals} deal{'s' * (rules.deals != 1)}"
+                if rules.deals is not None else ""))
 
 
 def hint(view: dict[str, Any], samples: int) -> str:
