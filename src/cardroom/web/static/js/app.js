@@ -6,12 +6,15 @@
  *   name entry is shown, prefilled with the remembered name (seed 004 section 1), with a way
  *   to sign in to an account instead.
  * - The URL keeps `#table=ID` while a table is shown, `#lobby` in the lobby, `#player=ID` on a
- *   profile and `#leaderboard=GAME` on a leaderboard, so a refresh (or the browser's Back
- *   button) returns to the same place. With none, a player who sits at a table goes straight
+ *   profile, `#leaderboard=GAME` on a leaderboard and `#challenge=GAME` on the daily
+ *   challenge, so a refresh (or the browser's Back button) returns to the same place. With none, a player who sits at a table goes straight
  *   back to it. A profile opened from a table keeps following the table, so going back to it
  *   is instant.
  * - The Account dialog (account.js) saves a guest's name, signs in and out; every answer
  *   that carries a token replaces the stored one, and a sign-in starts over as a `hello` does.
+ * - The daily challenge (challenge.js) seats the player at a table of their own: this browser
+ *   remembers which tables are challenge entries' (the table message does not say), to hide
+ *   what such a table refuses (Leave, Invite) and, after its last deal, to lead to the result.
  * - The table is drawn by table.js's `TableView`, loaded on demand so the rest of the page
  *   still works if it fails to load.
  *
@@ -33,6 +36,7 @@ import { AccountDialog } from "./account.js";
 import { showProfile } from "./profile.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { closeReplay, parseReplay, showReplay } from "./replay.js";
+import { CHALLENGE_DEALS, challengeHref, parseChallenge, showChallenge } from "./challenge.js";
 
 const stored = load();
 
@@ -45,7 +49,7 @@ const options = { cardBack: stored.cardBack, scoreMode: stored.scoreMode, sound:
 
 /** Everything the page knows, in one place. */
 const state = {
-  /** @type {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"} */
+  /** @type {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"|"replay"|"challenge"} */
   screen: "loading",
   /** @type {{player_id: string, name: string}|null} */
   me: null,
@@ -154,7 +158,7 @@ function reportError(error) {
 
 // -- screens and routing ---------------------------------------------------------------------
 
-/** @param {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"|"replay"} screen */
+/** @param {"loading"|"name"|"lobby"|"table"|"profile"|"leaderboard"|"replay"|"challenge"} screen */
 function showScreen(screen) {
   state.screen = screen;
   document.body.dataset.screen = screen;
@@ -169,8 +173,9 @@ function showScreen(screen) {
 /**
  * What the URL's hash asks for: `#table=ID` (with `&invite=SECRET` from a private table's
  * link, remembered for that table), `#player=ID`, `#leaderboard=GAME` (`&offset=N`) or
- * `#lobby`.
- * @returns {{table?: string, player?: string, leaderboard?: string, offset?: number, lobby?: boolean}}
+ * `#lobby`, or `#challenge=GAME` (`&day=YYYY-MM-DD`).
+ * @returns {{table?: string, player?: string, leaderboard?: string, offset?: number, lobby?: boolean,
+ *   challenge?: {game: string, day: string|null}}}
  */
 function parseHash() {
   const hash = location.hash.replace(/^#/, "");
@@ -189,6 +194,8 @@ function parseHash() {
   const replay = parseReplay(params);
   if (replay) return { replay };
   if (params.get("player")) return { player: params.get("player") };
+  const challenge = parseChallenge(params, hash);
+  if (challenge) return { challenge };
   if (params.get("leaderboard")) {
     return { leaderboard: params.get("leaderboard"), offset: Math.max(0, Number(params.get("offset")) || 0) };
   }
@@ -226,17 +233,62 @@ function route() {
   } else if (wanted.player) {
     showScreen("profile");
     showProfile($("#profile-root"), wanted.player, playersContext);
+  } else if (wanted.challenge) {
+    showScreen("challenge");
+    showChallenge($("#challenge-root"), wanted.challenge, playersContext);
   } else if (wanted.leaderboard) {
     showScreen("leaderboard");
     showLeaderboard($("#leaderboard-root"), wanted.leaderboard, wanted.offset, playersContext);
   } else showLobby();
 }
 
-/** @type {import("./players.js").PlayersContext} */
+/** @type {import("./challenge.js").ChallengeContext} */
 const playersContext = {
   me: () => state.me,
-  table: () => (state.tableView ? state.tableId : null),
+  // (Not a challenge table whose last deal is over: it has closed.)
+  table: () => (state.tableView && !challengeDone(state.tables.get(state.tableId)) ? state.tableId : null),
+  playChallenge,
+  challengeTable: rememberChallenge,
 };
+
+// -- the daily challenge ---------------------------------------------------------------------
+
+/**
+ * Play today's challenge of `game`: the entry's table (a new one with its first deal, or
+ * where the player stopped) is shown.
+ * @param {string} game
+ */
+async function playChallenge(game) {
+  const result = await room.request("daily_challenge", { game }).catch(reportError);
+  rememberChallenge(result.table_id, game);
+  if (result.seat != null) state.myTables.add(result.table_id);
+  goTo(`table=${result.table_id}`);
+}
+
+/**
+ * Remember that a table is a daily challenge entry's (the table message does not say): its
+ * player neither leaves it nor shares it, and its last deal ends it.
+ * @param {string} tableId
+ * @param {string} game
+ */
+function rememberChallenge(tableId, game) {
+  if (load().challenges[tableId] !== game) save({ challenges: { ...load().challenges, [tableId]: game } });
+}
+
+/** The game of the challenge whose entry's table this is, or null for an ordinary table. */
+function challengeOf(tableId) {
+  return (tableId && load().challenges[tableId]) || null;
+}
+
+/** The challenge tables whose end has been told (once each). */
+const challengesTold = new Set();
+
+/** A challenge table's last deal is over (it closes): the result is on the challenge screen. */
+function challengeDone(message) {
+  const game = challengeOf(message?.table_id);
+  return Boolean(game && message.match_number >= (CHALLENGE_DEALS[game] || Infinity)
+    && message.status !== "playing");
+}
 
 function showNameEntry() {
   state.me = null;
@@ -400,6 +452,7 @@ function tableContext(tableId) {
     rulesLink: `/rules/table/${tableId}${inviteFor(tableId) ? `?invite=${encodeURIComponent(inviteFor(tableId))}` : ""}`,
     onLeave: leaveTable,
     notify,
+    challenge: Boolean(challengeOf(tableId)),
   };
 }
 
@@ -444,20 +497,46 @@ function drawScores(message) {
 function drawToolbar(message) {
   const game = gameOf(state.tableId);
   const preset = message?.view ? presetTitle(game, message.view.preset) : null;
-  const parts = [preset ? `${game} · ${preset}` : game, `table ${state.tableId}`];
-  if (message?.match_number) parts.push(`match ${message.match_number}`);
-  if (message) parts.push(message.hints ? "casual: hints allowed" : "no hints");
-  if (message) parts.push(timerText(message.turn_seconds));
+  const challenge = challengeOf(state.tableId);
+  const parts = challenge ? [`Daily challenge · ${game}`] : [preset ? `${game} · ${preset}` : game, `table ${state.tableId}`];
+  if (challenge && message?.match_number) {
+    parts.push(`deal ${message.match_number} of ${CHALLENGE_DEALS[challenge] || "?"}`);
+  } else if (message?.match_number) parts.push(`match ${message.match_number}`);
+  if (message && !challenge) parts.push(message.hints ? "casual: hints allowed" : "no hints");
+  if (message && !challenge) parts.push(timerText(message.turn_seconds));
   if (message?.bot_word) parts.push(`${message.bot_word} bots`);
-  if (message?.private) parts.push("friends only");
+  if (message?.private && !challenge) parts.push("friends only");
   if (message?.rated === false) parts.push("unrated");
   $("#table-title").textContent = parts.join(" · ");
   $("#spectating").hidden = !message || message.seat != null;
   const freeSeats = message?.seats?.filter((seat) => !seat.name && !seat.bot).length ?? 0;
   $("#table-start-bots").hidden = !(message && message.status === "waiting" && freeSeats > 0
     && state.me && message.creator === state.me.player_id);
-  $("#table-invite").hidden = !(message && isCreatorSeat(message));
+  $("#table-invite").hidden = Boolean(challenge) || !(message && isCreatorSeat(message));
+  $("#chat-toggle").hidden = Boolean(challenge); // nobody else sits or watches there
+  drawChallengeLink(message, challenge);
   drawSeatOffers(message);
+}
+
+/**
+ * At a challenge table, the way to the challenge screen: the player's table is theirs all day
+ * (no Leave, no sharing), and once the last deal is over the button shows the result.
+ */
+function drawChallengeLink(message, game) {
+  const link = $("#table-challenge");
+  link.hidden = !game;
+  if (!game) return;
+  const done = challengeDone(message);
+  link.href = challengeHref(game);
+  link.textContent = done ? "See your result →" : "Daily challenge";
+  link.classList.toggle("btn-primary", done);
+  link.dataset.state = done ? "done" : "playing";
+  link.title = done ? "Every deal is played: your rank and everybody's deals"
+    : "The challenge's leaderboard (your table waits for you: come back with Continue)";
+  if (done && !challengesTold.has(message.table_id)) {
+    challengesTold.add(message.table_id);
+    notify("That was the last deal of today's challenge: see how you did on the leaderboard.", "info");
+  }
 }
 
 /** The table message comes from a seat its creator holds: ours to share. */
@@ -661,6 +740,10 @@ function sessionEnded() {
 function onServerError(error) {
   if (error.code === "bad_token") {
     sessionEnded();
+  } else if (error.code === "no_such_table" && state.tableId && challengeOf(state.tableId)) {
+    // A challenge table closes after its last deal: its result is on the challenge screen.
+    state.myTables.delete(state.tableId);
+    goTo(challengeHref(challengeOf(state.tableId)).slice(1));
   } else if (error.code === "no_such_table" && state.tableId) {
     notify("That table is gone.");
     state.myTables.delete(state.tableId);

@@ -198,7 +198,12 @@ function playNowCard(ctx) {
     el("h2", { id: "play-now-heading", text: "Play now" }),
     el("p", { class: "muted small",
       text: "A seat at once: at a table that has room, or a new one where bots fill the other seats until people come." }),
-    buttons, links);
+    buttons,
+    el("p", { class: "lobby-challenge" },
+      el("a", { class: "btn", href: "#challenge=500", "data-testid": "challenge-link", text: "Daily challenge" }),
+      el("span", { class: "muted small",
+        text: "Today's deals, the same for everybody: play them once, at your own pace, and see how you compare." })),
+    links);
   games.then(({ all }) => {
     const me = ctx.me();
     links.replaceChildren(...leaderboardLinks(all),

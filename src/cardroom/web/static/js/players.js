@@ -42,7 +42,7 @@ export async function fetchJSON(path, init = {}) {
 
 /**
  * The links above a screen: back to the lobby (and to the table this tab still follows), to
- * watch a record file, and each game's leaderboard.
+ * the daily challenge, to watch a record file, and each game's leaderboard.
  * @param {PlayersContext} ctx
  * @param {string|null} [currentGame] the leaderboard shown, marked as the current page
  * @returns {HTMLElement}
@@ -56,6 +56,8 @@ export function screenNav(ctx, currentGame = null) {
     el("a", { class: "btn btn-small", href: "#lobby", "data-testid": "to-lobby", text: "← Lobby" }),
     table ? el("a", { class: "btn btn-small", href: `#table=${encodeURIComponent(table)}`,
       "data-testid": "to-table", text: "← Back to the table" }) : null,
+    el("a", { class: "btn btn-small", href: "#challenge=500", "data-testid": "to-challenge",
+      text: "Daily challenge", title: "Today's deals, the same for everybody" }),
     el("a", { class: "btn btn-small", href: "#replay=import", "data-testid": "watch-record",
       text: "Watch a record", title: "Replay a match from its record file" }),
     boards);

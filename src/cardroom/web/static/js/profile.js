@@ -6,7 +6,8 @@
  * still provisional) with a chart of its history, and the contracts bid and made by level and
  * type. Then the latest matches, with the partners and opponents (links to their profiles),
  * the result, the score, a link to the match's replay (replay.js) and one to its record
- * (`cardroom replay FILE` plays it).
+ * (`cardroom replay FILE` plays it). Before them, the player's days of the daily challenge
+ * (challenge.js): day, rank among the day's players, score.
  *
  * @module profile
  */
@@ -15,6 +16,7 @@ import { lineChart } from "./chart.js";
 import { el, nameLink, plural, ratingText, replayHref } from "./dom.js";
 import { loadGames, presetTitle } from "./lobby.js";
 import { score } from "./markup.js";
+import { challengeHistory } from "./challenge.js";
 import { fetchJSON, headerRow, numberCell, screenNav, showFailure, showLoading } from "./players.js";
 
 /** A newcomer's rating: the history's starting point. */
@@ -50,6 +52,10 @@ export async function showProfile(root, playerId, ctx) {
   }
   if (ticket !== latest) return;
   root.replaceChildren(screenNav(ctx), ...renderProfile(profile, ctx, chartWidth(root)));
+  // The daily challenge's days, put before the latest matches once they come (the profile
+  // is drawn without waiting for them).
+  const history = await challengeHistory(profile.player_id).catch(() => null);
+  if (history && ticket === latest) root.querySelector(".profile-recent")?.before(history);
 }
 
 /**

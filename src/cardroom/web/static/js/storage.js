@@ -23,6 +23,7 @@ const KEY = "cardroom.v1";
  * @property {string[]} muted         ids of players whose chat lines this player hides
  * @property {Object<string, string>} lastPreset  the preset last played, by game ("500")
  * @property {Object<string, string>} invites     private tables' invite secrets, by table id
+ * @property {Object<string, string>} challenges  daily challenge entries' tables: table id → game
  * @property {boolean} spectatorChat  show the spectators' chat line while seated
  * @property {boolean} notifications  a desktop notification when it is your turn in a
  *                                    background tab (if the browser allows them)
@@ -39,6 +40,7 @@ const DEFAULTS = Object.freeze({
   muted: [],
   lastPreset: {},
   invites: {},
+  challenges: {},
   spectatorChat: false,
   notifications: false,
 });
@@ -99,6 +101,7 @@ function sanitize(raw) {
     muted: strings(raw.muted, 200),
     lastPreset: stringMap(raw.lastPreset, 10),
     invites: stringMap(raw.invites, 50),
+    challenges: stringMap(raw.challenges, 20),
     spectatorChat: raw.spectatorChat === true,
     notifications: raw.notifications === true,
   };

@@ -111,9 +111,9 @@ export class TableView {
    * @param {HTMLElement} root where the table is drawn
    * @param {{send: (action: string) => Promise<unknown>, hint?: () => Promise<object>,
    *   me: {player_id: string, name: string}, options: {cardBack: number, sound: boolean},
-   *   rulesLink: string, onLeave: () => void, replay?: boolean}} ctx a replay (replay.js) draws
-   *   the table from a seat without it being anybody's turn, "(you)" only by the viewer's own
-   *   seat, and no Leave button
+   *   rulesLink: string, onLeave: () => void, replay?: boolean, challenge?: boolean}} ctx a replay
+   *   (replay.js) draws the table from a seat without it being anybody's turn, "(you)" only by
+   *   the viewer's own seat, and no Leave button; a daily challenge's table has no Leave button
    * @param {typeof GameWidgets} [Widgets] the game's widgets (by default none: a plain table)
    */
   constructor(root, ctx, Widgets = GameWidgets) {
@@ -144,7 +144,8 @@ export class TableView {
     this.el = this.collectElements();
     this.notice = this.findNotice();
     this.el.rules.href = ctx.rulesLink || "#";
-    this.el.leave.hidden = this.replaying;
+    // A daily challenge's table is its player's all day: nobody leaves it (the server refuses).
+    this.el.leave.hidden = this.replaying || Boolean(ctx.challenge);
     this.bindEvents();
     /** The end of a hand: held on screen with its result before the next deal. */
     this.ending = new HandEnd(this);
