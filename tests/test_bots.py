@@ -169,7 +169,8 @@ def test_random_bot_discards_the_right_number() -> None:
 
 
 def test_make_bot_registry() -> None:
-    assert BOT_NAMES == ("random", "simple", "rules", "search:fast", "search", "search:strong")
+    assert BOT_NAMES == ("random", "simple", "rules", "search:fast", "search", "search:steady",
+                         "search:strong")
     for name in BOT_NAMES:
         bot = make_bot(name, seed=5)
         assert isinstance(bot, Bot) and bot.name == name

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LEVEL_NAMES: tuple[str, ...] = ("fast", "default", "strong")
-"""The levels of every search bot, weakest first."""
+LEVEL_NAMES: tuple[str, ...] = ("fast", "default", "steady", "strong")
+"""The levels of every search bot, weakest first. ``steady`` is the default level with the
+clock taken out: its sample caps alone end a decision, so the same view and seed give the same
+action whatever the machine's load (the daily challenge's bots, who must reply alike to every
+player who plays the same cards)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,10 @@ DEFAULT_BOT = "search"
 """The bot that fills empty seats unless a table asks for another: the strongest whose
 decisions stay within half a second (the workers let it think less while they are backlogged,
 see :mod:`cardroom.tables.workers`)."""
+
+CHALLENGE_BOT = "search:steady"
+"""The daily challenge's bot: the default level's search with its sample caps, not the clock,
+ending each decision, so that every player who plays the same cards meets the same replies."""
 
 _BEGINNER = PlayerLevel(
     "Beginner", "simple",

@@ -95,16 +95,26 @@ VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere")
 any other no-tricks bid (Nello, Across The Corner or The Table, double nullo …) stands."""
 
 
+STEADY_BUDGET = math.inf
+"""The ``steady`` level has no clock: its sample caps alone end its decisions (a full deal of
+four hands solves in tens of milliseconds; the bot workers' own budget still stops a
+runaway search)."""
+
 LEVELS: dict[str, SolverLevel] = {
     "fast": SolverLevel(budget=0.12, samples=10, max_tricks={6: 5, 5: 6, 4: 7, 3: 8, 2: 10},
                   bid_budget=0.1, bid_samples=3),
     "default": SolverLevel(budget=0.4, samples=24,
                            max_tricks={6: 6, 5: 7, 4: 10, 3: 10, 2: 10},
                      bid_budget=0.5, bid_samples=10),
+    "steady": SolverLevel(budget=STEADY_BUDGET, samples=16,
+                          max_tricks={6: 6, 5: 7, 4: 10, 3: 10, 2: 10},
+                          bid_budget=STEADY_BUDGET, bid_samples=8),
     "strong": SolverLevel(budget=1.5, samples=64, max_tricks={6: 7, 5: 8, 4: 10, 3: 10, 2: 10},
                     bid_budget=3.0, bid_samples=48),
 }
-"""The bot's levels by registry suffix (``search:fast``, ``search``, ``search:strong``). The
+"""The bot's levels by registry suffix (``search:fast``, ``search``, ``search:steady``,
+``search:strong``; ``steady`` is the default's search with sample caps in place of its clock,
+:data:`cardroom.bots.levels.LEVEL_NAMES`). The
 compiled solver takes a few milliseconds on six tricks and tens on a full deal of four
 hands: the default level solves about 8 sampled deals for the opening lead, 18 at the second
 trick and its full 24 from the third trick on (bench/bots.py). More hands grow the tree

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -59,6 +60,10 @@ class SolverLevel(Level):
     ending: int = 6
     """Tricks solved exactly when a whole solve does not fit (at most a few milliseconds
     of search at six: bench/thousand_solver.py)."""
+    node_limit: int | None = None
+    """Positions a sampled deal's whole solve may search before it is solved from its
+    ending instead; ``None``: as many as the time left allows (:data:`NODES_PER_SECOND`),
+    which makes the play depend on the machine's speed and load."""
 
 
 NODES_PER_SECOND = 2_500_000
@@ -69,10 +74,14 @@ solve is the time left times this (bench/thousand_solver.py measures about three
 LEVELS: dict[str, SolverLevel] = {
     "fast": SolverLevel(budget=0.1, samples=24, ending=5),
     "default": SolverLevel(budget=0.4, samples=120, ending=6),
+    "steady": SolverLevel(budget=math.inf, samples=16, ending=6, node_limit=300_000),
     "strong": SolverLevel(budget=0.9, samples=400, ending=6),
 }
-"""Levels by registry suffix (``search:fast``, ``search``, ``search:strong``); each stays
-under a second a decision."""
+"""Levels by registry suffix (``search:fast``, ``search``, ``search:steady``,
+``search:strong``); each but ``steady`` stays under a second a decision. ``steady`` samples a
+fixed number of deals, each solved whole within a fixed number of positions, with no clock, so
+that its decisions do not depend on the machine's speed or load (about 0.3 s a card here:
+bench/RESULTS.md; :data:`cardroom.bots.levels.LEVEL_NAMES`)."""
 
 
 @cache
@@ -278,7 +287,7 @@ class ThousandSearchBot:
             dealt = sampler.sample(self.rng)
             if dealt is None:
                 break
-            limit = max(int(left * NODES_PER_SECOND), 1)
+            limit = level.node_limit or max(int(left * NODES_PER_SECOND), 1)
             values, whole = solve_sample(sampled_position(seen, dealt), level.ending, limit)
             for move, value in values.items():
                 totals[texts[move]] += value
