@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from cardroom.games import registry
 from cardroom.games.options import PresetRules
-from cardroom.games.registry import GAMES, GameSpec
+from cardroom.games.registry import GAMES, DailySet, GameSpec
 from cardroom.games.text import Explanation, Section, explanation, para
 from cardroom.tables import hints
 from cardroom.web.app import create_app
@@ -94,7 +94,8 @@ def dominoes(monkeypatch: pytest.MonkeyPatch) -> GameSpec:
     module = SimpleNamespace(Rules=DominoRules, RulesError=DominoError,
                              PRESET_NAMES=tuple(DominoRules.PRESETS))
     spec = GameSpec("dominoes", "Dominoes", module, default_preset="draw",
-                    dealer_keyword="dealer", text=DOMINO_TEXT)  # type: ignore[arg-type]
+                    dealer_keyword="dealer", text=DOMINO_TEXT,  # type: ignore[arg-type]
+                    daily=DailySet("draw", 4))
     monkeypatch.setitem(GAMES, "dominoes", spec)
     return spec
 

@@ -20,7 +20,7 @@ from rich.text import Text
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 from cardroom.bots import make_bot
-from cardroom.bots.levels import DEFAULT_BOT
+from cardroom.bots.levels import CHALLENGE_BOT, DEFAULT_BOT
 from cardroom.games.five_hundred import Game, Record
 from cardroom.games.registry import GAMES, pick_game, presets_by_game
 from cardroom.games.registry import replay as replay_game
@@ -173,6 +173,10 @@ def serve(
     default_bot: Annotated[str, _env(
         "DEFAULT_BOT", "The bot of a table created without naming one (see BOT_NAMES).")]
     = DEFAULT_BOT,
+    challenge_bot: Annotated[str, _env(
+        "CHALLENGE_BOT", "The bot in the daily challenge's other seats: one whose decisions "
+                         "depend only on the cards and the seed, so that everybody meets "
+                         "the same replies.")] = CHALLENGE_BOT,
     bot_budget: Annotated[float, _env(
         "BOT_BUDGET", "Seconds a bot decision may take before its worker is replaced and a "
                       "quick bot decides instead.")] = 10.0,
@@ -221,10 +225,11 @@ def serve(
         origins = parse_allowed_origins(allowed_origin or [])
     except ValueError as error:
         raise _fail(_console(), f"--allowed-origin: {error}") from None
-    try:
-        make_bot(default_bot)
-    except ValueError as error:
-        raise _fail(_console(), f"--default-bot: {error}") from None
+    for option, bot in (("--default-bot", default_bot), ("--challenge-bot", challenge_bot)):
+        try:
+            make_bot(bot)
+        except ValueError as error:
+            raise _fail(_console(), f"{option}: {error}") from None
     quotas = QuotaSettings(
         tables_per_player=max_tables_per_player, tables=max_tables,
         registrations_per_minute=max_registrations_per_minute,
@@ -236,7 +241,8 @@ def serve(
                             next_match_delay=next_match_delay,
                             min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,
                             resume_delay=resume_delay,
-                            default_bot=default_bot, bot_budget=bot_budget, quotas=quotas,
+                            default_bot=default_bot, challenge_bot=challenge_bot,
+                            bot_budget=bot_budget, quotas=quotas,
                             leaderboard_min_matches=leaderboard_min_matches)
     config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)

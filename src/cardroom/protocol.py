@@ -82,6 +82,11 @@ class ErrorCode(StrEnum):
     """``claim`` on an account that has a password already: use ``change_password``."""
     BAD_PASSKEY = "bad_passkey"
     """A passkey ceremony that did not verify, or none was begun on this connection."""
+    CHALLENGE_TABLE = "challenge_table"
+    """A daily challenge's table keeps its player, bots and settings: nobody leaves it,
+    changes who may reach it or seats anybody there."""
+    CHALLENGE_PLAYED = "challenge_played"
+    """The player has played every deal of the day's challenge already (one entry a day)."""
     INTERNAL = "internal"
 
 
@@ -189,6 +194,13 @@ class PlayNow(_Message, frozen=True, tag="play_now"):
 
     game: Annotated[str, Meta(max_length=16)] = "500"
     preset: Annotated[str, Meta(max_length=40)] | None = None
+
+
+class DailyChallengeMessage(_Message, frozen=True, tag="daily_challenge"):
+    """Play today's challenge of ``game``: your entry's table, where you stopped, or a new
+    entry's with its first deal dealt (``challenge_played`` once every deal is played)."""
+
+    game: Annotated[str, Meta(max_length=16)] = "500"
 
 
 class TableSettingsMessage(_Message, frozen=True, tag="table_settings"):
@@ -347,7 +359,8 @@ class Ping(_Message, frozen=True, tag="ping"):
     """Keep-alive; answered with an ack."""
 
 
-ClientMessage = (Register | Hello | WatchLobby | CreateTable | Join | PlayNow | Leave | AddBot
+ClientMessage = (Register | Hello | WatchLobby | CreateTable | Join | PlayNow
+                 | DailyChallengeMessage | Leave | AddBot
                  | StartWithBots | TableSettingsMessage | Invite | ReserveSeat | Open | Act
                  | AskHint | Chat | ReportBug | Claim | SignIn | SignOut | ChangePassword
                  | DeleteAccount | PasskeyBegin | PasskeyFinish | Ping)
@@ -510,6 +523,17 @@ class TableUpdate(TypedDict):
     and when revoked)."""
     rated: bool
     """Its finished matches change the players' and bots' ratings."""
+    challenge: ChallengeInfo | None
+    """A daily challenge entry's table (``None``: an ordinary one)."""
+
+
+class ChallengeInfo(TypedDict):
+    """What a challenge table's message says of it: its day and how many deals it plays (the
+    match number is the deal's)."""
+
+    game: str
+    day: str
+    deals: int
 
 
 class ChatLineInfo(TypedDict):

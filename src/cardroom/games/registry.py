@@ -23,6 +23,14 @@ from cardroom.games.thousand import text as thousand_text
 
 
 @dataclass(frozen=True)
+class DailySet:
+    """What a game's daily challenge deals: ``deals`` single deals of ``preset``."""
+
+    preset: str
+    deals: int
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """One game of the card room: its engine, rules, presets, defaults and words."""
 
@@ -38,6 +46,8 @@ class GameSpec:
     """The name of ``Game.new``'s first-dealer argument."""
     text: GameText
     """The game's words: rules pages, preset titles and descriptions, hint wording."""
+    daily: DailySet
+    """The deals of its daily challenge."""
     card_words: CardWords = field(default_factory=CardWords)
     """How its cards and bids read in plain text (the terminal game, replays)."""
 
@@ -159,9 +169,10 @@ class GameSpec:
 GAMES: dict[str, GameSpec] = {
     "500": GameSpec("500", "500", five_hundred, default_preset="online",
                     dealer_keyword="dealer", text=five_hundred_text,
-                    card_words=FiveHundredCardWords()),
+                    daily=DailySet("online", 8), card_words=FiveHundredCardWords()),
     "1000": GameSpec("1000", "1000", thousand, default_preset="seed",
-                     dealer_keyword="first_dealer", text=thousand_text),
+                     dealer_keyword="first_dealer", text=thousand_text,
+                     daily=DailySet("seed", 6)),
 }
 """Every game, by its name."""
 

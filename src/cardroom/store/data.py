@@ -56,6 +56,8 @@ class NewTable:
     settings: TableSettings = TableSettings()
     rated: bool = True
     """Its finished matches change the ratings."""
+    challenge: dict[str, Any] | None = None
+    """A daily challenge entry's table: ``ChallengeTable.to_dict`` (``None``: ordinary)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,8 @@ class StoredTable:
     """The table's finished matches, oldest first."""
     settings: TableSettings = TableSettings()
     rated: bool = True
+    challenge: dict[str, Any] | None = None
+    """A daily challenge entry's table: its entry, day and deal seeds (``None``: ordinary)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,3 +316,26 @@ class Ranked:
     rating: int
     matches: int
     wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeEntry:
+    """A player's entry in a day's challenge, and the table its deals are played at."""
+
+    id: str
+    game: str
+    day: str
+    """The day in UTC, ``YYYY-MM-DD``."""
+    player_id: str
+    table_id: str
+    started_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeScores:
+    """An entry with its player's name and the final scores of each deal it finished (the
+    table's matches, by number from 1; a deal being played is missing)."""
+
+    entry: ChallengeEntry
+    name: str
+    scores: dict[int, list[int]]

@@ -42,6 +42,7 @@ from sqlalchemy.ext.asyncio import (
 
 from cardroom.games.record import Record
 from cardroom.store.accounts import Accounts
+from cardroom.store.challenges import ChallengeStore
 from cardroom.store.data import (
     BugReport,
     ChatLine,
@@ -198,6 +199,8 @@ class Store:
         """Sessions, passwords, passkeys and deleting accounts."""
         self.standings = Standings(engine, self._writing)
         """Ratings, profiles and the leaderboard."""
+        self.challenges = ChallengeStore(engine, self._writing)
+        """The daily challenge's days, entries and results."""
         """Table changes on an SQLite file go through :class:`GroupCommit`."""
 
     @contextlib.asynccontextmanager
@@ -330,13 +333,15 @@ class Store:
                 return None
             return await _read_table(connection, row, match_number, actions_from)
 
-    async def table_versions(self) -> dict[str, int]:
+    async def table_versions(self, challenges: bool = True) -> dict[str, int]:
         """The version of every open table (one cheap query: how processes notice changes
-        whose notice they missed)."""
+        whose notice they missed); without the daily challenge's unless ``challenges`` (each
+        is reached by its player, who may leave it for hours)."""
+        query = select(_TABLES.c.id, _TABLES.c.version).where(_TABLES.c.closed.is_(False))
+        if not challenges:
+            query = query.where(_TABLES.c.challenge.is_(None))
         async with self._engine.connect() as connection:
-            rows = await connection.execute(select(_TABLES.c.id, _TABLES.c.version)
-                                            .where(_TABLES.c.closed.is_(False)))
-            return {table_id: version for table_id, version in rows}
+            return {table_id: version for table_id, version in await connection.execute(query)}
 
     async def add_table(self, table: NewTable) -> None:
         """Create a table with its empty seats, on no match yet."""
@@ -346,7 +351,7 @@ class Store:
                 turn_seconds=table.turn_seconds, bot=table.bot, hints=table.hints,
                 creator_id=table.creator_id, created_at=table.created_at,
                 updated_at=table.created_at, match_number=0, closed=False,
-                version=table.version, rated=table.rated,
+                version=table.version, rated=table.rated, challenge=table.challenge,
                 **_settings_columns(table.settings)))
             if table.seats:
                 await connection.execute(insert(SeatRow), [
@@ -491,7 +496,7 @@ async def _read_table(connection: AsyncConnection, row: Row[Any],
         finished=() if same_match else tuple(m for m in matches if m.finished_at is not None),
         settings=TableSettings(private=bool(row.private), invite=row.invite,
                                invite_side=row.invite_side, typed_chat=bool(row.typed_chat)),
-        rated=bool(row.rated))
+        rated=bool(row.rated), challenge=row.challenge)
 
 
 def _stored_match(row: Row[Any]) -> StoredMatch:

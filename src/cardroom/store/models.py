@@ -21,6 +21,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -104,6 +105,9 @@ class TableRow(Base):
     """Players may type in the chat (else only quick phrases and reactions)."""
     rated: Mapped[bool] = mapped_column(default=True)
     """Its finished matches change the players' and bots' ratings."""
+    challenge: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A daily challenge entry's table: the entry, its day and the seeds of its deals
+    (NULL: an ordinary table)."""
 
 
 class SeatRow(Base):
@@ -247,3 +251,34 @@ class ChatLineRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     """``text``, ``phrase`` or ``reaction``."""
     text: Mapped[str] = mapped_column(Text)
+
+
+class ChallengeDayRow(Base):
+    """A day of a game's daily challenge: the secret its deals are derived from (made at
+    random the first time anybody starts that day's challenge, so nobody can work the deals
+    out from the date) and the bots' own result on each deal, once they have played them."""
+
+    __tablename__ = "challenge_days"
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    """The day in UTC, ``YYYY-MM-DD``."""
+    secret: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+    bot_points: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    """The bots' points on each deal, with every seat a bot (NULL: not worked out yet)."""
+
+
+class ChallengeEntryRow(Base):
+    """A player's one entry in a day's challenge: the table where they play its deals (each
+    deal is a match of that table, numbered from 1, so the results are the matches' scores)."""
+
+    __tablename__ = "challenge_entries"
+    __table_args__ = (UniqueConstraint("game", "day", "player_id",
+                                       name="uq_challenge_entries_player"),
+                      Index("ix_challenge_entries_day", "game", "day"))
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    day: Mapped[str] = mapped_column(String(10))
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    table_id: Mapped[str] = mapped_column(String(32), unique=True)
+    started_at: Mapped[float] = mapped_column(Float)

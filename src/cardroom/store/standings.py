@@ -31,6 +31,7 @@ from cardroom.store.data import (
 )
 from cardroom.store.models import (
     ActionRow,
+    ChallengeEntryRow,
     MatchRow,
     MatchSeatRow,
     PlayerGameRow,
@@ -46,6 +47,7 @@ _POINTS = cast(Table, RatingPointRow.__table__)
 _TABLES = cast(Table, TableRow.__table__)
 _PLAYERS = cast(Table, PlayerRow.__table__)
 _ACTIONS = cast(Table, ActionRow.__table__)
+_ENTRIES = cast(Table, ChallengeEntryRow.__table__)
 RATE_ATTEMPTS = 3
 """Tries of one match's rating when two processes first rate the same newcomer at once
 (one insert of its standing loses, and its whole transaction is tried again)."""
@@ -119,11 +121,16 @@ class Standings:
                 .order_by(_POINTS.c.id.desc()).limit(limit))).all()
         return [RatingPoint(row.at, row.rating) for row in reversed(rows)]
 
-    async def recent(self, player_id: str, limit: int = 20) -> list[FinishedMatch]:
-        """A player's (or bot level's) latest finished matches, newest first."""
+    async def recent(self, player_id: str, limit: int = 20,
+                     challenges: bool = True) -> list[FinishedMatch]:
+        """A player's (or bot level's) latest finished matches, newest first; without the
+        daily challenge's deals unless ``challenges`` (a deal's score would tell others which
+        of the day's deals are big ones)."""
         bot = bot_of(player_id)
         mine = (_MATCH_SEATS.c.bot == bot) if bot is not None \
             else (_MATCH_SEATS.c.player_id == player_id)
+        if not challenges:
+            mine = and_(mine, _MATCH_SEATS.c.table_id.not_in(select(_ENTRIES.c.table_id)))
         async with self._engine.connect() as connection:
             keys = [(key.table_id, key.match_number) for key in await connection.execute(
                 select(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number,

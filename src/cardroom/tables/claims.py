@@ -68,16 +68,23 @@ class TableClaims:
             return Judged(plain, plain)
         version = table.version
         judged = await self._solve(table, judge.judged, game.copy(), seat, plain)
+        if judged is None and table.challenge is not None:
+            # A challenge's result may not hang on the workers' load: no proof, no claim.
+            raise RoomError(ErrorCode.INTERNAL, "Your claim could not be checked just now; "
+                                                "please claim again in a moment.")
         if judged is None or judged == plain:
             return Judged(plain, plain)
         return Judged(judged, plain, version)
 
     async def bot_claim(self, table: Table, seat: int) -> str | None:
         """The claim ``seat``'s bot makes now (proven), or ``None``: only while a person
-        sits at the table waiting for the bot, and only a claim the solver proves."""
+        sits at the table waiting for the bot, and only a claim the solver proves. Never at
+        a daily challenge's table, whose bots must reply alike to every player whatever the
+        workers' load (a claim is tried only while they keep up)."""
         judge = GAME_CLAIMS.get(table.game_name)
         game = table.game
-        if judge is None or game is None or not judge.bot_claim_due(game, seat):
+        if (judge is None or game is None or table.challenge is not None
+                or not judge.bot_claim_due(game, seat)):
             return None
         if not any(other.player is not None and not other.away
                    for number, other in enumerate(table.seats) if number != seat):

@@ -75,6 +75,12 @@ def match_players(table: Table, winner: int) -> MatchPlayers:
                         table.settings.private)
 
 
+def first_dealer(rules: Any, host: int) -> int | None:
+    """Who deals a new match's first hand: the ``host``'s seat under rules whose host deals
+    first (1000's seed preset), else ``None`` (the rules draw a dealer from the seed)."""
+    return host if getattr(rules, "first_dealer", None) == "host" else None
+
+
 def without_last_action(game: Game) -> Game:
     """The match as it was before its last action, rebuilt from its record. An action that
     could not be committed is taken back this way: the rare failure pays for the replay, so the
@@ -231,13 +237,15 @@ class Core:
 
     @staticmethod
     def new_game(table: Table, seats: list[Seat]) -> Game:
-        """A new match at the table. Rules whose host deals first (1000's seed preset) have
-        the table's creator deal, wherever they sit."""
-        first_dealer = None
-        if getattr(table.rules, "first_dealer", None) == "host":
-            first_dealer = next((n for n, s in enumerate(seats) if s.player is not None
-                                 and s.player.id == table.creator_id), 0)
-        return table.spec.new(table.rules, secrets.randbits(62), first_dealer)
+        """A new match at the table: dealt at random, or a challenge table's next deal.
+        Rules whose host deals first (1000's seed preset) have the table's creator deal,
+        wherever they sit."""
+        host = next((n for n, s in enumerate(seats) if s.player is not None
+                     and s.player.id == table.creator_id), 0)
+        challenge = table.challenge
+        seed = (secrets.randbits(62) if challenge is None
+                else challenge.seeds[table.match_number])
+        return table.spec.new(table.rules, seed, first_dealer(table.rules, host))
 
     @staticmethod
     def begin_match(table: Table, game: Game) -> None:

@@ -20,7 +20,7 @@ from cardroom.store.db import Change
 from cardroom.tables.claims import TableClaims
 from cardroom.tables.core import Core
 from cardroom.tables.errors import RoomError
-from cardroom.tables.model import Table
+from cardroom.tables.model import Game, Table
 from cardroom.tables.sync import Sync
 from cardroom.tables.workers import BotWorkers, Superseded
 
@@ -45,6 +45,9 @@ class Driver:
         """Seats bots' successors when a hand ends (:meth:`Seating.hand_over`)."""
         self.claims = TableClaims(workers)
         """Claims proved by the solver: the bots' own, and players' (the room's)."""
+        self.now: Callable[[], float] = time.time
+        """The room's clock of days: a daily challenge's table stops when its day ends (tests
+        move it)."""
         core.subscribe(self.changed)
 
     def changed(self, table: Table, owner: bool = True) -> None:
@@ -59,7 +62,9 @@ class Driver:
         game = table.game
         if table.id not in core.tables:
             return
-        if table.closing and (game is None or game.is_over or any(
+        if table.challenge_done or self.day_over(table):
+            table.closing = True  # the entry's last deal is over, or its day
+        if table.closing and (game is None or game.is_over or table.challenge is not None or any(
                 e.get("type") == "hand_scored" for e in table.events)):
             table.turn_task = core.spawn(self._close(table))
             return
@@ -130,7 +135,7 @@ class Driver:
             return
         seat = game.to_act
         name = table.seats[seat].bot or table.bot_level
-        seed = zlib.crc32(f"{table.id}:{version}".encode())
+        seed = bot_seed(game, table.challenge.salt if table.challenge is not None else "")
         try:
             action = (await self.claims.bot_claim(table, seat)
                       or await self.workers.decide(table.id, name, seed, game.view(seat)))
@@ -156,7 +161,8 @@ class Driver:
         core = self.core
 
         async def attempt() -> bool:
-            if table.status == "playing" or not all(not s.empty for s in table.seats):
+            if (table.status == "playing" or not all(not s.empty for s in table.seats)
+                    or table.challenge_done or self.day_over(table)):
                 return True
             game = core.new_game(table, table.seats)
             if not await core.commit(table, core.new_match_change(table, game)):
@@ -169,12 +175,17 @@ class Driver:
             if table.version == version:
                 await self.sync.retry(table, attempt)
 
+    def day_over(self, table: Table) -> bool:
+        """A daily challenge's table whose day is over: no more actions, no next deal."""
+        return table.challenge is not None and table.challenge.ends_at <= self.now()
+
     # -- abandoned tables -------------------------------------------------------------------------
 
     async def close_abandoned_tables(self) -> None:
         """Every little while: a table where no seated human has been connected for
         ``abandon_after`` seconds closes, at once if no hand is being played, else when its
-        hand is scored (see :meth:`changed`)."""
+        hand is scored (see :meth:`changed`); a daily challenge's is let go of instead (it
+        stays open in the store until its day is over)."""
         core = self.core
         abandon_after = core.settings.abandon_after
         every = max(0.05, min(30.0, abandon_after / 4))
@@ -183,14 +194,23 @@ class Driver:
             now = time.monotonic()
             for table in list(core.tables.values()):
                 if any(s.player is not None and s.present for s in table.seats):
-                    table.human_seen_at, table.closing = now, False
+                    table.human_seen_at = now
+                    if table.challenge is None:  # a challenge's closes only when it is done
+                        table.closing = False
+                elif table.challenge is not None:
+                    if not table.closing and now - table.human_seen_at >= abandon_after:
+                        # Waits for its player all day, in the store: let go of it here
+                        # (see Room.enter_challenge; it closes when its day is over).
+                        core.forget(table)
                 elif not table.closing and now - table.human_seen_at >= abandon_after:
                     table.closing = True
                     if table.status == "waiting":
                         self.changed(table)
 
     async def _close(self, table: Table) -> None:
-        """Close an abandoned table for good (unless a seated human came back meanwhile)."""
+        """Close an abandoned table, or a challenge table that is done (its last deal over,
+        or its day), for good (unless a seated human came back to an abandoned one
+        meanwhile)."""
         core = self.core
 
         async def attempt() -> bool:
@@ -200,8 +220,9 @@ class Driver:
             change.close = True
             if not await core.commit(table, change):
                 return False
-            log.info("table %s closed: nobody has been connected there for %g s",
-                     table.id, core.settings.abandon_after)
+            if table.challenge is None:
+                log.info("table %s closed: nobody has been connected there for %g s",
+                         table.id, core.settings.abandon_after)
             table.turn_task = None  # this task: forgetting the table must not end it
             core.forget(table)
             await core.announce(table, lobby=True, closed=True)
@@ -209,3 +230,10 @@ class Driver:
 
         async with table.lock:
             await self.sync.retry(table, attempt)
+
+
+def bot_seed(game: Game, salt: str = "") -> int:
+    """The seed of a bot's decision: the match's own seed and how far it has gone (and a
+    daily challenge's salt), so that two tables dealt the same cards (a challenge's entries)
+    where the same actions were taken get the same decision."""
+    return zlib.crc32(f"{salt}:{game.seed}:{len(game.actions)}".encode())

@@ -63,7 +63,9 @@ class Followers:
         table.invites[listener] = invite
         seat = table.seat_of(player)
         if seat is not None:
-            table.human_seen_at, table.closing = time.monotonic(), False
+            table.human_seen_at = time.monotonic()
+            if table.challenge is None:  # a challenge's table closes when its day is done
+                table.closing = False
         listener.deliver(table.update_for(seat))
         self.refresh(table)
         if seat is not None and table.seats[seat].away:
@@ -172,7 +174,10 @@ class Followers:
             await self.sync.retry(table, attempt)
 
     def start_grace(self, table: Table, seat: int) -> None:
-        """The seat's player is gone: a bot plays for them after the grace period."""
+        """The seat's player is gone: a bot plays for them after the grace period (never at
+        a challenge table: its deals wait for their player, whose result they are)."""
+        if table.challenge is not None:
+            return
         state = table.seats[seat]
         if state.grace_task is None:
             state.grace_task = self.core.spawn(self._grace(table, seat))

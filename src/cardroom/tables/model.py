@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from cardroom.bots.levels import DEFAULT_BOT, level_word
+from cardroom.bots.levels import CHALLENGE_BOT, DEFAULT_BOT, level_word
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.protocol import Clock, SeatInfo, ServerMessage, TableSummary, TableUpdate
 from cardroom.store.data import StoredSeat, TableSettings, entity_of
@@ -90,6 +90,46 @@ class RoomSettings:
     """What one player or address may do, and how many tables there may be."""
     leaderboard_min_matches: int = 10
     """Rated matches a player or bot needs to appear on a game's leaderboard."""
+    challenge_bot: str = CHALLENGE_BOT
+    """The bot in every seat of the daily challenge but its player's: one whose decisions
+    depend on nothing but the view and the seed, so everybody meets the same replies (tests
+    choose a quick one)."""
+
+
+@dataclass(frozen=True)
+class ChallengeTable:
+    """What makes a table a daily challenge entry's: the entry, its game's day, the seed of
+    each deal (match ``n`` of the table is deal ``n``, dealt from ``seeds[n - 1]``), the salt
+    of its bots' seeds and when the day ends."""
+
+    entry: str
+    day: str
+    """The day in UTC, ``YYYY-MM-DD``."""
+    seeds: tuple[int, ...]
+    salt: str
+    """Mixed into the bots' seeds (:func:`cardroom.tables.driver.bot_seed`): derived from the
+    day's secret, so that a deal's seed, in its record once played, does not tell anybody
+    the bots' replies."""
+    ends_at: float
+    """When the day ends (unix seconds): the table takes no more actions from then."""
+
+    @property
+    def deals(self) -> int:
+        """How many deals the entry plays."""
+        return len(self.seeds)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the table's row keeps it."""
+        return {"entry": self.entry, "day": self.day, "seeds": list(self.seeds),
+                "salt": self.salt, "ends_at": self.ends_at}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> ChallengeTable | None:
+        """From the table's row (``None``: an ordinary table)."""
+        if data is None:
+            return None
+        return cls(str(data["entry"]), str(data["day"]), tuple(int(s) for s in data["seeds"]),
+                   str(data["salt"]), float(data["ends_at"]))
 
 
 @dataclass
@@ -193,6 +233,15 @@ class Table:
     ratings: RatingLookup | None = None
     """Where the seats' ratings are looked up (the room's :class:`~cardroom.tables.ratings.
     Rater`; ``None``: shown as never rated)."""
+    challenge: ChallengeTable | None = None
+    """A daily challenge entry's table (``None``: an ordinary one): its matches are the day's
+    deals, its seat is never played by a bot nor left, and it closes after the last deal."""
+
+    @property
+    def challenge_done(self) -> bool:
+        """A challenge table whose last deal is over."""
+        return (self.challenge is not None and self.game is not None and self.game.is_over
+                and self.match_number >= self.challenge.deals)
 
     @property
     def spec(self) -> GameSpec:
@@ -277,6 +326,9 @@ class Table:
             "typed_chat": self.settings.typed_chat, "invite_side": self.settings.invite_side,
             "invite": self.settings.invite if self.is_creators_seat(seat) else None,
             "rated": self.rated,
+            "challenge": None if self.challenge is None else {
+                "game": self.game_name, "day": self.challenge.day,
+                "deals": self.challenge.deals},
         }
 
     def is_creators_seat(self, seat: int | None) -> bool:
@@ -289,7 +341,10 @@ class Table:
     def reachable_by(self, player: Player | None, invite: str | None) -> bool:
         """Whether ``player`` may see this table, given the invite secret they bring: an open
         table anyone may, a private one its seated players, the player who takes a bot's
-        seat over and holders of its invite link."""
+        seat over and holders of its invite link; a daily challenge's table, its player
+        alone."""
+        if self.challenge is not None:
+            return player is not None and player.id == self.creator_id
         if not self.settings.private:
             return True
         if player is not None and (self.seat_of(player) is not None or any(

@@ -4,7 +4,7 @@
 A profile is read from the store's standings (a row per player and game, kept up to date
 by :mod:`cardroom.tables.ratings`) and the player's latest finished matches. A bot level has
 a profile too (``bot:NAME``). A private table's match is listed without its table or record:
-the table's id is not for strangers.
+the table's id is not for strangers; the daily challenge's deals only on the player's own.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ async def profile(store: Store, entity: str, own: bool = False) -> dict[str, Any
     if bot is not None and not _known_bot(bot):
         return None
     standings = await store.standings.of_player(entity)
-    recent = await store.standings.recent(entity, RECENT_MATCHES)
+    recent = await store.standings.recent(entity, RECENT_MATCHES, challenges=own)
     if bot is not None:
         if not standings and not recent:
             return None

@@ -3,7 +3,9 @@
 Who may see what:
 - a finished match of an open table: anyone;
 - a finished match of a private table: the people who played it, and holders of the table's
-  invite link while the table is open;
+  invite link while the table is open; a daily challenge's deal, besides its player, anybody
+  once its day is over and, before, players who have played every deal of that day
+  (:meth:`cardroom.tables.challenge.DailyChallenge.replay_allowed`);
 - the hands already over of a match still being played: the people seated at the table.
 
 Anyone else, and any match or hand that is not there, gets the same ``None`` (the web layer's
@@ -142,7 +144,9 @@ async def _private_allowed(room: Room, player: Player | None, match: FinishedMat
     if _seat_in(match, player) is not None:
         return True
     table = await _table(room, match.table_id)
-    return table is not None and invite_matches(table.settings.invite, invite)
+    if table is not None and invite_matches(table.settings.invite, invite):
+        return True
+    return await room.challenge.replay_allowed(player, match.table_id)
 
 
 def _seat_in(match: FinishedMatch, player: Player | None) -> int | None:

@@ -25,13 +25,14 @@ import zlib
 from typing import Any
 
 from cardroom.bus import Bus
-from cardroom.games.registry import DEFAULT_GAME, GAMES
+from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.metrics import Metrics, RoomState
 from cardroom.protocol import ErrorCode, Lobby, TableSummary
-from cardroom.store.data import NewBugReport, NewTable, TableSettings
+from cardroom.store.data import ChallengeEntry, NewBugReport, NewTable, TableSettings
 from cardroom.store.db import NameTaken, Store
 from cardroom.tables.accounts import AccountService, Session
 from cardroom.tables.analyses import Analyses
+from cardroom.tables.challenge import DEAL_OPTIONS, PLAYER_SEAT, DailyChallenge
 from cardroom.tables.chat import TableChat
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
@@ -41,6 +42,7 @@ from cardroom.tables.hints import suggest
 from cardroom.tables.lobby import PAGE_LIMIT, LobbyFeed
 from cardroom.tables.model import (
     MATCHES_SHOWN,
+    ChallengeTable,
     Listener,
     Player,
     RoomSettings,
@@ -80,9 +82,13 @@ class Room:
         self.chat = TableChat(core, self.quotas)
         self.accounts = AccountService(core, self.quotas)
         self.analyses = Analyses(store, self.workers, core.spawn)
+        self.challenge = DailyChallenge(core, self.driver, self.workers,
+                                        settings.challenge_bot)
         self.lobby_feed = LobbyFeed(self._lobby_row)
         core.on_lobby_change(self.lobby_feed.changed)
         self.metrics.watch(self._state)
+        self._dealing: set[str] = set()
+        """Challenge tables being made by this process (a second tab waits for them)."""
         self._hints: dict[tuple[str, int], tuple[int, asyncio.Future[dict[str, str]]]] = {}
         """The hint being worked out (or given) per table and seat, with the version it is
         for: asking again before the table moves on costs no more bot time."""
@@ -130,6 +136,8 @@ class Room:
             core.spawn(self.followers.heartbeat())
             core.spawn(self.sync.sweep())
         core.spawn(self.driver.close_abandoned_tables())
+        self.challenge.close_past_days()
+        core.spawn(self.challenge.sweep())
         await core.rater.rate_pending()
 
     async def stop(self) -> None:
@@ -244,21 +252,23 @@ class Room:
     async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
                            seat: int, turn_seconds: float | None, bot: str | None,
                            game: str = DEFAULT_GAME, hints: bool = False,
-                           private: bool = False, rated: bool = True) -> Table:
+                           private: bool = False, rated: bool = True,
+                           challenge: ChallengeTable | None = None,
+                           table_id: str | None = None) -> Table:
         """A new table of ``game`` (500 or 1000) with ``player`` in ``seat``; ``preset``
         ``None`` is the game's default preset, ``bot`` ``None`` the room's default bot;
         ``hints`` makes it a casual table, ``private`` friends only (with an invite link)
-        from the start; ``rated`` tables' matches change the ratings."""
+        from the start; ``rated`` tables' matches change the ratings; ``challenge`` makes it
+        a daily challenge entry's (private, with no invite link); ``table_id`` ``None``: a
+        fresh one."""
         bot = bot or self.settings.default_bot
-        spec = GAMES.get(game)
-        if spec is None:
-            raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
-                                                 f"{', '.join(GAMES)}.")
+        spec = known_game(game)
         if turn_seconds is not None and turn_seconds < self.settings.min_turn_seconds:
             raise RoomError(ErrorCode.BAD_RULES, "A turn timer must give at least "
                                                  f"{self.settings.min_turn_seconds:g} seconds.")
         self.quotas.tables(len(self.tables),
-                           sum(t.creator_id == player.id for t in self.tables.values()))
+                           sum(t.creator_id == player.id and t.challenge is None
+                               for t in self.tables.values()))
         try:
             rules = spec.rules(preset, options)
         except spec.rules_error as error:
@@ -267,18 +277,24 @@ class Room:
         seats = spec.players(rules)
         check_seat_number(seat, seats)
         now = time.time()
-        settings = TableSettings(private=True, invite=new_invite()) if private else TableSettings()
-        table = Table(id=secrets.token_hex(6), rules=rules, bot_level=bot,
+        settings = (TableSettings(private=True) if challenge is not None
+                    else TableSettings(private=True, invite=new_invite()) if private
+                    else TableSettings())
+        table = Table(id=table_id or secrets.token_hex(6), rules=rules, bot_level=bot,
                       turn_seconds=turn_seconds, creator_id=player.id,
                       seats=[Seat() for _ in range(seats)], updated_at=now,
                       game_name=spec.name, hints=hints, settings=settings, rated=rated,
-                      ratings=self.core.rater)
+                      ratings=self.core.rater, challenge=challenge)
         await self.core.store.add_table(NewTable(
             id=table.id, game=spec.name, rules=rules.to_dict(), seats=seats, bot=bot,
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
-            version=table.version, settings=settings, rated=rated))
+            version=table.version, settings=settings, rated=rated,
+            challenge=None if challenge is None else challenge.to_dict()))
         self.tables[table.id] = table
-        await self.seating.join(player, table, seat, settings.invite)
+        if challenge is None:
+            await self.seating.join(player, table, seat, settings.invite)
+        else:
+            await self.seating.seat_challenge(player, table, seat)
         return table
 
     async def join(self, player: Player, table_id: str, seat: int,
@@ -303,10 +319,7 @@ class Room:
         rules that most people are waiting at (or, failing one, that is in its first hand
         with a bot's seat to take over at the next hand), else at a new table of theirs
         whose other seats take the room's bots at once, open to others."""
-        spec = GAMES.get(game)
-        if spec is None:
-            raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
-                                                 f"{', '.join(GAMES)}.")
+        spec = known_game(game)
         try:
             rules = spec.rules(preset).to_dict()
         except spec.rules_error as error:
@@ -320,6 +333,59 @@ class Room:
         table = await self.create_table(player, preset, {}, 0, None, None, game=spec.name)
         await self.seating.start_with_bots(player, table, None)
         return table
+
+    async def enter_challenge(self, player: Player, game: str) -> Table:
+        """The player's table of today's challenge of ``game``: the one they started (to go on
+        where they stopped), or a new entry's, its first deal dealt at once with the
+        challenge bot in every other seat; ``challenge_played`` once they have played every
+        deal of the day (see :mod:`cardroom.tables.challenge`). The room's limit on tables
+        is checked before an entry is made; a challenge's table does not count among the
+        tables a player may have created."""
+        spec = known_game(game)
+        store, day = self.store.challenges, self.challenge.today()
+        entry = await store.entry(spec.name, day, player.id)
+        fresh = None
+        if entry is None:
+            self.quotas.tables(len(self.tables), 0)
+            fresh = ChallengeEntry(secrets.token_hex(8), spec.name, day, player.id,
+                                   secrets.token_hex(6), time.time())
+            entry = await store.add_entry(fresh)
+        held = entry.table_id in self.tables
+        table = await self.sync.load(entry.table_id)
+        if table is None:
+            if await self.store.load_table(entry.table_id) is not None:  # closed: all played
+                raise RoomError(ErrorCode.CHALLENGE_PLAYED, f"You have played today's "
+                                f"{spec.title} challenge: see how you stand on its "
+                                "leaderboard, and come back tomorrow for new deals.")
+            being_made = entry.table_id in self._dealing or (
+                entry != fresh and time.time() - entry.started_at < ENTRY_SETUP)
+            if being_made:  # by another tab, or another process: ask again
+                raise RoomError(ErrorCode.INTERNAL, "Your challenge is being dealt; please "
+                                                    "ask again in a moment.")
+            # A new entry's table, or one whose making failed (a refusal, a crash): make it.
+            return await self._challenge_table(player, spec, entry)
+        if table.game is None:  # made, but its seats not yet taken (a crash in between)
+            await self.seating.seat_challenge(player, table, PLAYER_SEAT)
+        elif not held:  # read back from the store: its bots go on
+            self.driver.changed(table)
+        return table
+
+    async def _challenge_table(self, player: Player, spec: GameSpec,
+                               entry: ChallengeEntry) -> Table:
+        """Make an entry's table of its day's deals, seat the player and the bots (its first
+        deal starts), and have the bots play the deals too if nobody has yet."""
+        self._dealing.add(entry.table_id)
+        try:
+            deals = dataclasses.replace(await self.challenge.deals(spec, entry.day),
+                                        entry=entry.id)
+            table = await self.create_table(
+                player, spec.daily.preset, DEAL_OPTIONS, PLAYER_SEAT, None,
+                self.settings.challenge_bot, game=spec.name, rated=False, challenge=deals,
+                table_id=entry.table_id)
+            self.challenge.ensure_bot_results(spec, deals)
+            return table
+        finally:
+            self._dealing.discard(entry.table_id)
 
     def _places_for(self, player: Player, game: str,
                     rules: dict[str, Any]) -> list[tuple[Table, int]]:
@@ -409,6 +475,11 @@ class Room:
         proved by the solver first, :mod:`~cardroom.tables.claims`)."""
         started = time.perf_counter()
         table = await self._visible(player, table_id)
+        if self.challenge.day_over(table):
+            self.challenge.close(table)
+            raise RoomError(ErrorCode.CHALLENGE_TABLE, "This challenge's day is over: its "
+                                                       "deals count as they stood at midnight "
+                                                       "(UTC).")
         # A claim is proved first, outside the table's lock, for the version it holds at.
         judged = await self.driver.claims.judged(table, table.seat_of(player), action)
         action, proven_at = judged.action, judged.version
@@ -498,6 +569,10 @@ class Room:
             record=record))
 
 
+ENTRY_SETUP = 30.0
+"""Seconds an entry's table may take to be made before another request makes it instead."""
+
+
 def new_invite() -> str:
     """A fresh invite link secret: 192 random bits, URL-safe."""
     return secrets.token_urlsafe(24)
@@ -507,3 +582,12 @@ def _quietly(task: asyncio.Future[Any]) -> None:
     """Retrieve a shared task's outcome, so one nobody awaited any more does not warn."""
     if not task.cancelled():
         task.exception()
+
+
+def known_game(game: str) -> GameSpec:
+    """The registry's game of that name, or ``bad_rules`` naming the choices."""
+    spec = GAMES.get(game)
+    if spec is None:
+        raise RoomError(ErrorCode.BAD_RULES, f"Unknown game {game!r}; choose one of: "
+                                             f"{', '.join(GAMES)}.")
+    return spec

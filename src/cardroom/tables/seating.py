@@ -103,6 +103,7 @@ class Seating:
 
         def check() -> dict[int, Seat]:
             _check_creator(table, player)
+            _check_not_challenge(table)
             check_seat_number(seat, len(table.seats))
             state = table.seats[seat]
             if reserved and (table.status == "playing" or not state.empty):
@@ -124,6 +125,7 @@ class Seating:
             number = table.seat_of(player)
             if number is None:
                 return _give_up_succession(table, player)
+            _check_not_challenge(table)
             if table.status == "playing":
                 return {number: dataclasses.replace(table.seats[number], away=True)}
             return {number: Seat()}
@@ -136,6 +138,7 @@ class Seating:
 
         def check() -> dict[int, Seat]:
             _check_creator(table, player)
+            _check_not_challenge(table)
             _check_seating_open(table)
             check_bot_name(bot)
             check_seat_number(seat, len(table.seats))
@@ -153,9 +156,25 @@ class Seating:
 
         def check() -> dict[int, Seat]:
             _check_creator(table, player)
+            _check_not_challenge(table)
             _check_seating_open(table)
             check_bot_name(bot)
             return {n: Seat(bot=bot) for n, s in enumerate(table.seats) if s.open}
+
+        await self._change_seats(table, check)
+
+    async def seat_challenge(self, player: Player, table: Table, seat: int) -> None:
+        """Seat a daily challenge's player and its bots (the table's) in one change, which
+        starts its first deal; nothing if they sit there already. Nobody, the player neither,
+        chooses a challenge's bots (see :func:`_check_not_challenge`)."""
+
+        def check() -> dict[int, Seat]:
+            if table.game is not None:
+                return {}
+            wanted = {n: Seat(player=player) if n == seat else Seat(bot=table.bot_level)
+                      for n in range(len(table.seats))}
+            return {n: state for n, state in wanted.items()
+                    if (table.seats[n].player, table.seats[n].bot) != (state.player, state.bot)}
 
         await self._change_seats(table, check)
 
@@ -181,6 +200,7 @@ class Seating:
         async def attempt() -> bool:
             nonlocal settings
             _check_creator(table, player)
+            _check_not_challenge(table)
             settings = make(table.settings)
             if settings == table.settings:
                 return True
@@ -262,6 +282,15 @@ def _give_up_succession(table: Table, player: Player) -> dict[int, Seat]:
         if state.successor is not None and state.successor.id == player.id:
             return {number: dataclasses.replace(state, successor=None)}
     raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
+
+
+def _check_not_challenge(table: Table) -> None:
+    """Refuse a change of a daily challenge's table: its player plays every deal, nobody
+    else may reach it before the day is over, and it stays that way."""
+    if table.challenge is not None:
+        raise RoomError(ErrorCode.CHALLENGE_TABLE, "This is a daily challenge's table: you "
+                        "play its deals yourself, and it stays private. Close the page to "
+                        "stop; your seat waits for you until the day is over.")
 
 
 def _check_creator(table: Table, player: Player) -> None:

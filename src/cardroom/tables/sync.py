@@ -20,6 +20,7 @@ from cardroom.store.data import StoredSeat, StoredTable
 from cardroom.tables.core import CONFLICT_RETRIES, TABLE_CHANNEL, Core
 from cardroom.tables.model import (
     MATCHES_SHOWN,
+    ChallengeTable,
     Player,
     Seat,
     Table,
@@ -52,7 +53,8 @@ class Sync:
                       seats=[Seat() for _ in range(spec.players(rules))],
                       updated_at=stored.updated_at, match_number=stored.match_number,
                       version=stored.version, game_name=spec.name, hints=stored.hints,
-                      settings=stored.settings, rated=stored.rated, ratings=self.core.rater)
+                      settings=stored.settings, rated=stored.rated, ratings=self.core.rater,
+                      challenge=ChallengeTable.from_dict(stored.challenge))
         await self._load_into(table, stored)
         return table
 
@@ -147,6 +149,17 @@ class Sync:
                 await self._adopt(stored)
         return core.table(table_id)
 
+    async def load(self, table_id: str) -> Table | None:
+        """A table held here, or else read from the store and held from now on (one that
+        was let go of, or another process made); ``None`` if there is none open."""
+        held = self.core.tables.get(table_id)
+        if held is not None:
+            return held
+        stored = await self.core.store.load_table(table_id)
+        if stored is None or stored.closed:
+            return None
+        return await self._adopt(stored) or self.core.tables.get(table_id)
+
     async def _adopt(self, stored: StoredTable) -> Table | None:
         """Hold a table first heard of now; ``None`` if another task adopted it meanwhile
         (theirs is kept: one object per table, or followers would hang on a copy)."""
@@ -216,15 +229,20 @@ class Sync:
 
     async def sweep(self) -> None:
         """Catch up every table whose version in the database differs from ours, and load
-        tables made elsewhere that we never heard of (every :data:`SWEEP` seconds)."""
+        tables made elsewhere that we never heard of (every :data:`SWEEP` seconds; not a daily
+        challenge's, which its player brings here when they come back)."""
         core = self.core
         while True:
             await asyncio.sleep(SWEEP)
             try:
                 versions = await core.store.table_versions()
+                challenge_ids = set(versions) - set(
+                    await core.store.table_versions(challenges=False))
                 for table_id, version in versions.items():
                     table = core.tables.get(table_id)
                     if table is None:
+                        if table_id in challenge_ids:
+                            continue
                         await self.get_table(table_id)
                         continue
                     if version != table.version and not table.lock.locked():

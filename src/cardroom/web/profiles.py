@@ -1,7 +1,8 @@
 """The JSON behind the profile, leaderboard and replay screens, and matches' records.
 
 ``/api/players/{id}``, ``/api/leaderboard?game=500``, ``/api/matches/{table}/{match}/record``
-(and ``…/pbn``),
+(and ``…/pbn``), the daily challenge's ``/api/challenge?game=500&day=…``,
+``/api/challenge/days?game=500`` and ``/api/challenge/players/{id}?game=500``,
 ``/api/replays/{table}/{match}`` and ``/api/replays/{table}/{match}/hands/{hand}?seat=S``:
 each one client address may ask for ``lookups_per_minute`` times a minute (then 429), as they
 cost the database a few queries. Replays and records follow :mod:`cardroom.tables.replays`'
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -21,9 +23,10 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from cardroom.games.registry import DEFAULT_GAME
+from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.tables import profiles, replays
 from cardroom.tables.analyses import AnalysisBusy
+from cardroom.tables.challenge import PAGE_ROWS, day_end
 from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Player
 from cardroom.tables.quotas import QuotaExceeded
@@ -35,6 +38,12 @@ GZIP_FROM = 2048
 """Answers at least this long (bytes of JSON) are compressed for clients that accept it: a
 hand's replay repeats the table's view at every step, about 200 KB that compress to 5."""
 NOT_FOUND = "There is no such match to replay."
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+"""A challenge's day in a query (``YYYY-MM-DD``)."""
+OFFSET_MAX = 10**6
+"""Past any day's last row."""
+BOTS_NAME = "The bots"
+"""What a challenge leaderboard calls the bots' own row."""
 
 
 class _Count(Convertor[int]):
@@ -97,6 +106,86 @@ async def leaderboard(request: Request) -> Response:
         return JSONResponse({"error": "offset and limit are whole numbers"}, status_code=400)
     return JSONResponse(await profiles.leaderboard(
         room.store, game, room.settings.leaderboard_min_matches, offset, limit))
+
+
+async def challenge_board(request: Request) -> Response:
+    """A page of a day's challenge leaderboard (today's unless ``?day=YYYY-MM-DD`` names a
+    past one; ``offset`` and ``limit``, at most 100 rows), with the asker's own entry: how
+    many deals they played, their row, and their table while it is open. The others'
+    results show once the day is over or the asker has played every deal."""
+    spec = _challenge_asked(request)
+    if isinstance(spec, Response):
+        return spec
+    room: Room = request.app.state.room
+    today = room.challenge.today()
+    day = request.query_params.get("day", today)
+    if not _real_day(day) or day > today:
+        return _no_challenge()
+    try:
+        offset = min(max(0, int(request.query_params.get("offset", 0))), OFFSET_MAX)
+        limit = min(max(1, int(request.query_params.get("limit", PAGE_ROWS))), PAGE_ROWS)
+    except ValueError:
+        return JSONResponse({"error": "offset and limit are whole numbers"}, status_code=400)
+    asker = await _asker(request)
+    board = await room.challenge.board(spec, day)
+    answer = board.to_dict(asker.id if asker else None, BOTS_NAME, offset, limit)
+    answer.update(today=today, title=spec.title, you=None)
+    if asker is not None:
+        entry = await room.store.challenges.entry(spec.name, day, asker.id)
+        row = answer["you_row"]
+        if entry is not None:
+            answer["you"] = {"played": row["played"] if row else 0,
+                             "rank": row["rank"] if row else None,
+                             "table_id": entry.table_id if not board.finished(asker.id)
+                             and not board.over else None}
+    return JSONResponse(answer)
+
+
+def _real_day(day: str) -> bool:
+    """``YYYY-MM-DD`` naming a day of the calendar."""
+    if not DAY.fullmatch(day):
+        return False
+    try:
+        day_end(day)
+    except ValueError:
+        return False
+    return True
+
+
+async def challenge_days(request: Request) -> Response:
+    """The past days of a game's challenge that anybody played, newest first."""
+    spec = _challenge_asked(request)
+    if isinstance(spec, Response):
+        return spec
+    room: Room = request.app.state.room
+    return JSONResponse({"game": spec.name, "today": room.challenge.today(),
+                         "days": await room.challenge.archive(spec)})
+
+
+async def challenge_history(request: Request) -> Response:
+    """A player's past and present entries of a game's challenge, newest first, with their
+    rank among the day's players (the profile's history of ranks)."""
+    spec = _challenge_asked(request)
+    if isinstance(spec, Response):
+        return spec
+    room: Room = request.app.state.room
+    player_id = request.path_params["player_id"][:64]
+    return JSONResponse({"game": spec.name, "player_id": player_id,
+                         "days": await room.challenge.history(spec, player_id)})
+
+
+def _challenge_asked(request: Request) -> GameSpec | Response:
+    """The game whose challenge the query names (``?game=``, the default game if none); or
+    the answer instead: 429 for an address that asks too often, 404 for no such game."""
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+    spec = GAMES.get(request.query_params.get("game", DEFAULT_GAME))
+    return _no_challenge() if spec is None else spec
+
+
+def _no_challenge() -> Response:
+    return JSONResponse({"error": "There is no such challenge."}, status_code=404)
 
 
 async def _asker(request: Request) -> Player | None:
@@ -273,6 +362,9 @@ async def _body(request: Request) -> bytes | None:
 routes: list[Route] = [
     Route("/api/players/{player_id}", player, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
+    Route("/api/challenge", challenge_board, methods=["GET"]),
+    Route("/api/challenge/days", challenge_days, methods=["GET"]),
+    Route("/api/challenge/players/{player_id}", challenge_history, methods=["GET"]),
     Route("/api/matches/{table_id}/{number:count}/record", match_record, methods=["GET"]),
     Route("/api/matches/{table_id}/{number:count}/pbn", match_pbn, methods=["GET"]),
     Route("/api/replays/import", import_record, methods=["POST"]),

@@ -27,6 +27,7 @@ from cardroom.protocol import (
     Chat,
     Claim,
     CreateTable,
+    DailyChallengeMessage,
     DeleteAccount,
     Error,
     ErrorCode,
@@ -126,7 +127,8 @@ class Connection:
             "create_table": self._create_table, "join": self._join, "leave": self._leave,
             "add_bot": self._add_bot, "start_with_bots": self._start_with_bots,
             "open": self._open, "act": self._act, "hint": self._hint,
-            "play_now": self._play_now, "table_settings": self._table_settings,
+            "play_now": self._play_now, "daily_challenge": self._daily_challenge,
+            "table_settings": self._table_settings,
             "invite": self._invite, "reserve_seat": self._reserve_seat, "chat": self._chat,
             "report_bug": self._report_bug, "claim": self._claim, "sign_in": self._sign_in,
             "sign_out": self._sign_out, "change_password": self._change_password,
@@ -434,6 +436,12 @@ class Connection:
     async def _play_now(self, message: PlayNow) -> dict[str, Any]:
         player = self._need_player()
         table = await self.room.play_now(player, message.game, message.preset)
+        seat = await self.room.open(self, player, table.id)
+        return {"table_id": table.id, "seat": seat}
+
+    async def _daily_challenge(self, message: DailyChallengeMessage) -> dict[str, Any]:
+        player = self._need_player()
+        table = await self.room.enter_challenge(player, message.game)
         seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 
