@@ -91,13 +91,25 @@ function summary(names, scores, target, update, teams, tags) {
   const winner = view?.winner;
   return el("div", { class: "score-summary" },
     el("div", { class: `score-sides sides-${teams.length}` }, ...teams.map((_, i) => side(i))),
-    el("p", { class: "muted small score-meta" },
-      `Match ${update.match_number || 1}${target ? ` · first to ${target}` : ""}`,
+    el("p", { class: "muted small score-meta" }, matchText(update, target),
       winner != null ? el("strong", { class: "score-winner", text: ` · ${names[winner]} win!` }) : null));
 }
 
 /**
+ * Which match this is and how it is won: "Match 2 · first to 500"; a match of a fixed number
+ * of deals says so; at a daily challenge's table each deal is a match of its own, "Deal 3 of 8".
+ */
+function matchText(update, target) {
+  const number = update.match_number || 1;
+  if (update.challenge) return `Deal ${number} of ${update.challenge.deals}`;
+  const deals = update.view?.rules?.deals;
+  if (deals) return `Match ${number} · ${deals} ${deals === 1 ? "deal" : "deals"}, the highest score wins`;
+  return `Match ${number}${target ? ` · first to ${target}` : ""}`;
+}
+
+/**
  * Every hand of every match at this table, newest match last, as seed 004's Detailed view.
+ * At a daily challenge's table a match is one deal, and is called so.
  */
 function history(update, names, teams) {
   const body = el("tbody");
@@ -105,16 +117,20 @@ function history(update, names, teams) {
   const seats = update.seats || [];
   // A finished match's hands replay for anyone who may see the table; the hands over of the
   // match being played, for its players only (the server says the same).
+  const unit = update.challenge ? "Deal" : "Match";
   const rows = (hands, match, replayable) => hands.map((hand, n) =>
     handRow(hand, seats, teams, replayable ? replayHref(update.table_id, match, { hand: n + 1 }) : null));
   for (const match of finished) {
-    body.append(matchHeading(`Match ${match.match}`, match.winner != null ? `won by ${names[match.winner]}` : "", teams));
+    body.append(matchHeading(`${unit} ${match.match}`, match.winner != null ? `won by ${names[match.winner]}` : "", teams));
     body.append(...rows(match.hands || [], match.match, true));
   }
   const current = currentHands(update);
-  if (current.length || finished.length) {
+  // Between a match's end and the next, the match just finished is among the finished ones:
+  // no heading says it is still in progress.
+  const playing = !finished.some((match) => match.match === update.match_number);
+  if (current.length || (playing && finished.length)) {
     if (finished.length || update.match_number > 1) {
-      body.append(matchHeading(`Match ${update.match_number}`, "in progress", teams));
+      body.append(matchHeading(`${unit} ${update.match_number}`, "in progress", teams));
     }
     body.append(...rows(current, update.match_number, update.seat != null));
   }
