@@ -85,6 +85,9 @@ async def test_two_players_play_the_same_deals_and_see_what_they_may(server: Any
         ann_first = await ann.wait_for(ann_table, has_hand)
         bob_first = await bob.wait_for(bob_table, has_hand)
         assert sorted(ann_first["view"]["hand"]) == sorted(bob_first["view"]["hand"])
+        # The table message says it is a challenge's (a table screen hides Leave and Invite).
+        assert ann_first["challenge"]["game"] == "500"
+        assert ann_first["challenge"]["deals"] == DEALS
 
         # The table is the player's all day: no leaving, no sharing.
         for refused in (bob.leave(bob_table), bob.invite(bob_table),
@@ -136,15 +139,16 @@ async def test_two_players_play_the_same_deals_and_see_what_they_may(server: Any
             assert (worse["rank"] == better["rank"]) if tie else worse["rank"] > better["rank"]
         # Her own entry: every deal played, and the table closed after the last.
         assert board["you"] == {"played": DEALS, "rank": ann_row["rank"], "table_id": None}
+        assert board["you_row"] == ann_row and board["total_rows"] == 3
 
-        # Bob, who has not finished, sees totals and ranks, but only his own deals.
+        # Bob, who has not finished, sees who plays and how far they got, his own row whole,
+        # but nobody else's rank, score, deals or table.
         status, seen = await aget(server, "/api/challenge?game=500", bob_token)
-        assert status == 200 and not seen["deals_shown"]
-        assert row_of(seen, ann_id)["deals"] is None and row_of(seen, ann_id)["table_id"] is None
-        assert row_of(seen, ann_id)["rank"] == ann_row["rank"]
-        assert row_of(seen, ann_id)["total"] == ann_row["total"]
-        assert row_of(seen, bob_id)["deals"] == bob_row["deals"]
-        assert row_of(seen, bob_id)["table_id"] == bob_table
+        assert status == 200 and not seen["deals_shown"] and seen["entries"] == 2
+        hidden = row_of(seen, ann_id)
+        assert hidden["played"] == DEALS and hidden["name"] == "Ann"
+        assert all(hidden[key] is None for key in ("rank", "total", "points", "deals", "table_id"))
+        assert row_of(seen, bob_id) == seen["you_row"] == bob_row
         assert seen["you"] == {"played": 3, "rank": bob_row["rank"], "table_id": bob_table}
         # A stranger sees no deals and has no entry.
         status, anonymous = await aget(server, "/api/challenge?game=500")
@@ -167,16 +171,14 @@ async def test_two_players_play_the_same_deals_and_see_what_they_may(server: Any
         status, days = await aget(server, "/api/challenge/days?game=500")
         assert status == 200 and days == {"game": "500", "today": today, "days": []}
 
-        # Each player's history lists today's entry with their rank among the players.
-        people = sorted((ann_row, bob_row), key=lambda r: r["rank"])
+        # Each player's history lists today's entry: how far they got (the rank comes once
+        # the day is over).
         for player_id, row in ((ann_id, ann_row), (bob_id, bob_row)):
             status, history = await aget(server, f"/api/challenge/players/{player_id}?game=500")
             assert status == 200 and history["player_id"] == player_id
             [entry] = history["days"]
-            assert entry["day"] == today and entry["of"] == 2 and entry["deals"] == DEALS
+            assert entry["day"] == today and entry["deals"] == DEALS
             assert entry["played"] == row["played"] and not entry["over"]
-            assert entry["total"] == pytest.approx(row["total"])
-            assert entry["rank"] == 1 + sum(other["rank"] < row["rank"] for other in people)
         status, history = await aget(server, f"/api/challenge/players/{ann_id}?game=1000")
         assert status == 200 and history["days"] == []
     finally:

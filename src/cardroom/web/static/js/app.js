@@ -266,8 +266,9 @@ async function playChallenge(game) {
 }
 
 /**
- * Remember that a table is a daily challenge entry's (the table message does not say): its
- * player neither leaves it nor shares it, and its last deal ends it.
+ * Remember that a table is a daily challenge entry's (its table messages say so too, but the
+ * page may show it before the first one): its player neither leaves it nor shares it, and its
+ * last deal ends it.
  * @param {string} tableId
  * @param {string} game
  */
@@ -277,17 +278,20 @@ function rememberChallenge(tableId, game) {
 
 /** The game of the challenge whose entry's table this is, or null for an ordinary table. */
 function challengeOf(tableId) {
-  return (tableId && load().challenges[tableId]) || null;
+  if (!tableId) return null;
+  return state.tables.get(tableId)?.challenge?.game || load().challenges[tableId] || null;
 }
 
-/** The challenge tables whose end has been told (once each). */
-const challengesTold = new Set();
+/** How many deals a challenge table plays (its message says; the game's usual number until). */
+function challengeDeals(tableId) {
+  return state.tables.get(tableId)?.challenge?.deals || CHALLENGE_DEALS[challengeOf(tableId)] || 0;
+}
 
 /** A challenge table's last deal is over (it closes): the result is on the challenge screen. */
 function challengeDone(message) {
   const game = challengeOf(message?.table_id);
-  return Boolean(game && message.match_number >= (CHALLENGE_DEALS[game] || Infinity)
-    && message.status !== "playing");
+  const deals = challengeDeals(message?.table_id);
+  return Boolean(game && deals && message.match_number >= deals && message.status !== "playing");
 }
 
 function showNameEntry() {
@@ -452,7 +456,7 @@ function tableContext(tableId) {
     rulesLink: `/rules/table/${tableId}${inviteFor(tableId) ? `?invite=${encodeURIComponent(inviteFor(tableId))}` : ""}`,
     onLeave: leaveTable,
     notify,
-    challenge: Boolean(challengeOf(tableId)),
+    challenge: challengeOf(tableId) ? { game: challengeOf(tableId), deals: challengeDeals(tableId) } : null,
   };
 }
 
@@ -466,6 +470,7 @@ function onTable(message) {
   if (previous && previous.version > message.version) return; // stale
   state.tables.set(id, message);
   if (message.creator) state.creators.set(id, message.creator);
+  if (message.challenge) rememberChallenge(id, message.challenge.game);
   if (message.seat != null) state.myTables.add(id);
   if (id !== state.tableId) return;
   if (state.tableView && state.tableGame !== gameOf(id)) mountTableView(id); // drawn for the wrong game
@@ -500,7 +505,7 @@ function drawToolbar(message) {
   const challenge = challengeOf(state.tableId);
   const parts = challenge ? [`Daily challenge · ${game}`] : [preset ? `${game} · ${preset}` : game, `table ${state.tableId}`];
   if (challenge && message?.match_number) {
-    parts.push(`deal ${message.match_number} of ${CHALLENGE_DEALS[challenge] || "?"}`);
+    parts.push(`deal ${message.match_number} of ${challengeDeals(state.tableId) || "?"}`);
   } else if (message?.match_number) parts.push(`match ${message.match_number}`);
   if (message && !challenge) parts.push(message.hints ? "casual: hints allowed" : "no hints");
   if (message && !challenge) parts.push(timerText(message.turn_seconds));
@@ -533,10 +538,6 @@ function drawChallengeLink(message, game) {
   link.dataset.state = done ? "done" : "playing";
   link.title = done ? "Every deal is played: your rank and everybody's deals"
     : "The challenge's leaderboard (your table waits for you: come back with Continue)";
-  if (done && !challengesTold.has(message.table_id)) {
-    challengesTold.add(message.table_id);
-    notify("That was the last deal of today's challenge: see how you did on the leaderboard.", "info");
-  }
 }
 
 /** The table message comes from a seat its creator holds: ours to share. */

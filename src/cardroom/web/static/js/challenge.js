@@ -142,13 +142,16 @@ function entriesText(board) {
 function state(board, ctx) {
   const you = board.you;
   if (you && you.played >= board.deals) {
-    const place = peopleRank(board, ctx.me()?.player_id);
+    const place = placeOf(board);
     return el("div", { class: "challenge-state done" },
       el("p", { class: "challenge-done", "data-testid": "challenge-state", dataset: { state: "done" } },
         el("strong", { text: "Done: " }), place ? `rank ${place.rank} of ${place.of}${place.tied ? " (tied)" : ""}`
           : "every deal played",
-        place ? el("span", { class: "challenge-total", text: ` · ${percentText(place.row.total, board.deals)}` }) : null),
-      el("p", { class: "muted small", text: "Come back tomorrow for new deals." }));
+        place?.total != null ? el("span", { class: "challenge-total", text: ` · ${percentText(place.total, board.deals)}` })
+          : null),
+      el("p", { class: "muted small", text: board.bots_ready
+        ? "The bots' own result counts as one more. Come back tomorrow for new deals."
+        : "Come back tomorrow for new deals." }));
   }
   const started = Boolean(you);
   const text = started ? `Continue (deal ${Math.min(you.played + 1, board.deals)} of ${board.deals})`
@@ -172,17 +175,19 @@ function state(board, ctx) {
 }
 
 /**
- * The player's rank among the day's players (the bots' row left out), with how many there are.
+ * The player's place on the day's leaderboard, as the server ranks it (every row, the bots'
+ * included, as a profile's history counts it too), whether another row shares it, and the
+ * player's total.
  * @param {object} board
- * @param {string|undefined} playerId
- * @returns {{rank: number, of: number, row: object, tied: boolean}|null}
+ * @returns {{rank: number, of: number, tied: boolean, total: number|null}|null}
  */
-function peopleRank(board, playerId) {
-  const row = board.rows.find((other) => other.player_id && other.player_id === playerId);
-  if (!row) return null;
-  const people = board.rows.filter((other) => !other.bots);
-  return { rank: 1 + people.filter((other) => other.rank < row.rank).length, of: people.length, row,
-    tied: people.some((other) => other !== row && other.rank === row.rank) };
+function placeOf(board) {
+  const row = board.you_row;
+  const rank = board.you?.rank ?? row?.rank;
+  if (rank == null) return null;
+  const of = board.total_rows ?? board.rows.length;
+  const tied = board.rows.filter((other) => other.rank === rank).length > 1;
+  return { rank, of, tied, total: row?.total ?? null };
 }
 
 /**
@@ -215,19 +220,26 @@ function dayText(day) {
 function leaderboard(board, ctx) {
   const me = ctx.me()?.player_id;
   const mine = (row) => row.player_id && row.player_id === me;
-  const rows = board.rows.flatMap((row) => {
+  const listed = [...board.rows];
+  // The asker's own row, when it is not on this page of the standings.
+  const own = board.you_row && !listed.some(mine) ? board.you_row : null;
+  if (own) listed.push(own);
+  const rows = listed.flatMap((row) => {
     const line = el("tr", { class: [row.bots ? "bots" : "", mine(row) ? "mine" : ""].join(" ").trim() || null,
-      "data-testid": "challenge-row", dataset: { playerId: row.player_id || "bots", rank: row.rank } },
-    el("td", { class: "number", text: String(row.rank) }),
+      "data-testid": "challenge-row", dataset: { playerId: row.player_id || "bots", rank: row.rank ?? "" } },
+    el("td", { class: "number", text: row.rank == null ? "–" : String(row.rank) }),
     el("td", { class: "leaderboard-name" },
       row.bots ? el("span", { class: "challenge-bots-name", text: row.name }) : nameLink(row.name, row.player_id, "player-link"),
       row.bots ? el("span", { class: "tag tag-bot-level", text: "bots",
         title: "The bots playing all four seats: one more result to beat on each deal" }) : null,
       mine(row) ? el("span", { class: "tag tag-you", text: "you" }) : null),
-    el("td", { class: "number", "data-testid": "challenge-total",
-      title: `${row.total} matchpoints of ${board.deals * 100}` },
-    el("strong", { text: percentText(row.total, board.deals) })),
-    el("td", { class: "number", text: pointsText(row.points, true) }),
+    row.total == null
+      ? el("td", { class: "number muted", "data-testid": "challenge-total", text: "–",
+        title: "Shown once you have played every deal" })
+      : el("td", { class: "number", "data-testid": "challenge-total",
+        title: `${row.total} matchpoints of ${board.deals * 100}` },
+      el("strong", { text: percentText(row.total, board.deals) })),
+    el("td", { class: "number", text: row.points == null ? "–" : pointsText(row.points, true) }),
     el("td", { class: "number", text: `${row.played}/${board.deals}` }));
     if (!row.deals) return [line];
     return [line, el("tr", { class: `challenge-deals-row${mine(row) ? " mine" : ""}${row.bots ? " bots" : ""}` },
@@ -243,7 +255,9 @@ function leaderboard(board, ctx) {
     ? el("table", { class: "players-table leaderboard-table challenge-table" },
       headerRow(["#", "Name", "Score", "Points", "Deals"], [0, 2, 3, 4]),
       el("tbody", {}, ...rows))
-    : el("p", { class: "players-empty", text: "Nobody has played this day's deals." }));
+    : el("p", { class: "players-empty", text: "Nobody has played this day's deals." }),
+  board.total_rows > board.rows.length
+    ? el("p", { class: "muted small", text: `The first ${board.rows.length} of ${board.total_rows} rows.` }) : null);
 }
 
 /** What the leaderboard's figures are, and when the deals show. */
@@ -251,7 +265,8 @@ function boardRule(board) {
   const parts = [`Score: the matchpoints won on the ${plural(board.deals, "deal", "deals")}, as a share of all `
     + "there were (a deal not played scores nothing). Points: your side's points less the other side's."];
   if (!board.deals_shown) {
-    parts.push("Each deal's results and replays show once you have played every deal (or the day is over).");
+    parts.push("Until you have played every deal (or the day is over) you see who is playing and how far "
+      + "they have got; their scores, deals and replays show after, so nobody learns which deals are big ones.");
   }
   if (!board.bots_ready) parts.push("The bots are still playing their own result.");
   return parts.join(" ");
@@ -295,20 +310,22 @@ function dealByDeal(board, ctx) {
     const top = Math.max(...played.map((row) => row.deals[n][0]));
     const best = played.find((row) => row === own && row.deals[n][0] === top)
       || played.find((row) => row.deals[n][0] === top);
+    // When the bots did better than every player, theirs is the best result and comes first;
+    // the players' best follows, said to be theirs.
     const botsBetter = bots?.deals?.[n] && bots.deals[n][0] > top
-      ? el("span", { class: "muted small challenge-bots-better",
-        title: "The bots' own result, playing all four seats (no replay)",
-        text: `bots ${pointsText(bots.deals[n][0], true)}` }) : null;
+      ? el("span", { class: "small challenge-bots-better",
+        title: "The bots' own result, playing all four seats (no replay)" },
+      el("strong", { text: pointsText(bots.deals[n][0], true) }), " the bots") : null;
+    const playersBest = botsBetter ? el("span", { class: "muted small", text: "players' best: " }) : null;
     const yours = own?.deals?.[n];
     lines.push(el("tr", { "data-testid": "challenge-deal-line", dataset: { deal: number } },
       el("th", { scope: "row", text: String(number) }),
       own ? el("td", {}, yours ? result(own, n, "Your replay", "challenge-own-replay")
         : el("span", { class: "muted", text: "not played" })) : null,
-      el("td", {}, best === own
-        ? el("span", { class: "challenge-result" }, el("span", { class: "tag tag-you", text: "yours",
-          title: played.length > 1 ? "Nobody did better than you" : "Nobody else has played it yet" }))
-        : result(best, n, "Best replay", "challenge-best-replay", true),
-      botsBetter)));
+      el("td", {}, botsBetter, best === own
+        ? el("span", { class: "challenge-result" }, playersBest, el("span", { class: "tag tag-you", text: "yours",
+          title: played.length > 1 ? "No other player did better than you" : "Nobody else has played it yet" }))
+        : result(best, n, "Best replay", "challenge-best-replay", true, playersBest))));
   }
   return el("section", { class: "card challenge-by-deal", "data-testid": "challenge-by-deal",
     "aria-labelledby": "challenge-by-deal-heading" },
@@ -319,10 +336,10 @@ function dealByDeal(board, ctx) {
     headerRow(own ? ["Deal", "You", "Best"] : ["Deal", "Best"]), el("tbody", {}, ...lines)));
 }
 
-/** A row's result on deal `n`: points, matchpoints and its replay link. */
-function result(row, n, label, testid, named = false) {
+/** A row's result on deal `n`: points, matchpoints and its replay link (after `lead`, if any). */
+function result(row, n, label, testid, named = false, lead = null) {
   const [points, mp] = row.deals[n];
-  return el("span", { class: "challenge-result" },
+  return el("span", { class: "challenge-result" }, lead,
     el("strong", { text: pointsText(points, true) }),
     el("span", { class: "muted", text: ` ${Math.round(mp)}%` }),
     named ? el("span", { class: "challenge-result-name", text: ` ${row.name}` }) : null,
@@ -374,7 +391,14 @@ export async function challengeHistory(playerId) {
       dataset: { day: day.day, game: day.game } },
     el("td", {}, el("a", { href: challengeHref(day.game, day.over ? day.day : null), text: dayText(day.day) })),
     el("td", {}, el("span", { class: `tag tag-game game-${day.game}`, text: day.game })),
-    el("td", { class: "number", text: `${day.rank} of ${day.of}` }),
-    el("td", { class: "number", text: percentText(day.total, day.deals) }),
+    el("td", { class: "number", text: rankText(day) }),
+    el("td", { class: "number", text: day.total == null ? "–" : percentText(day.total, day.deals) }),
     el("td", { class: "number", text: `${day.played}/${day.deals}` }))))));
+}
+
+/** A history day's rank: "2 of 5"; today's shows once the day is over. */
+function rankText(day) {
+  if (day.rank != null) return `${day.rank} of ${day.of}`;
+  if (day.over) return "–";
+  return day.played >= day.deals ? "today: done" : "today: playing";
 }

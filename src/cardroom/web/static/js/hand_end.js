@@ -62,7 +62,23 @@ export class HandEnd {
   /** The status line while the end is on show (null otherwise). */
   statusText() {
     if (!this.held) return this.table.view?.phase === SCORED ? "The hand is over" : null;
+    const challenge = this.challengeDeal();
+    if (challenge && this.held.over) {
+      return challenge.last ? "That was the challenge's last deal" : "The deal is over: the next one follows";
+    }
     return this.held.over ? "The match is over: a new one follows" : "The hand is over: the next deal follows";
+  }
+
+  /**
+   * At a daily challenge's table (each deal a match of its own), which deal this is and
+   * whether it is the last; null at any other table.
+   * @returns {{deal: number, deals: number, last: boolean}|null}
+   */
+  challengeDeal() {
+    const deals = this.table.challenge?.()?.deals;
+    if (!deals) return null;
+    const deal = this.table.message?.match_number || 0;
+    return { deal, deals, last: deal >= deals };
   }
 
   /** Show the result once the last trick has been swept, if these events end a hand. */
@@ -80,8 +96,19 @@ export class HandEnd {
   show(scored, over, events = []) {
     const result = this.result;
     const tap = matchMedia("(pointer: coarse)").matches ? "Tap" : "Click";
-    const next = !this.held ? "to close" : over ? "for the new match" : "for the next deal";
-    result.innerHTML = `${this.table.game.resultHTML(scored, over, events)}<div class="ct-result-next">${tap} ${next}</div>`;
+    const challenge = this.challengeDeal();
+    if (challenge) {
+      // A challenge's deal is a match of its own: no winner of a match, no new match.
+      const line = challenge.last
+        ? "That was the last deal of today's challenge: your result is on the challenge screen."
+        : `Deal ${challenge.deal} of ${challenge.deals} is over.`;
+      const next = !this.held || challenge.last ? "to close" : "for the next deal";
+      result.innerHTML = `${this.table.game.resultHTML(scored, null, events)}`
+        + `<div class="ct-result-match">${line}</div><div class="ct-result-next">${tap} ${next}</div>`;
+    } else {
+      const next = !this.held ? "to close" : over ? "for the new match" : "for the next deal";
+      result.innerHTML = `${this.table.game.resultHTML(scored, over, events)}<div class="ct-result-next">${tap} ${next}</div>`;
+    }
     result.classList.toggle("made", Boolean(scored && scored.made));
     result.classList.toggle("failed", Boolean(scored && scored.made === false));
     result.classList.toggle("match", Boolean(over));

@@ -111,9 +111,10 @@ export class TableView {
    * @param {HTMLElement} root where the table is drawn
    * @param {{send: (action: string) => Promise<unknown>, hint?: () => Promise<object>,
    *   me: {player_id: string, name: string}, options: {cardBack: number, sound: boolean},
-   *   rulesLink: string, onLeave: () => void, replay?: boolean, challenge?: boolean}} ctx a replay
-   *   (replay.js) draws the table from a seat without it being anybody's turn, "(you)" only by
-   *   the viewer's own seat, and no Leave button; a daily challenge's table has no Leave button
+   *   rulesLink: string, onLeave: () => void, replay?: boolean, challenge?: {deals: number}|null}} ctx
+   *   a replay (replay.js) draws the table from a seat without it being anybody's turn, "(you)"
+   *   only by the viewer's own seat, and no Leave button; a daily challenge's table (each deal a
+   *   match of its own, `deals` of them) has no Leave button and words the end of a deal so
    * @param {typeof GameWidgets} [Widgets] the game's widgets (by default none: a plain table)
    */
   constructor(root, ctx, Widgets = GameWidgets) {
@@ -262,7 +263,18 @@ export class TableView {
   update(message) {
     if (!message) return;
     if (this.message && this.message.table_id !== message.table_id) this.resetLocalState();
+    // A daily challenge's table is its player's all day: nobody leaves it (the server refuses).
+    this.el.leave.hidden = this.replaying || Boolean(message.challenge || this.ctx.challenge);
     if (!this.ending.take(message)) this.draw(message, message.events || []);
+  }
+
+  /**
+   * At a daily challenge's table, what the table message says of it (`{game, day, deals}`;
+   * until a message says so, what the page knows); null at any other table.
+   * @returns {{deals: number}|null}
+   */
+  challenge() {
+    return this.message?.challenge || this.ctx.challenge || null;
   }
 
   /** The message held back while the end of a hand is on show (null otherwise). */
@@ -535,6 +547,11 @@ export class TableView {
     }
     const ending = this.ending.statusText();
     if (ending) return ending;
+    const challenge = this.challenge();
+    if (view.phase === "over" && challenge) {
+      const last = (this.message.match_number || 0) >= challenge.deals;
+      return last ? "Every deal of today's challenge is played" : "The deal is over: the next one follows";
+    }
     const actor = view.to_act;
     const who = actor === null || actor === undefined ? "" : this.actorName(actor);
     return this.game.phaseStatus(view, this.isMyTurn(), who);
