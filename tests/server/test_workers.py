@@ -20,7 +20,7 @@ import pytest
 
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import Game
-from cardroom.tables.workers import BotWorkers, Superseded
+from cardroom.tables.workers import STEADY_TRIES, BotWorkers, Superseded
 from cardroom.tools.processes import process_stat
 
 WORKERS = 2
@@ -181,6 +181,28 @@ async def test_an_overrun_gets_a_quick_move_and_a_fresh_worker(caplog) -> None:
         await pool.stop()
 
 
+async def test_a_steady_decision_is_asked_of_fresh_workers_before_a_quick_move(caplog) -> None:
+    """A steady decision (the daily challenge's bots: the same replies for everybody) that
+    overruns is asked again of fresh workers, STEADY_TRIES times in all, before the quick bot
+    decides; an ordinary one gets the quick move at its first overrun."""
+    view = play_view()
+    pool = BotWorkers(WORKERS)
+    await pool.start()
+    try:
+        pool.budget = 0.001  # no search answers within three of these
+        with caplog.at_level(logging.WARNING, logger="cardroom.tables.workers"):
+            action = await pool.decide("t1", "search:strong", 7, view, steady=True)
+        assert action == make_bot("rules", seed=7).choose(view)
+        assert pool.counters["overran"] == STEADY_TRIES
+        warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert sum("asking a fresh worker again" in w for w in warnings) == STEADY_TRIES - 1
+        assert "the rules bot decided instead" in warnings[-1]
+        await pool.decide("t2", "search:strong", 7, view)
+        assert pool.counters["overran"] == STEADY_TRIES + 1
+    finally:
+        await pool.stop()
+
+
 async def test_strong_levels_step_down_only_under_a_backlog(pool, caplog, tmp_path) -> None:
     """A strong decision that starts while as many requests wait as there are workers runs a
     level lighter; a quick bot runs as asked; without a backlog nothing steps down."""
@@ -194,12 +216,14 @@ async def test_strong_levels_step_down_only_under_a_backlog(pool, caplog, tmp_pa
     tasks = [asyncio.create_task(pool.run(key, hold, str(flag), key)) for key in ("a", "b")]
     tasks += [asyncio.create_task(pool.run(key, nap, 0.0, key)) for key in ("c", "d")]
     tasks += [asyncio.create_task(pool.decide("u", "search:strong", 1, view)),
-              asyncio.create_task(pool.decide("v", "rules", 1, view))]
-    await until(lambda: pool.pending == 4)
+              asyncio.create_task(pool.decide("v", "rules", 1, view)),
+              asyncio.create_task(pool.decide("w", "search:strong", 1, view, steady=True))]
+    await until(lambda: pool.pending == 5)
     flag.touch()
     results = await asyncio.gather(*tasks)
     assert results[:4] == ["a", "b", "c", "d"]
     assert all(action in view["legal_actions"] for action in results[4:])
+    # u stepped down; v is quick; w is steady (the daily challenge's), never run lighter.
     assert pool.counters["downgraded"] == 1
     [stepped] = [r.getMessage() for r in caplog.records if "runs as" in r.getMessage()]
     assert "search:strong" in stepped and stepped.endswith("runs as search")

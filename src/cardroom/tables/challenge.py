@@ -227,7 +227,7 @@ class DailyChallenge:
         while not game.is_over:
             seat = game.to_act
             action = await self.workers.decide(key, self.bot, bot_seed(game, salt),
-                                               dict(game.view(seat)))
+                                               dict(game.view(seat)), steady=True)
             game.apply(action, seat=seat)
         return deal_points(list(game.scores), PLAYER_SEAT)
 

@@ -138,7 +138,8 @@ class Driver:
         seed = bot_seed(game, table.challenge.salt if table.challenge is not None else "")
         try:
             action = (await self.claims.bot_claim(table, seat)
-                      or await self.workers.decide(table.id, name, seed, game.view(seat)))
+                      or await self.workers.decide(table.id, name, seed, game.view(seat),
+                                                   steady=table.challenge is not None))
         except Superseded:
             return  # the table moved on and asked again
         decided = time.perf_counter()

@@ -18,6 +18,12 @@ shares the workers instead:
   seconds is killed and replaced by a fresh one; the table gets a quick bot's move instead
   (:data:`FALLBACK_BOT`, made in this process in about a millisecond), a ``run`` caller
   gets :class:`TimeoutError`.
+- **Steady decisions are the same under any load**: a decision asked for with ``steady``
+  (the daily challenge's bots, whose replies must be the same for everybody) gets
+  :data:`STEADY_BUDGET` times the budget (a fresh worker's first 1000 search compiles the
+  solver first) and, past it or with its worker lost, is asked again of a fresh worker up to
+  :data:`STEADY_TRIES` times in all: a quick bot's move would answer some players differently
+  from others. It is never run lighter, either.
 - **Strong levels only where there is room**: a decision that starts while at least
   ``workers`` other requests wait runs one level lighter (:data:`DOWNGRADE`).
 
@@ -53,6 +59,10 @@ DOWNGRADE: dict[str, str] = {"search:strong": "search", "search": "search:fast"}
 other requests waiting as it starts); bots not named here (the quick ones) run as asked."""
 FALLBACK_BOT = "rules"
 """The quick bot that decides, in the server process, when a worker overruns its budget."""
+STEADY_BUDGET = 3.0
+"""How many budgets a steady decision may take (see the module's notes)."""
+STEADY_TRIES = 3
+"""Fresh workers a steady decision is asked of before the quick bot decides after all."""
 START_TIMEOUT = 120.0
 """Seconds a new worker may take to start and load the bots' code."""
 STOP_GRACE = 5.0
@@ -225,6 +235,10 @@ class _Request:
     answer: asyncio.Future[Any]
     order: int
     """Place in line by arrival (a replacement keeps the replaced request's)."""
+    budget_share: float = 1.0
+    """Budgets this request may take (more than one for a steady decision)."""
+    steady: bool = False
+    """A decision that must not change with the load: never run lighter."""
 
 
 class BotWorkers:
@@ -274,19 +288,30 @@ class BotWorkers:
             raise failure
         self._dispatch()
 
-    async def decide(self, key: str, bot: str, seed: int, view: dict[str, Any]) -> str:
+    async def decide(self, key: str, bot: str, seed: int, view: dict[str, Any],
+                     steady: bool = False) -> str:
         """The action of the registry bot ``bot`` for ``view``, for the table ``key``.
 
         :class:`Superseded` if a newer ``decide`` for the key replaced this one while it
-        waited; past the budget (or if the worker dies), :data:`FALLBACK_BOT`'s action.
-        The bot's own errors are raised here."""
-        try:
-            return await self._submit(key, DECIDE, choose, (bot, seed, view))
-        except (TimeoutError, WorkerLost) as failure:
-            what = "overran its budget" if isinstance(failure, TimeoutError) else "lost its worker"
-            log.warning("bot %s at table %s %s; the %s bot decided instead", bot, key, what,
-                        FALLBACK_BOT)
-            return make_bot(FALLBACK_BOT, seed=seed).choose(view)
+        waited; past the budget (or if the worker dies), :data:`FALLBACK_BOT`'s action. A
+        ``steady`` decision (one that must be the same whatever the load) has a larger
+        budget, is never run lighter and is asked again of fresh workers before the quick bot
+        answers. The bot's own errors are raised here."""
+        tries = STEADY_TRIES if steady else 1
+        for attempt in range(1, tries + 1):
+            try:
+                return await self._submit(key, DECIDE, choose, (bot, seed, view),
+                                          STEADY_BUDGET if steady else 1.0, steady)
+            except (TimeoutError, WorkerLost) as failure:
+                what = ("overran its budget" if isinstance(failure, TimeoutError)
+                        else "lost its worker")
+                if attempt < tries:
+                    log.warning("bot %s at table %s %s; asking a fresh worker again", bot,
+                                key, what)
+                    continue
+                log.warning("bot %s at table %s %s; the %s bot decided instead", bot, key,
+                            what, FALLBACK_BOT)
+        return make_bot(FALLBACK_BOT, seed=seed).choose(view)
 
     async def run(self, key: str, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` worked out in a worker for ``key``, as fairly as decisions.
@@ -321,16 +346,19 @@ class BotWorkers:
     # -- queueing ---------------------------------------------------------------------------------
 
     async def _submit(self, key: str, kind: str, function: Callable[..., Any],
-                      args: tuple[Any, ...]) -> Any:
+                      args: tuple[Any, ...], budget_share: float = 1.0,
+                      steady: bool = False) -> Any:
         """Queue a request in the key's slot for its kind (superseding the one waiting there)
-        and wait for its answer."""
+        and wait for its answer (within ``budget_share`` budgets; ``steady``: see
+        :meth:`decide`)."""
         if self._stopped:
             raise RuntimeError("the bot workers are stopped")
         requests = self._waiting.setdefault(key, {})
         earlier = requests.get(kind)
         order = earlier.order if earlier is not None else next(self._arrivals)
         request = _Request(key, kind, function, args,
-                           asyncio.get_running_loop().create_future(), order)
+                           asyncio.get_running_loop().create_future(), order, budget_share,
+                           steady)
         requests[kind] = request
         if earlier is not None and not earlier.answer.done():
             self.counters["superseded"] += 1
@@ -377,17 +405,18 @@ class BotWorkers:
 
     async def _serve(self, worker: _Worker, request: _Request) -> None:
         """Have ``worker`` work out ``request``; replace the worker if it overruns or dies."""
-        if request.kind == DECIDE:
+        if request.kind == DECIDE and not request.steady:
             self._downgrade(request)
         started = time.perf_counter()
+        budget = self.budget * request.budget_share
         try:
-            ok, value, seconds = await worker.call(request.function, request.args, self.budget)
+            ok, value, seconds = await worker.call(request.function, request.args, budget)
         except (TimeoutError, WorkerLost) as failure:
             overran = isinstance(failure, TimeoutError)
             self.counters["overran" if overran else "lost"] += 1
             self._retire(worker)
             if overran:
-                failure = TimeoutError(f"no answer within the budget of {self.budget:g} s")
+                failure = TimeoutError(f"no answer within the budget of {budget:g} s")
             self._answer(request, False, failure, time.perf_counter() - started)
             return
         except asyncio.CancelledError:
