@@ -201,6 +201,9 @@ def serve(
     max_lookups_per_minute: Annotated[int, _env(
         "MAX_LOOKUPS_PER_MINUTE", "Profiles, leaderboard pages and match records one client "
                                   "address may ask for per minute.")] = 120,
+    max_challenge_entries_per_day: Annotated[int, _env(
+        "MAX_CHALLENGE_ENTRIES_PER_DAY", "New entries in a day's challenge of one game from "
+                                         "one client address in 24 hours.")] = 3,
     leaderboard_min_matches: Annotated[int, _env(
         "LEADERBOARD_MIN_MATCHES", "Rated matches a player or bot needs to appear on a "
                                    "game's leaderboard.")] = 10,
@@ -236,7 +239,8 @@ def serve(
         connections_per_address=max_connections_per_address,
         bug_reports_per_hour=max_bug_reports_per_hour, hints_per_minute=max_hints_per_minute,
         chat_per_minute=max_chat_per_minute, sign_ins_per_minute=max_sign_ins_per_minute,
-        lookups_per_minute=max_lookups_per_minute)
+        lookups_per_minute=max_lookups_per_minute,
+        challenge_entries_per_day=max_challenge_entries_per_day)
     settings = RoomSettings(disconnect_grace=disconnect_grace, bot_delay=bot_delay,
                             next_match_delay=next_match_delay,
                             min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,

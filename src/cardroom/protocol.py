@@ -112,6 +112,8 @@ class Quota(StrEnum):
     LOOKUPS = "lookups"
     """Profiles, leaderboard pages and match records one client address asks for a minute
     (HTTP: answered 429)."""
+    CHALLENGE_ENTRIES = "challenge_entries"
+    """New daily challenge entries of one game from one client address a day."""
 
 
 MAX_SEAT = 5

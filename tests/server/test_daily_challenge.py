@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from cardroom.games.registry import GAMES
-from cardroom.protocol import ErrorCode
+from cardroom.protocol import ErrorCode, Quota
 from cardroom.store.data import ChallengeEntry
 from cardroom.store.db import Store
 from cardroom.tables import replays
@@ -22,7 +22,7 @@ from cardroom.tables.challenge import day_deals, utc_day
 from cardroom.tables.matchpoints import BOTS
 from cardroom.tables.model import Table
 from cardroom.tables.profiles import profile
-from cardroom.tables.quotas import QuotaSettings
+from cardroom.tables.quotas import Quotas, QuotaSettings
 from cardroom.tables.room import Player, Room, RoomError, RoomSettings
 
 DAY_SECONDS = 86_400.0
@@ -332,6 +332,24 @@ async def test_a_full_room_makes_no_entry(room: Room) -> None:
         await room.enter_challenge(ann, "500")
     assert refused.value.code == ErrorCode.QUOTA_EXCEEDED
     assert await room.store.challenges.entry("500", room.challenge.today(), ann.id) is None
+
+
+async def test_one_address_makes_few_entries_a_day(room: Room) -> None:
+    """Names cost nothing, so a throwaway guest could play the day's deals before its
+    player: one client address makes at most the limit's new entries of a game a day. Going
+    on with an entry is not a new one, and another game has a limit of its own."""
+    room.quotas = Quotas(QuotaSettings(challenge_entries_per_day=2))
+    ann, bob, cid, dee = [(await room.register(name))[0] for name in ("Ann", "Bob", "Cid", "Dee")]
+    for player in (ann, bob):
+        await room.enter_challenge(player, "500", "10.0.0.1")
+    await room.enter_challenge(ann, "500", "10.0.0.1")  # back to her entry
+    with pytest.raises(RoomError) as refused:
+        await room.enter_challenge(cid, "500", "10.0.0.1")
+    assert refused.value.code == ErrorCode.QUOTA_EXCEEDED
+    assert refused.value.quota == Quota.CHALLENGE_ENTRIES
+    assert await room.store.challenges.entry("500", room.challenge.today(), cid.id) is None
+    await room.enter_challenge(cid, "1000", "10.0.0.1")
+    await room.enter_challenge(dee, "500", "10.0.0.2")
 
 
 async def test_an_idle_challenge_table_is_let_go_of_and_comes_back(tmp_path: Path,

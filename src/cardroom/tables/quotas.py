@@ -45,6 +45,11 @@ class QuotaSettings:
     """Sign-in attempts per name per minute (four times as many per client address)."""
     lookups_per_minute: int = 120
     """Profiles, leaderboard pages and match records one client address asks for a minute."""
+    challenge_entries_per_day: int = 3
+    """New daily challenge entries of one game from one client address in 24 hours: one
+    entry a player and day is not enough where a name costs nothing, since a throwaway
+    guest could play the day's deals first and its player then meet the same bots' replies
+    to the same cards. A household may still play each under its own name."""
 
 
 class QuotaExceeded(RoomError):
@@ -105,6 +110,9 @@ class Quotas:
                                "sign-in attempts a minute for one name")
         self.lookups = Window(Quota.LOOKUPS, settings.lookups_per_minute, 60,
                               "profiles, leaderboards and records a minute from one address")
+        self.challenge_entries = Window(
+            Quota.CHALLENGE_ENTRIES, settings.challenge_entries_per_day, 24 * 3600,
+            "new entries in a day's challenge of one game from one address")
         self._by_address = {
             window.quota: Window(window.quota, window.limit * ADDRESS_SHARE, window.seconds,
                                  f"{window.what} from one address")

@@ -334,19 +334,21 @@ class Room:
         await self.seating.start_with_bots(player, table, None)
         return table
 
-    async def enter_challenge(self, player: Player, game: str) -> Table:
+    async def enter_challenge(self, player: Player, game: str, address: str = "") -> Table:
         """The player's table of today's challenge of ``game``: the one they started (to go on
         where they stopped), or a new entry's, its first deal dealt at once with the
         challenge bot in every other seat; ``challenge_played`` once they have played every
         deal of the day (see :mod:`cardroom.tables.challenge`). The room's limit on tables
         is checked before an entry is made; a challenge's table does not count among the
-        tables a player may have created."""
+        tables a player may have created, nor does the limit on new entries from one client
+        ``address`` (:class:`~cardroom.tables.quotas.QuotaSettings`)."""
         spec = known_game(game)
         store, day = self.store.challenges, self.challenge.today()
         entry = await store.entry(spec.name, day, player.id)
         fresh = None
         if entry is None:
             self.quotas.tables(len(self.tables), 0)
+            self.quotas.check(self.quotas.challenge_entries, f"{spec.name} {address}")
             fresh = ChallengeEntry(secrets.token_hex(8), spec.name, day, player.id,
                                    secrets.token_hex(6), time.time())
             entry = await store.add_entry(fresh)

@@ -441,7 +441,7 @@ class Connection:
 
     async def _daily_challenge(self, message: DailyChallengeMessage) -> dict[str, Any]:
         player = self._need_player()
-        table = await self.room.enter_challenge(player, message.game)
+        table = await self.room.enter_challenge(player, message.game, self.address)
         seat = await self.room.open(self, player, table.id)
         return {"table_id": table.id, "seat": seat}
 
