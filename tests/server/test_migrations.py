@@ -203,3 +203,45 @@ async def test_the_name_key_migration_downgrades(tmp_path: Path) -> None:
         assert await upgrade(engine) == head()
     finally:
         await engine.dispose()
+
+
+async def _ordinary_and_challenge_tables(url: str) -> None:
+    """A database at 0008, where an ordinary table's ``challenge`` was JSON's ``null``,
+    upgraded to head: the ordinary tables (the old one and a new one) are told apart from a
+    challenge's by the query every process's sweep makes."""
+    from sqlalchemy import text
+
+    from cardroom.store.data import NewTable
+
+    engine = make_engine(url)
+    try:
+        await upgrade(engine, "0008")
+        async with engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO tables (id, game, rules, bot, turn_seconds, hints, created_at, "
+                "updated_at, match_number, closed, version, private, typed_chat, rated, "
+                "challenge) VALUES ('old', '500', '{}', 'simple', NULL, false, 0, 0, 0, false, "
+                "1, false, true, true, 'null')"))
+        assert await upgrade(engine) == head()
+    finally:
+        await engine.dispose()
+    store = await Store.open(url)
+    try:
+        for table_id, challenge in (("new", None), ("daily", {"entry": "e1"})):
+            await store.add_table(NewTable(id=table_id, game="500", rules={}, seats=4,
+                                           bot="simple", turn_seconds=None, hints=False,
+                                           creator_id=None, created_at=0.0, version=1,
+                                           challenge=challenge))
+        assert set(await store.table_versions()) == {"old", "new", "daily"}
+        assert set(await store.table_versions(challenges=False)) == {"old", "new"}
+    finally:
+        await store.close()
+
+
+async def test_ordinary_tables_are_not_taken_for_challenges_on_sqlite(tmp_path: Path) -> None:
+    await _ordinary_and_challenge_tables(f"sqlite:///{tmp_path / 'null.sqlite3'}")
+
+
+async def test_ordinary_tables_are_not_taken_for_challenges_on_postgresql() -> None:
+    with fresh_schema() as url:
+        await _ordinary_and_challenge_tables(url)

@@ -105,9 +105,11 @@ class TableRow(Base):
     """Players may type in the chat (else only quick phrases and reactions)."""
     rated: Mapped[bool] = mapped_column(default=True)
     """Its finished matches change the players' and bots' ratings."""
-    challenge: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    challenge: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
+                                                             nullable=True)
     """A daily challenge entry's table: the entry, its day and the seeds of its deals
-    (NULL: an ordinary table)."""
+    (SQL NULL, not JSON's ``null``, at an ordinary table: queries tell the two kinds of
+    table apart with ``IS NULL``)."""
 
 
 class SeatRow(Base):
