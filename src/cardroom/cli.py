@@ -12,7 +12,7 @@ import secrets
 import time
 import unicodedata
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,6 +25,9 @@ from cardroom.games.five_hundred import Game, Record
 from cardroom.games.registry import GAMES, pick_game, presets_by_game
 from cardroom.games.registry import replay as replay_game
 from cardroom.tools.terminal import TerminalMatch, replay_match
+
+if TYPE_CHECKING:
+    from cardroom.store.backup import Outcome
 
 
 class _FlagsTakeNoValue:
@@ -254,7 +257,8 @@ def serve(
     run_server(host, port, config, log_level, forwarded_allow_ips)
 
 
-db_app = typer.Typer(cls=ReadableGroup, help="The database: create or upgrade its schema.",
+db_app = typer.Typer(cls=ReadableGroup, help="The database: create or upgrade its schema, "
+                                              "back it up and restore it.",
                      no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
@@ -284,6 +288,57 @@ def db_upgrade(
     except Exception as error:  # a bad URL, an unreachable server, a failed migration
         raise _fail(console, f"cannot upgrade {database_url}: {error}") from None
     console.print(f"Database schema at revision {reached}.")
+
+
+def _backup_report(console: Console, verb: str, outcome: Outcome) -> None:
+    """One line of what a backup or a restore did, and what the database it made holds."""
+    size = outcome.size / 1_048_576
+    console.print(f"{verb} {outcome.file} ({size:.1f} MiB) in {outcome.seconds:.1f} s.")
+    if outcome.contents is not None:
+        console.print(f"It holds {outcome.contents}.")
+
+
+@db_app.command("backup", cls=ReadableCommand)
+def db_backup(
+    file: Annotated[Path, typer.Argument(help="The backup to write (replaced if it exists).")],
+    database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
+) -> None:
+    """Back the whole database up while the room runs: SQLite's online backup into a
+    database file, or pg_dump's custom format for PostgreSQL."""
+    import asyncio
+
+    from cardroom.store.backup import BackupError, backup
+
+    console = _console()
+    try:
+        with console.status(f"Backing up {database_url} …"):
+            outcome = asyncio.run(backup(database_url, file))
+    except (BackupError, OSError) as error:
+        raise _fail(console, f"cannot back up {database_url}: {error}") from None
+    _backup_report(console, "Backed up into", outcome)
+
+
+@db_app.command("restore", cls=ReadableCommand)
+def db_restore(
+    file: Annotated[Path, typer.Argument(help="A backup written by 'db backup'.")],
+    database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
+    force: Annotated[bool, typer.Option(
+        help="Replace what the database holds (else only an empty one is restored into).")]
+    = False,
+) -> None:
+    """Restore a backup into a database (stop its servers first); a server started on it
+    upgrades the schema if the backup is older than the code."""
+    import asyncio
+
+    from cardroom.store.backup import BackupError, restore
+
+    console = _console()
+    try:
+        with console.status(f"Restoring {file} into {database_url} …"):
+            outcome = asyncio.run(restore(database_url, file, force))
+    except (BackupError, OSError) as error:
+        raise _fail(console, f"cannot restore {file}: {error}") from None
+    _backup_report(console, "Restored", outcome)
 
 
 evaluator_app = typer.Typer(cls=ReadableGroup, no_args_is_help=True,

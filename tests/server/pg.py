@@ -55,3 +55,16 @@ def fresh_schema() -> Iterator[str]:
         yield f"{POSTGRES_URL}?options={quote(f'-csearch_path={name}')}"
     finally:
         _run(_execute(f"DROP SCHEMA {name} CASCADE"))
+
+
+@contextlib.contextmanager
+def fresh_database() -> Iterator[str]:
+    """The URL of a new, empty database on the machine's server; dropped afterwards (with
+    any connection still open to it). For what a schema of its own cannot hold: a dump and
+    restore of a whole database."""
+    name = f"t_{secrets.token_hex(6)}"
+    _run(_execute(f"CREATE DATABASE {name}"))
+    try:
+        yield f"{POSTGRES_URL.rsplit('/', 1)[0]}/{name}"
+    finally:
+        _run(_execute(f"DROP DATABASE {name} WITH (FORCE)"))
