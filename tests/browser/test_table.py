@@ -175,11 +175,13 @@ def test_network_offline_and_back_keeps_the_seat(browser, room) -> None:
         seat, hand = player.seat(), player.hand()
         connection = player.page.locator("[data-testid=connection]")
         player.context.set_offline(True)
-        expect(connection).to_contain_text("reconnecting", ignore_case=True)
+        expect(connection).to_contain_text("Offline: waiting for the network")
+        expect(player.page.locator("[data-testid=offline]")).to_be_visible()
         screenshot(player.page, "desktop-reconnecting")
         player.context.set_offline(False)
-        expect(connection).not_to_contain_text("reconnecting", ignore_case=True,
-                                               timeout=20_000)
+        expect(connection).to_contain_text("online", timeout=20_000)
+        expect(connection).not_to_contain_text("offline", ignore_case=True)
+        expect(player.page.locator("[data-testid=offline]")).to_be_hidden()
         assert player.seat() == seat
         wait_until(lambda: set(player.hand()) <= set(hand) and player.hand() != [],
                    what="the same hand after the network returned")

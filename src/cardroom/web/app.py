@@ -6,7 +6,6 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.applications import Starlette
@@ -24,11 +23,9 @@ from cardroom.store.db import DEFAULT_DATABASE_URL, Store
 from cardroom.tables.chat import PHRASES, REACTIONS
 from cardroom.tables.lobby import PAGE_LIMIT
 from cardroom.tables.room import Room, RoomSettings
-from cardroom.web import pages, profiles, security
+from cardroom.web import pages, profiles, pwa, security
+from cardroom.web.pwa import STATIC
 from cardroom.web.socket import Connection
-
-STATIC = Path(__file__).parent / "static"
-"""The browser client: ES modules, CSS and SVG, served as they are (no build step)."""
 
 
 @dataclass
@@ -148,6 +145,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/metrics", metrics),
         *pages.routes,
         *profiles.routes,
+        *pwa.routes,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,

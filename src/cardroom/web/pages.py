@@ -36,8 +36,14 @@ _env = Environment(
 def render(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     """An HTML response from one of the page templates (the header names every game)."""
     games = " & ".join(spec.title for spec in GAMES.values())
-    return HTMLResponse(_env.get_template(template).render(room_games=games, **context),
+    return HTMLResponse(render_text(template, room_games=games, **context),
                         status_code=status_code)
+
+
+def render_text(template: str, **context: Any) -> str:
+    """One of the templates filled in, as text (the pages' HTML, the service worker's
+    script)."""
+    return _env.get_template(template).render(**context)
 
 
 def not_found(message: str, choices: list[tuple[str, str]] | None = None) -> HTMLResponse:

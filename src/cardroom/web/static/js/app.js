@@ -37,6 +37,7 @@ import { showProfile } from "./profile.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { closeReplay, parseReplay, showReplay } from "./replay.js";
 import { CHALLENGE_DEALS, challengeHref, parseChallenge, showChallenge } from "./challenge.js";
+import { OFFLINE_TEXT, checkForNewClient, registerWorker } from "./offline.js";
 
 const stored = load();
 
@@ -656,14 +657,23 @@ function closePanel() {
 
 // -- connection ------------------------------------------------------------------------------
 
-const STATUS_TEXT = { connecting: "connecting…", online: "online", reconnecting: "reconnecting…" };
+const STATUS_TEXT = {
+  connecting: "connecting…", online: "online", reconnecting: "reconnecting…", offline: OFFLINE_TEXT,
+};
 
-/** @param {"connecting"|"online"|"reconnecting"} status */
+/**
+ * Show the connection's state in the header; offline, a notice under it too (on a phone the
+ * header shows a dot only). Back online, look for a newer client: a deploy may have
+ * happened while the socket was away.
+ * @param {"connecting"|"online"|"reconnecting"|"offline"} status
+ */
 function showConnection(status) {
   const indicator = $("[data-testid=connection]");
   indicator.dataset.state = status;
   indicator.querySelector(".connection-text").textContent = STATUS_TEXT[status] || status;
   document.body.dataset.connection = status;
+  $("[data-testid=offline]").hidden = status !== "offline";
+  if (status === "online") checkForNewClient();
 }
 
 function onWelcome(welcome) {
@@ -851,6 +861,7 @@ function wirePage() {
 }
 
 async function start() {
+  registerWorker();
   wirePage();
   showConnection(room.status);
   showScreen("loading");

@@ -8,7 +8,8 @@
  *
  * Events (all `CustomEvent`, the message or value in `detail`):
  * - `welcome`, `lobby`, `table`: the server's messages of those types;
- * - `status`: "connecting" | "online" | "reconnecting";
+ * - `status`: "connecting" | "online" | "reconnecting" | "offline" (not connected, and the
+ *   browser says it has no network: the attempts go on, and succeed once it is back);
  * - `servererror`: an `error` no request was waiting for, or one from restoring the session
  *   (`detail` = {code, message, type}); `bad_token` here means the stored token is no good.
  *
@@ -62,7 +63,7 @@ export class Room extends EventTarget {
     this.url = url;
     /** @type {WebSocket|null} */
     this.socket = null;
-    /** @type {"connecting"|"online"|"reconnecting"} */
+    /** @type {"connecting"|"online"|"reconnecting"|"offline"} */
     this.status = "connecting";
     this.seq = 0;
     /** @type {Map<number, {resolve: Function, reject: Function, type: string}>} */
@@ -76,10 +77,16 @@ export class Room extends EventTarget {
     this.everConnected = false;
     /** @type {Array<Function>} resolvers waiting for the next `online` */
     this.waiters = [];
-    addEventListener("online", () => this.retryNow());
+    addEventListener("online", () => {
+      if (this.status !== "online") this.setStatus(this.waitingStatus());
+      this.retryNow();
+    });
     // Offline, the socket may linger without failing for a long while: drop it at once so
-    // the page says "reconnecting" and the backoff starts.
-    addEventListener("offline", () => this.drop());
+    // the page says it is offline and the backoff starts.
+    addEventListener("offline", () => {
+      this.drop();
+      if (this.status !== "online") this.setStatus(this.waitingStatus());
+    });
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.retryNow();
     });
@@ -269,10 +276,20 @@ export class Room extends EventTarget {
    * tabs of a restarted server spread their attempts out instead of stampeding.
    */
   scheduleRetry() {
-    this.setStatus(this.everConnected ? "reconnecting" : "connecting");
+    this.setStatus(this.waitingStatus());
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.open(), retryDelay(this.attempt));
     this.attempt += 1;
+  }
+
+  /**
+   * What to say while not connected: "offline" when the browser knows it has no network,
+   * else "reconnecting" (or "connecting" before the first connection).
+   * @returns {"connecting"|"reconnecting"|"offline"}
+   */
+  waitingStatus() {
+    if (navigator.onLine === false) return "offline";
+    return this.everConnected ? "reconnecting" : "connecting";
   }
 
   /** The network came back (or the tab woke up): do not wait for the backoff. */
@@ -306,7 +323,7 @@ export class Room extends EventTarget {
     }
   }
 
-  /** @param {"connecting"|"online"|"reconnecting"} status */
+  /** @param {"connecting"|"online"|"reconnecting"|"offline"} status */
   setStatus(status) {
     if (status === this.status) return;
     this.status = status;
