@@ -258,7 +258,8 @@ def serve(
 
 
 db_app = typer.Typer(cls=ReadableGroup, help="The database: create or upgrade its schema, "
-                                              "back it up and restore it.",
+                                              "back it up and restore it, archive old "
+                                              "matches.",
                      no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
@@ -339,6 +340,92 @@ def db_restore(
     except (BackupError, OSError) as error:
         raise _fail(console, f"cannot restore {file}: {error}") from None
     _backup_report(console, "Restored", outcome)
+
+
+@db_app.command("archive", cls=ReadableCommand)
+def db_archive(
+    older_than: Annotated[float, typer.Option(
+        "--older-than", min=0, help="Archive matches that finished more than this many days "
+                                    "ago.")],
+    to: Annotated[Path, typer.Option("--to", help="The archive folder (made if missing; "
+                                                  "later runs add to it).")],
+    database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
+) -> None:
+    """Move old finished matches out of the database into gzip record files (one a match,
+    with an index), a batch a transaction; 'db import-archive' puts them back."""
+    import asyncio
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    from cardroom.store.archive import DAY, archive
+    from cardroom.store.db import Store
+
+    console = _console()
+
+    async def run() -> int:
+        store = await Store.open(database_url)
+        moved = 0
+        try:
+            now = time.time()
+            total = await store.archive.count(now - older_than * DAY)
+            columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
+            with Progress(*columns, console=console) as progress:
+                task = progress.add_task("Archiving matches", total=total)
+                async for count in archive(store.archive, to, older_than, now=now):
+                    moved += count
+                    progress.advance(task, count)
+        finally:
+            await store.close()
+        return moved
+
+    try:
+        moved = asyncio.run(run())
+    except Exception as error:  # an unreachable database, a folder that cannot be written
+        raise _fail(console, f"cannot archive {database_url} into {to}: {error}") from None
+    console.print(f"Archived {moved} matches into {to}." if moved else
+                  f"No match finished more than {older_than:g} days ago; nothing archived.")
+
+
+@db_app.command("import-archive", cls=ReadableCommand)
+def db_import_archive(
+    folder: Annotated[Path, typer.Argument(help="An archive folder written by 'db archive'.")],
+    database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
+) -> None:
+    """Put archived matches back into the database (those it holds already are skipped), so
+    histories, replays and profiles show them again."""
+    import asyncio
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    from cardroom.store.archive import archive_files, import_archive
+    from cardroom.store.db import Store
+
+    console = _console()
+    if not folder.is_dir():
+        raise _fail(console, f"there is no archive folder {folder}")
+
+    async def run() -> tuple[int, int]:
+        store = await Store.open(database_url)
+        read = added = 0
+        try:
+            columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn())
+            with Progress(*columns, console=console) as progress:
+                task = progress.add_task("Importing matches", total=len(archive_files(folder)))
+                async for files, new in import_archive(store.archive, folder):
+                    read, added = read + files, added + new
+                    progress.advance(task, files)
+        finally:
+            await store.close()
+        return read, added
+
+    try:
+        read, added = asyncio.run(run())
+    except Exception as error:  # a damaged file, an unreachable database
+        raise _fail(console, f"cannot import {folder}: {error}") from None
+    console.print(f"Imported {added} of the {read} archived matches in {folder}"
+                  + (f" ({read - added} were in the database already)." if read > added
+                     else "."))
 
 
 evaluator_app = typer.Typer(cls=ReadableGroup, no_args_is_help=True,

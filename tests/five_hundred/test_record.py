@@ -335,3 +335,18 @@ def test_record_with_a_bad_deal_is_refused() -> None:
     record.deal["kitty"] = [record.deal["hands"][0][0], *record.deal["kitty"][1:]]
     with pytest.raises(ValueError, match="dealt twice"):
         Game.replay(record)
+
+
+def test_extra_header_lines_are_kept_and_leave_the_replay_alone() -> None:
+    game = random_match("online", 11, max_actions=40)
+    record = game.record
+    record.extra = {"table": '"t1"', "result": '{"scores": [1, 2]}'}
+    text = record.to_text()
+    assert 'table: "t1"' in text.split("actions:")[0]
+    again = Record.from_text(text)
+    assert again.extra == record.extra
+    assert Game.replay(again).view(0) == game.view(0)
+    with pytest.raises(ValueError, match="seed"):
+        Record(game="500", rules={}, seed=1, dealer=0, extra={"seed": "2"}).to_text()
+    with pytest.raises(ValueError):
+        Record(game="500", rules={}, seed=1, dealer=0, extra={"chat": "a\nb"}).to_text()

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 HEADER = "# cardroom game record"
+_KEYS = frozenset({"game", "rules", "seed", "dealer", "deal"})
+"""The header keys a record reads itself; any other is one of its ``extra`` lines."""
 
 
 @dataclass
@@ -33,6 +35,9 @@ class Record:
     card texts); later deals come from ``seed``. ``actions`` are action texts in the game's
     notation; ``seats`` the seat that took each one (a check on replay, and for readers).
     ``notes`` are comment lines keyed by the index of the action they stand before.
+    ``extra`` are header lines of other keys, kept as text and written back as they were:
+    what a reader of records needs no more than a replay does (the store's archive of old
+    matches keeps each one's table, result, players and chat there).
     """
 
     game: str
@@ -43,6 +48,7 @@ class Record:
     actions: list[str] = field(default_factory=list)
     seats: list[int | None] = field(default_factory=list)
     notes: dict[int, str] = field(default_factory=dict)
+    extra: dict[str, str] = field(default_factory=dict)
 
     def to_text(self) -> str:
         """The readable text form (see the module docstring)."""
@@ -55,6 +61,10 @@ class Record:
         ]
         if self.deal is not None:
             lines.append(f"deal: {json.dumps(self.deal)}")
+        for key, value in self.extra.items():
+            if key in _KEYS or ":" in key or "\n" in value or not key.strip():
+                raise ValueError(f"record header {key!r} cannot be written as an extra line")
+            lines.append(f"{key}: {value}")
         lines.append("actions:")
         for number, action in enumerate(self.actions):
             if number in self.notes:
@@ -109,6 +119,7 @@ class Record:
                 actions=actions,
                 seats=seats,
                 notes=notes,
+                extra={key: value for key, value in header.items() if key not in _KEYS},
             )
         except (json.JSONDecodeError, ValueError) as error:
             raise ValueError(f"record header is malformed: {error}") from None

@@ -42,6 +42,7 @@ from sqlalchemy.ext.asyncio import (
 
 from cardroom.games.record import Record
 from cardroom.store.accounts import Accounts
+from cardroom.store.archive import Archive
 from cardroom.store.challenges import ChallengeStore
 from cardroom.store.data import (
     BugReport,
@@ -195,13 +196,15 @@ class Store:
         sleeps; queueing this process's writes here instead keeps each one short."""
         self.group_commit = GroupCommit(engine.url, self._writing) if GroupCommit.serves(engine) \
             else None
+        """Table changes on an SQLite file go through :class:`GroupCommit`."""
         self.accounts = Accounts(engine, self._writing)
         """Sessions, passwords, passkeys and deleting accounts."""
         self.standings = Standings(engine, self._writing)
         """Ratings, profiles and the leaderboard."""
         self.challenges = ChallengeStore(engine, self._writing)
         """The daily challenge's days, entries and results."""
-        """Table changes on an SQLite file go through :class:`GroupCommit`."""
+        self.archive = Archive(engine, self._writing)
+        """Old finished matches moved out to record files and back (``store/archive.py``)."""
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
