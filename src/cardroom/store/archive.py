@@ -185,7 +185,7 @@ def _archivable(before: float) -> Any:
             .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id)
             .where(_MATCHES.c.finished_at < before,
                    or_(_MATCHES.c.rating.is_(None), _MATCHES.c.rating != "pending"),
-                   # (``tables.challenge`` holds JSON null, not SQL NULL, at ordinary tables)
+                   # a daily challenge's matches are its standings: they stay
                    _MATCHES.c.table_id.not_in(select(_ENTRIES.c.table_id))))
 
 
