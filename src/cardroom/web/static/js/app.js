@@ -690,7 +690,9 @@ function onWelcome(welcome) {
   state.started = true;
   room.watchLobby().catch((error) => error.code !== "offline" && notify(error.message));
   const wanted = parseHash();
-  if (!wanted.table && !wanted.lobby && welcome.tables.length) goTo(`table=${welcome.tables[0]}`);
+  // A bare address opens the table this player sits at; an address asking for a screen (a
+  // replay, a profile, a leaderboard, the challenge, the lobby) opens that screen.
+  if (!Object.keys(wanted).length && welcome.tables.length) goTo(`table=${welcome.tables[0]}`);
   else route();
 }
 
