@@ -86,7 +86,7 @@ function skeleton() {
       ${ALL_POSITIONS.map(seat).join("")}
       <div class="ct-news" data-testid="news" role="status" hidden></div>
       <div class="ct-center">
-        <div class="ct-trick" data-testid="trick" aria-label="Cards on the table"></div>
+        <div class="ct-trick" data-testid="trick" role="group" aria-label="Cards on the table"></div>
       </div>
       <div class="ct-overlay">
         <div class="ct-result" data-testid="hand-result" role="status" tabindex="-1" hidden></div>

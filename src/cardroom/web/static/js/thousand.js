@@ -71,6 +71,7 @@ export class ThousandWidgets extends GameWidgets {
     const bank = document.createElement("div");
     bank.className = "ct-k-bank";
     bank.dataset.testid = "bank";
+    bank.setAttribute("role", "group");
     bank.setAttribute("aria-label", "The bank");
     table.el.center.prepend(bank);
     /** The parts of 1000's panels that change. */
