@@ -232,6 +232,14 @@ export class FiveHundredWidgets extends GameWidgets {
     return this.kitty.selected();
   }
 
+  /** The bid the keyboard enters the grid on; the kitty's first card; else as any game. */
+  turnFocus() {
+    const view = this.table.view;
+    if (view.phase === "bidding" && !this.bids.panel.hidden) return this.bids.current() || this.bids.pass;
+    if (this.kitty.exchange) return this.kitty.kitty.querySelector("[data-card]");
+    return super.turnFocus();
+  }
+
   /** A kitty swap, a card given to partner, the joker led in no trumps, or a card played. */
   onCardClick(card, area) {
     const table = this.table;

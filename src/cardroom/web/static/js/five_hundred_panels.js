@@ -100,7 +100,10 @@ export class BidGrid {
       if (!button || button.disabled) return;
       this.selected = this.selected === button.dataset.bid ? null : button.dataset.bid;
       this.render();
+      // Chosen with the keyboard (Enter or Space): the next Enter bids it.
+      if (event.detail === 0 && this.selected) this.submit.focus();
     });
+    this.grid.addEventListener("keydown", (event) => this.arrowKey(event));
     // The next touch or click anywhere puts a tip away at once (before a new press starts one).
     this.onAnyPress = () => this.hideTip();
     document.addEventListener("pointerdown", this.onAnyPress, true);
@@ -147,9 +150,54 @@ export class BidGrid {
       button.classList.toggle("selected", selected);
       button.setAttribute("aria-pressed", String(selected));
     });
+    this.rove();
     this.submit.disabled = !this.selected;
     this.submit.innerHTML = this.selected ? `Bid ${bidHTML(this.selected, ladder)}` : "Bid";
     this.pass.title = legal.has("pass") ? "Go bye: pass for the rest of this hand" : "You may not pass now";
+  }
+
+  /** The enabled bids, in the grid's order (tricks row by row, then the special bids). */
+  enabledBids() {
+    return [...this.grid.querySelectorAll("[data-bid]:enabled")];
+  }
+
+  /** The bid the keyboard enters the grid on: the one chosen, else the lowest I may bid. */
+  current() {
+    const chosen = this.selected && this.grid.querySelector(`[data-bid="${CSS.escape(this.selected)}"]:enabled`);
+    return chosen || this.enabledBids()[0] || null;
+  }
+
+  /** One stop for Tab in the grid (the current bid); arrow keys move between the bids. */
+  rove() {
+    const current = this.current();
+    for (const button of this.grid.querySelectorAll("[data-bid]")) {
+      button.tabIndex = button === current ? 0 : -1;
+    }
+  }
+
+  /**
+   * Arrow keys in the grid: left and right to the previous or next bid I may make, up and
+   * down to the same suit a trick lower or higher (else the previous or next bid).
+   * @param {KeyboardEvent} event
+   */
+  arrowKey(event) {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    const from = event.target.closest("[data-bid]");
+    const bids = this.enabledBids();
+    if (!step || !from || !bids.length) return;
+    event.preventDefault();
+    let target = null;
+    const trick = TRICK_BID.exec(from.dataset.bid);
+    if (trick && (event.key === "ArrowUp" || event.key === "ArrowDown")) {
+      const above = this.grid.querySelector(`[data-bid="${Number(trick[1]) + step}${trick[2]}"]:enabled`);
+      target = above;
+    }
+    if (!target) {
+      const index = bids.indexOf(from);
+      target = bids[index < 0 ? 0 : (index + step + bids.length) % bids.length];
+    }
+    for (const button of bids) button.tabIndex = button === target ? 0 : -1;
+    target.focus();
   }
 
   /** On touch screens a long press on a bid shows its value (its `title`). */
@@ -351,6 +399,7 @@ export class JokerLead {
       if (button && !button.disabled && this.choice) {
         this.choice.suit = button.dataset.suit;
         this.render();
+        if (event.detail === 0) this.confirm.focus(); // chosen by keyboard: Enter plays it
       }
     });
     this.confirm.addEventListener("click", () => {
@@ -376,6 +425,8 @@ export class JokerLead {
   open(card) {
     this.choice = { card, suit: null };
     this.render();
+    const first = this.panel.querySelector("[data-suit]:enabled");
+    if (first) first.focus();
   }
 
   /** Close the picker without playing. */

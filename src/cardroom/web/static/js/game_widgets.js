@@ -12,7 +12,7 @@
  *   `seatTricksText(seat)`; for the score panel, `scoreTags(side)`;
  * - for the bar: `phaseStatus(view, mine, who)` and `contractHTML(view)`;
  * - for my hand: `handCards(cards)`, `isPlayable(card)`, `selectedCard()` and
- *   `onCardClick(card, area)`;
+ *   `onCardClick(card, area)`; for the keyboard, `turnFocus()` (where my turn is taken);
  * - at the end of a hand: `endedView(view, events)` (the view drawn as the hand ended) and
  *   `resultHTML(scored, over, events)` (the default builds on `verdictHTML(scored)`);
  * - for the news of a message, on the table and in a replay's step line: `newsText(events)`;
@@ -141,6 +141,20 @@ export class GameWidgets {
   isPlayable(card) {
     return this.table.legal().some((action) => action === `play ${card}`
       || action.startsWith(`play ${card}:`) || action.startsWith(`play ${card} `));
+  }
+
+  /**
+   * Where the keyboard's focus goes when my turn comes: the first enabled button of a panel
+   * on show, else the first card of my hand I may play, else my first card.
+   * @returns {HTMLElement|null}
+   */
+  turnFocus() {
+    const { el } = this.table;
+    for (const panel of el.overlay.querySelectorAll(".ct-panel:not([hidden])")) {
+      const button = panel.querySelector("button:enabled:not([hidden])");
+      if (button) return button;
+    }
+    return el.hand.querySelector(".ct-card.playable") || el.hand.querySelector("button.ct-card");
   }
 
   /** The card selected in a card area, as `{card, area}`, or null. */

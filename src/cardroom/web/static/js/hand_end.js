@@ -26,7 +26,13 @@ export class HandEnd {
     this.timer = 0;
     this.result.addEventListener("click", () => this.release());
     this.onKey = (event) => {
-      if (this.held && !this.result.hidden && !event.repeat) this.release();
+      if (!this.held || this.result.hidden || event.repeat) return;
+      // The key puts the result away and does nothing else (an Enter must not also press
+      // the button it was on), except in a text field, where it is typed as well.
+      const target = event.target;
+      const typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+      if (!typing) event.preventDefault();
+      this.release();
     };
     document.addEventListener("keydown", this.onKey);
   }

@@ -20,6 +20,7 @@
  * @module table
  */
 
+import { Announcer } from "./announce.js";
 import { cardSVG, backSVG, cardName } from "./cards.js";
 import { profileHref, ratingText, seatName } from "./dom.js";
 import { GameWidgets } from "./game_widgets.js";
@@ -157,6 +158,8 @@ export class TableView {
     this.el.table.dataset.game = this.game.name;
     /** The Hint button and the marks of a hint (casual tables). */
     this.hints = new HintControl(this);
+    /** The table in words for a screen reader: a polite live region (announce.js). */
+    this.announcer = new Announcer(this);
   }
 
   /** References to the parts `update` changes. */
@@ -285,6 +288,7 @@ export class TableView {
   /** Draw a message: the shared parts, then the game's. */
   draw(message, events) {
     const wasMyTurn = this.isMyTurn();
+    const phaseBefore = this.view ? this.view.phase : "";
     const handBefore = this.view && this.view.hand ? this.view.hand.join() : "";
     this.message = message;
     this.view = message.view || null;
@@ -307,8 +311,29 @@ export class TableView {
     this.renderEvents(events);
     this.renderClock();
     this.hints.render();
+    if (!this.replaying) this.announcer.events(events);
     const handNow = view && view.hand ? view.hand.join() : "";
     if ((this.isMyTurn() && !wasMyTurn) || handNow !== handBefore) this.settle();
+    if (this.isMyTurn() && (!wasMyTurn || view.phase !== phaseBefore)) this.focusTurn();
+  }
+
+  /**
+   * My turn came (or its phase changed): put the keyboard's focus where the turn is taken (the
+   * game says where: a bid, the first card I may play, …), unless it is somewhere else on
+   * purpose: outside the table (the chat, the options), or already on a card I may play or
+   * in a panel on show.
+   */
+  focusTurn() {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected;
+    if (!lost) {
+      if (!this.root.contains(active)) return;
+      const kept = active.closest(".ct-panel:not([hidden]), .ct-exchange:not([hidden])")
+        || (active.matches(".ct-card.playable") && !active.closest("[hidden]"));
+      if (kept) return;
+    }
+    const target = this.game.turnFocus();
+    if (target && target !== active) target.focus({ preventScroll: true });
   }
 
   /** My cards and buttons ignore the pointer for a moment (`SETTLE_MS`): the screen changed
@@ -662,6 +687,7 @@ export class TableView {
    */
   showNotice(text, kind = "error") {
     const info = kind === "info";
+    if (info) this.announcer.news(text);
     const notice = info ? this.el.news : this.notice;
     notice.textContent = text;
     notice.hidden = false;

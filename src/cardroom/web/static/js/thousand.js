@@ -226,7 +226,17 @@ export class ThousandWidgets extends GameWidgets {
     return `${tricks} trick${tricks === 1 ? "" : "s"} · ${view.card_points[seat]} pts${marriages}`;
   }
 
-  /** My legal actions now. */
+  /**
+   * Where the keyboard's focus goes on my turn: Look at cards while mine are face down, else
+   * the Bid (or Bet) button; my first card while I pick discards or gifts; else as any game.
+   */
+  turnFocus() {
+    const { el } = this;
+    if (!el.kBidding.hidden) return !el.kLook.hidden ? el.kLook : el.bidSubmit.disabled ? el.pass : el.bidSubmit;
+    if (!el.kPick.hidden) return this.table.el.hand.querySelector("button.ct-card") || el.discard;
+    return super.turnFocus();
+  }
+
   /** My legal actions now. */
   legal() {
     return this.table.legal();
