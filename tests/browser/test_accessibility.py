@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 from tests.browser.axe import audit, describe
-from tests.browser.conftest import DESKTOP, PHONE, Player, show_table, table_message
+from tests.browser.conftest import DESKTOP, PHONE, Player, screenshot, show_table, table_message
 from tests.browser.test_screens import joker_lead_view
 from tests.browser.test_table import base_url, play_until, trick_cards
 from tests.browser.test_thousand import create_1000_table
@@ -150,3 +150,64 @@ def test_every_screen_passes_the_audit(browser, room, size, viewport) -> None:
         found.assert_clean()
     finally:
         other.close()
+
+
+def bidding_view() -> dict:
+    """A real view where seat 0 bids after Ann's 6♣ (so the grid shows every suit)."""
+    hands = ["JK AS KS QS AH KH QH AD KD QD", "4S 5S 6S 7S 8S 9S 10S JS 4H 5H",
+             "6H 7H 8H 9H 10H JH 4D 5D 6D 7D", "8D 9D 10D JD 4C 5C 6C 7C 8C 9C"]
+    game = Game.from_deal("online", dealer=2, hands=[h.split() for h in hands],
+                          kitty=["10C", "JC", "QC", "KC", "AC"])
+    game.apply("bid 6C")
+    view = game.view(0)
+    assert view["phase"] == "bidding" and view["to_act"] == 0
+    return view
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES)
+def test_the_four_colour_deck(browser, room, size, viewport) -> None:
+    """Chosen in Options (and remembered), clubs are green and diamonds blue on the cards, in
+    the bid grid and on the contract line; spades and hearts stay black and red; the audit
+    still passes."""
+    player = Player(browser, base_url(room), f"Colours {size}", viewport)
+    try:
+        player.register()
+        page = player.page
+        page.click("#options-toggle")
+        page.select_option("#suit-colours", "four")
+        expect(page.locator("body")).to_have_attribute("data-suit-colours", "four")
+        page.reload()  # remembered
+        expect(page.locator("[data-testid=lobby]")).to_be_visible()
+        expect(page.locator("body")).to_have_attribute("data-suit-colours", "four")
+        expect(page.locator("#suit-colours")).to_have_value("four")
+
+        names = ["Me", "Ann", "Ben", "Cat"]
+        show_table(page, table_message(bidding_view(), 0, names))
+        expect(page.locator("[data-testid=bid-grid]")).to_be_visible()
+        fill = "(node) => getComputedStyle(node).fill"
+        colour = "(node) => getComputedStyle(node).color"
+        hand = page.locator("[data-testid=hand]")
+        assert hand.locator("[data-card='AD'] .ink-D").first.evaluate(fill) == "rgb(26, 95, 214)"
+        assert hand.locator("[data-card='AH'] .ink-H").first.evaluate(fill) == "rgb(200, 16, 46)"
+        assert hand.locator("[data-card='AS'] .ink-S").first.evaluate(fill) == "rgb(27, 27, 31)"
+        grid = page.locator("[data-testid=bid-grid]")
+        assert grid.locator("[data-bid='7C'] .ct-suit").evaluate(colour) == "rgb(15, 122, 52)"
+        assert grid.locator("[data-bid='7D'] .ct-suit").evaluate(colour) == "rgb(26, 95, 214)"
+        assert grid.locator(".ct-grid-head.ct-suit-C").evaluate(colour) == "rgb(123, 227, 143)"
+        assert grid.locator("[data-bid='7C'] .ct-suit").inner_text() == "♣"  # the shape too
+        high_bid = page.locator("[data-testid=contract] .ct-suit-C")  # "high bid 6♣ Ann"
+        assert high_bid.evaluate(colour) == "rgb(123, 227, 143)"
+        screenshot(page, f"{size}-four-colour-bidding")
+        assert not audit(page), describe(audit(page))
+
+        show_table(page, table_message(kitty_view(), 0, names))
+        contract = page.locator("[data-testid=contract]")
+        expect(contract.locator(".ct-suit-H[title='Trumps: hearts']")).to_have_text("♥")
+        page.focus("[data-testid=kitty] [data-card]")
+        page.keyboard.press("Enter")
+        kitty = page.locator("[data-testid=kitty]")
+        assert kitty.locator("[data-card='AC'] .ink-C").first.evaluate(fill) == "rgb(15, 122, 52)"
+        screenshot(page, f"{size}-four-colour-kitty")
+        assert not audit(page), describe(audit(page))
+    finally:
+        player.close()

@@ -46,7 +46,8 @@ const GUEST = Object.freeze({ registered: false, password: false, passkeys: 0 })
 
 /** The live options object: the table view holds the same reference. */
 const options = { cardBack: stored.cardBack, scoreMode: stored.scoreMode, sound: stored.sound,
-  spectatorChat: stored.spectatorChat, notifications: stored.notifications };
+  spectatorChat: stored.spectatorChat, notifications: stored.notifications,
+  fourColour: stored.fourColour };
 
 /** Everything the page knows, in one place. */
 const state = {

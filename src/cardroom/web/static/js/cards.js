@@ -28,6 +28,10 @@ export const SUITS = Object.freeze({
 /** Ink of a suit letter. */
 const inkOf = (suit) => (SUITS[suit] && SUITS[suit].colour === "red" ? RED : BLACK);
 
+/** The class of what is drawn in a suit's ink (`ink-C`): the four-colour deck (base.css)
+ * fills it with that suit's own colour. Nothing for another colour. */
+const inkClass = (suit, fill = inkOf(suit)) => (SUITS[suit] && fill === inkOf(suit) ? ` class="ink-${suit}"` : "");
+
 /**
  * Suit shapes in a 10 × 10 box centred on the origin, so one `translate … scale` places a pip
  * of any size anywhere. Clubs are three lobes and a foot in one path.
@@ -50,7 +54,7 @@ const SUIT_PATHS = {
  */
 function pip(suit, x, y, size, flip = false, fill = inkOf(suit)) {
   const turn = flip ? " rotate(180)" : "";
-  return `<path d="${SUIT_PATHS[suit]}" fill="${fill}" transform="translate(${x} ${y}) scale(${size / 10})${turn}"/>`;
+  return `<path${inkClass(suit, fill)} d="${SUIT_PATHS[suit]}" fill="${fill}" transform="translate(${x} ${y}) scale(${size / 10})${turn}"/>`;
 }
 
 /**
@@ -139,7 +143,7 @@ function corners(inner) {
 function indexCorner(rank, suit) {
   const ink = inkOf(suit);
   const narrow = rank.length > 1;
-  const text = `<text x="12" y="24" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="${narrow ? 20 : 23}" ${narrow ? 'letter-spacing="-1.5" ' : ""}fill="${ink}">${rank}</text>`;
+  const text = `<text x="12" y="24" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-weight="700" font-size="${narrow ? 20 : 23}" ${narrow ? 'letter-spacing="-1.5" ' : ""}fill="${ink}"${inkClass(suit)}>${rank}</text>`;
   return text + pip(suit, 12, 35, 12);
 }
 
@@ -187,7 +191,7 @@ function courtHalf(rank, suit) {
   const face = `<circle cx="50" cy="44" r="7.5" fill="#f6d7b8" stroke="#7a5a40" stroke-width=".8"/><circle cx="47.3" cy="43.2" r=".9" fill="#333"/><circle cx="52.7" cy="43.2" r=".9" fill="#333"/><path d="M47.5 47.3q2.5 1.6 5 0" fill="none" stroke="#a3423a" stroke-width=".8"/>`;
   const beard = rank === "K" ? `<path d="M43.5 46q6.5 10 13 0-2 4-6.5 4t-6.5-4Z" fill="#8a6a4a"/>` : "";
   const hair = rank === "Q" ? `<path d="M42.5 42q-3 9 1 14M57.5 42q3 9-1 14" fill="none" stroke="#c98b2c" stroke-width="2.4" stroke-linecap="round"/>` : "";
-  const body = `<path d="M27 70v-6q2-10 13-12l10 7 10-7q11 2 13 12v6Z" fill="${ink}"/><path d="M40 52l10 7 10-7-2 18H42Z" fill="#fff" opacity=".9"/><path d="M44 55l6 4 6-4" fill="none" stroke="${style.trim}" stroke-width="1.6"/>`;
+  const body = `<path d="M27 70v-6q2-10 13-12l10 7 10-7q11 2 13 12v6Z" fill="${ink}"${inkClass(suit)}/><path d="M40 52l10 7 10-7-2 18H42Z" fill="#fff" opacity=".9"/><path d="M44 55l6 4 6-4" fill="none" stroke="${style.trim}" stroke-width="1.6"/>`;
   const emblem = pip(suit, 50, 65, 7);
   const sceptre = rank === "K"
     ? `<path d="M30 68V50" stroke="#6b4d0c" stroke-width="1.6"/><circle cx="30" cy="49" r="2.2" fill="${style.hat}"/>`

@@ -251,7 +251,7 @@ function gridHTML(ladder) {
   const strains = new Set(trickBids.map((m) => m[2]));
   const columns = BID_COLUMNS.filter((s) => strains.has(s));
   const head = `<span class="ct-grid-corner"></span>` + columns.map((s) =>
-    (s === "NT" || s === "J5" ? `<span class="ct-grid-head" title="${s === "J5" ? "J5 no trumps: each jack above its ace" : "No trumps"}">${s}</span>` : `<span class="ct-grid-head ct-suit ct-${SUITS[s].colour}" title="${SUITS[s].name}">${SUITS[s].symbol}</span>`)).join("");
+    (s === "NT" || s === "J5" ? `<span class="ct-grid-head" title="${s === "J5" ? "J5 no trumps: each jack above its ace" : "No trumps"}">${s}</span>` : `<span class="ct-grid-head ct-suit ct-${SUITS[s].colour} ct-suit-${s}" title="${SUITS[s].name}">${SUITS[s].symbol}</span>`)).join("");
   const rows = levels.map((level) => `<span class="ct-grid-level">${level}</span>` + columns.map((s) => {
     const entry = byText.get(`${level}${s}`);
     return entry ? button(entry, bidHTML(entry.bid)) : `<span></span>`;
@@ -384,7 +384,7 @@ export class JokerLead {
     this.table = table;
     /** The joker being led: {card, suit}. */
     this.choice = null;
-    const suitButton = (s) => `<button type="button" class="ct-joker-suit ct-${SUITS[s].colour}" data-testid="joker-suit" data-suit="${s}" aria-pressed="false" title="${SUITS[s].name}">${SUITS[s].symbol}</button>`;
+    const suitButton = (s) => `<button type="button" class="ct-joker-suit ct-${SUITS[s].colour} ct-suit-${s}" data-testid="joker-suit" data-suit="${s}" aria-pressed="false" title="${SUITS[s].name}">${SUITS[s].symbol}</button>`;
     this.panel = append(table.el.overlay, `<div class="ct-joker-picker ct-panel" data-testid="joker-picker" role="dialog" aria-label="Name the joker's suit" hidden>
           <div class="ct-panel-title">Lead the joker as…</div>
           <div class="ct-joker-suits">${CALL_SUITS.map(suitButton).join("")}</div>
@@ -507,7 +507,7 @@ export class PartnerCall {
     const key = `${view.hand_number}:${ranks.join(",")}:${[...legal].sort().join(",")}`;
     if (key !== this.key) {
       this.key = key;
-      const button = (card, label) => `<button type="button" class="ct-call-card ${card.startsWith("JK") ? "ct-call-joker" : `ct-${SUITS[card.slice(-1)].colour}`}" data-testid="call-card" data-card="${esc(card)}" aria-label="${esc(cardName(card))}" aria-pressed="false" ${legal.has(`call ${card}`) ? "" : "disabled"}>${label}</button>`;
+      const button = (card, label) => `<button type="button" class="ct-call-card ${card.startsWith("JK") ? "ct-call-joker" : `ct-${SUITS[card.slice(-1)].colour} ct-suit-${card.slice(-1)}`}" data-testid="call-card" data-card="${esc(card)}" aria-label="${esc(cardName(card))}" aria-pressed="false" ${legal.has(`call ${card}`) ? "" : "disabled"}>${label}</button>`;
       const rows = CALL_SUITS.map((s) => suitHTML(s)
         + ranks.map((rank) => (cards.has(`${rank}${s}`) ? button(`${rank}${s}`, esc(rank)) : "<span></span>")).join("")).join("");
       const jokers = ["JK", "JK2"].filter((c) => cards.has(c));
@@ -535,7 +535,7 @@ export class JokerNominate {
   /** @param {import("./table.js").TableView} table */
   constructor(table) {
     this.table = table;
-    const suit = (s) => `<button type="button" class="ct-joker-suit ct-${SUITS[s].colour}" data-testid="nominate-suit" data-suit="${s}" title="${SUITS[s].name}">${SUITS[s].symbol}</button>`;
+    const suit = (s) => `<button type="button" class="ct-joker-suit ct-${SUITS[s].colour} ct-suit-${s}" data-testid="nominate-suit" data-suit="${s}" title="${SUITS[s].name}">${SUITS[s].symbol}</button>`;
     this.panel = append(table.el.overlay, `
     <div class="ct-panel ct-nominate" data-testid="joker-nominate" role="dialog" aria-label="Name the joker's suit" hidden>
       <div class="ct-panel-title">Name a suit for the joker?</div>

@@ -30,10 +30,11 @@ export function score(points) {
 }
 
 /**
- * A suit's symbol in its colour: `<span class="ct-suit ct-red">♥</span>`.
+ * A suit's symbol in its colour: `<span class="ct-suit ct-red ct-suit-H">♥</span>` (the suit's
+ * own class colours it in the four-colour deck).
  * @param {"S"|"C"|"D"|"H"} suit
  * @param {string} [attributes] more attributes for the span (` title="…"`), already escaped
  */
 export function suitHTML(suit, attributes = "") {
-  return `<span class="ct-suit ct-${SUITS[suit].colour}"${attributes}>${SUITS[suit].symbol}</span>`;
+  return `<span class="ct-suit ct-${SUITS[suit].colour} ct-suit-${suit}"${attributes}>${SUITS[suit].symbol}</span>`;
 }

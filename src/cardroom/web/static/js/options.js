@@ -2,6 +2,10 @@
  * The options panel (seed 004 section 4): card back style, score display, sound; and for
  * the chat and the turn's call: the spectators' chat line, desktop notifications.
  *
+ * The suits' colours: two (red and black) or the four-colour deck's (clubs green, diamonds
+ * blue), shown on `<body data-suit-colours="two|four">`: CSS colours the cards and every suit
+ * symbol by it, and each suit keeps its own shape whatever its colour.
+ *
  * The choice is remembered (storage.js), shown on `<body data-card-back="N">` for CSS, and
  * announced with a `cardroom:options` event on `window` (detail: the options) so the table
  * can redraw its face-down cards with cards.js `backSVG(style)`. The table may also import
@@ -19,7 +23,7 @@ export const CARD_BACKS = ["Classic blue", "Red lattice", "Green felt", "Black g
 
 /** The options in force; {@link playSound} reads it. */
 let current = { cardBack: 0, scoreMode: "detailed", sound: false, spectatorChat: false,
-  notifications: false };
+  notifications: false, fourColour: false };
 
 /**
  * @typedef {object} Options
@@ -28,6 +32,7 @@ let current = { cardBack: 0, scoreMode: "detailed", sound: false, spectatorChat:
  * @property {boolean} sound
  * @property {boolean} spectatorChat show the spectators' chat while seated
  * @property {boolean} notifications a desktop notification when it is your turn (tab hidden)
+ * @property {boolean} fourColour the four-colour deck (clubs green, diamonds blue)
  */
 
 /**
@@ -41,6 +46,9 @@ export function renderOptions(root, options, onChange = () => {}) {
   root.replaceChildren(
     field("card-back", "Card style", CARD_BACKS.map((name, i) => [String(i), name]),
       String(options.cardBack)),
+    field("suit-colours", "Suit colours",
+      [["two", "Two: red and black"], ["four", "Four: clubs green, diamonds blue"]],
+      options.fourColour ? "four" : "two"),
     field("score-mode", "Score display", [["detailed", "Detailed"], ["simple", "Simple"]],
       options.scoreMode),
     field("sound", "Sound", [["off", "Off"], ["on", "On"]], options.sound ? "on" : "off"),
@@ -54,6 +62,7 @@ export function renderOptions(root, options, onChange = () => {}) {
   root.onchange = (event) => {
     const target = /** @type {HTMLSelectElement} */ (event.target);
     if (target.id === "card-back") options.cardBack = Number(target.value);
+    else if (target.id === "suit-colours") options.fourColour = target.value === "four";
     else if (target.id === "score-mode") options.scoreMode = target.value === "simple" ? "simple" : "detailed";
     else if (target.id === "sound") {
       options.sound = target.value === "on";
@@ -71,7 +80,8 @@ export function renderOptions(root, options, onChange = () => {}) {
       }
     } else return;
     save({ cardBack: options.cardBack, scoreMode: options.scoreMode, sound: options.sound,
-      spectatorChat: options.spectatorChat, notifications: options.notifications });
+      spectatorChat: options.spectatorChat, notifications: options.notifications,
+      fourColour: options.fourColour });
     applyOptions(options);
     onChange(options);
   };
@@ -79,13 +89,15 @@ export function renderOptions(root, options, onChange = () => {}) {
 }
 
 /**
- * Show the options on the page: the card back on `<body>` and the `cardroom:options` event.
+ * Show the options on the page: the card back and the suits' colours on `<body>` and the
+ * `cardroom:options` event.
  * @param {Options} options
  */
 export function applyOptions(options) {
   current = options;
   document.body.dataset.cardBack = String(options.cardBack);
   document.body.dataset.scoreMode = options.scoreMode;
+  document.body.dataset.suitColours = options.fourColour ? "four" : "two";
   window.dispatchEvent(new CustomEvent("cardroom:options", { detail: { ...options } }));
 }
 

@@ -27,6 +27,7 @@ const KEY = "cardroom.v1";
  * @property {boolean} spectatorChat  show the spectators' chat line while seated
  * @property {boolean} notifications  a desktop notification when it is your turn in a
  *                                    background tab (if the browser allows them)
+ * @property {boolean} fourColour     the four-colour deck: clubs green, diamonds blue
  */
 
 /** @type {Stored} */
@@ -43,6 +44,7 @@ const DEFAULTS = Object.freeze({
   challenges: {},
   spectatorChat: false,
   notifications: false,
+  fourColour: false,
 });
 
 /** Kept in memory too, so a browser without storage still remembers within the visit. */
@@ -104,6 +106,7 @@ function sanitize(raw) {
     challenges: stringMap(raw.challenges, 20),
     spectatorChat: raw.spectatorChat === true,
     notifications: raw.notifications === true,
+    fourColour: raw.fourColour === true,
   };
 }
 
