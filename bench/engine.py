@@ -28,12 +28,8 @@ checkout needs no copy of this script: the child processes run this file.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import random
-import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 
@@ -43,6 +39,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from cardroom.games.five_hundred import PRESET_NAMES, Game
+from side_by_side import alternate, pin, run_child, summary
 
 Policy = Callable[[random.Random, Game], object]
 
@@ -115,45 +112,31 @@ def _names(text: str, known: tuple[str, ...] | list[str], what: str) -> list[str
 
 def _child(preset: str, policy: str, seconds: float, core: int | None) -> None:
     """One measurement, printed as a JSON line (the ``--vs`` mode's worker)."""
-    if core is not None:
-        os.sched_setaffinity(0, {core})
+    pin(core)
     import cardroom.games.five_hundred as engine
 
     hands, actions = measure(preset, POLICIES[policy], seconds)
     print(json.dumps({"hands": hands, "actions": actions, "engine": engine.__file__}))
 
 
-def _run_child(src: str | None, preset: str, policy: str, seconds: float,
-               core: int | None) -> dict[str, float | str]:
-    env = dict(os.environ)
-    if src is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
-    command = [sys.executable, __file__, "--child", "--presets", preset, "--policies", policy,
-               "--seconds", str(seconds)]
-    if core is not None:
-        command += ["--core", str(core)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def side_by_side(console: Console, other: str, presets: list[str], policies: list[str],
                  seconds: float, rounds: int, core: int | None) -> None:
     """This checkout's engine (A) against the one under ``other`` (B), in alternating runs."""
-    rates: dict[tuple[str, str], dict[str, list[float]]] = {}
     engines: dict[str, str] = {}
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("measuring", total=rounds * len(presets) * len(policies) * 2)
-        for number in range(rounds):
-            for preset in presets:
-                for policy in policies:
-                    runs = rates.setdefault((preset, policy), {"A": [], "B": []})
-                    order = ("A", "B") if number % 2 == 0 else ("B", "A")
-                    for side in order:
-                        src = None if side == "A" else other
-                        result = _run_child(src, preset, policy, seconds, core)
-                        runs[side].append(float(result["hands"]))
-                        engines[side] = str(result["engine"])
-                        progress.advance(task)
+
+        def hands(side: str, key: tuple[str, str]) -> float:
+            preset, policy = key
+            args = ["--presets", preset, "--policies", policy, "--seconds", str(seconds)]
+            if core is not None:
+                args += ["--core", str(core)]
+            result = run_child(__file__, None if side == "A" else other, args)
+            engines[side] = str(result["engine"])
+            progress.advance(task)
+            return float(result["hands"])
+
+        rates = alternate(rounds, [(p, q) for p in presets for q in policies], hands)
     table = Table(title=f"Complete hands per CPU second, side by side, {rounds} rounds of "
                         f"{seconds:g} s, core {core} ({platform.python_implementation()} "
                         f"{platform.python_version()}, {platform.machine()})")
@@ -161,11 +144,9 @@ def side_by_side(console: Console, other: str, presets: list[str], policies: lis
                    "A/B (median of pairs)", "A/B min–max"):
         table.add_column(column, justify="right")
     for (preset, policy), runs in rates.items():
-        ratios = [a / b for a, b in zip(runs["A"], runs["B"], strict=True)]
-        table.add_row(preset, policy, f"{statistics.median(runs['A']):,.0f}",
-                      f"{statistics.median(runs['B']):,.0f}",
-                      f"{statistics.median(ratios):.2f}",
-                      f"{min(ratios):.2f}–{max(ratios):.2f}")
+        a, b, ratio, low, high = summary(runs)
+        table.add_row(preset, policy, f"{a:,.0f}", f"{b:,.0f}", f"{ratio:.2f}",
+                      f"{low:.2f}–{high:.2f}")
     console.print(table)
     console.print(f"A: {engines.get('A')}\nB: {engines.get('B')}")
 

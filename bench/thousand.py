@@ -1,26 +1,40 @@
-"""1000 engine speed: random deals per second on one core, per preset; and, optionally, how
-long the search bot takes per card played.
+"""1000 engine speed: random deals per CPU second on one core, per preset; and, optionally,
+how long the search bot takes per card played and how many deals it samples for it.
 
 Random players look at their cards, pass 60% of the time and bid low (uniform bidding runs
 to 300 and every contract fails), bet the lowest bet and play any legal card. A *deal* is
-everything from the deal to its score.
+everything from the deal to its score. Times are the process's CPU time
+(``time.process_time``), so other jobs on a shared machine slow the figures less than they
+would wall-clock ones; the search bot's own budget is wall-clock time, as in play.
 
 Run: ``python bench/thousand.py [--seconds 3] [--search-decisions 0]``. Prints figures; copy
 them to bench/RESULTS.md.
+
+Side by side with another checkout's engine (the code before a change)::
+
+    python bench/thousand.py --vs ../start/src --rounds 7 --seconds 3 --samples 60
+
+runs each measurement in a fresh process (pinned to ``--core`` when given), this checkout's
+engine (A) and the other (B) in turn, and prints both engines' deals per CPU second with the
+median of the paired ratios; with ``--samples N``, also the search bot's median sampled deals
+per decision over ``N`` card plays per preset (see :mod:`side_by_side`).
 """
 
 from __future__ import annotations
 
+import json
 import platform
 import random
 import statistics
 import time
+from collections.abc import Iterator
 
 import typer
 
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.bots.thousand.search import ThousandSearchBot
 from cardroom.games.thousand import PRESET_NAMES, Action, Game
+from side_by_side import alternate, pin, run_child, summary
 
 
 def random_action(rng: random.Random, game: Game) -> Action:
@@ -36,50 +50,127 @@ def random_action(rng: random.Random, game: Game) -> Action:
 
 
 def deals_per_second(preset: str, seconds: float) -> tuple[float, float]:
-    """Deals and actions per second of random play over ``seconds``."""
+    """Deals and actions per CPU second of random play over ``seconds`` of CPU time."""
     rng = random.Random(1)
     deals = actions = seed = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    started = time.process_time()
+    while time.process_time() - started < seconds:
         game = Game.new(preset, seed=seed)
         seed += 1
         while not game.is_over and len(game.history) < 50:
             game.apply(random_action(rng, game))
             actions += 1
         deals += len(game.history)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     return deals / elapsed, actions / elapsed
 
 
-def search_times(preset: str, decisions: int, level: str) -> list[float]:
-    """Seconds the search bot takes per card it plays, against the rules bot."""
-    times: list[float] = []
-    seed = 0
-    while len(times) < decisions:
+def searched_cards(preset: str, decisions: int, level: str) -> Iterator[tuple[float, int]]:
+    """The search bot's card plays against the rules bot, in the first three deals of
+    matches seeded 0, 1, …: for each, the seconds it took and the deals it sampled."""
+    played = seed = 0
+    while played < decisions:
         game = Game.new(preset, seed=seed)
         search, rules = ThousandSearchBot(seed, level), ThousandRulesBot(seed)
         seed += 1
-        while not game.is_over and len(game.history) < 3 and len(times) < decisions:
+        while not game.is_over and len(game.history) < 3 and played < decisions:
             seat = game.to_act
             view = game.view(seat)
             if seat == 0 and game.phase == "play" and len(view["legal_actions"]) > 1:
                 started = time.perf_counter()
                 action = search.choose(view)
-                times.append(time.perf_counter() - started)
+                played += 1
+                yield time.perf_counter() - started, search.last_samples
             else:
                 action = rules.choose(view)
             game.apply(action)
-    return times
 
 
-def main(seconds: float = 3.0, search_decisions: int = 0, level: str = "default") -> None:
+def search_times(preset: str, decisions: int, level: str) -> list[float]:
+    """Seconds the search bot takes per card it plays, against the rules bot."""
+    return [seconds for seconds, _ in searched_cards(preset, decisions, level)]
+
+
+def main(seconds: float = typer.Option(3.0, help="CPU seconds per measurement."),
+         search_decisions: int = typer.Option(0, help="Also time the search bot over this "
+                                                      "many card plays per preset."),
+         level: str = typer.Option("default", help="The search bot's level."),
+         vs: str | None = typer.Option(None, help="Another checkout's src folder: measure "
+                                                  "its engine side by side with this one."),
+         rounds: int = typer.Option(5, help="With --vs: runs of each engine per preset."),
+         samples: int = typer.Option(0, help="With --vs: also the search bot's sampled deals "
+                                             "per card over this many card plays a preset."),
+         core: int | None = typer.Option(None, help="With --vs: the CPU core every run is "
+                                                    "pinned to."),
+         child: str | None = typer.Option(None, hidden=True,
+                                          help="Run one measurement, print JSON."),
+         preset: str = typer.Option("seed", hidden=True)) -> None:
     """Print deals/s per preset and, if asked, the search bot's time per decision."""
+    if child is not None:
+        _child(child, preset, seconds, samples, level, core)
+        return
     print(f"CPython {platform.python_version()} on {platform.machine()}")
-    for preset in PRESET_NAMES:
-        deals, actions = deals_per_second(preset, seconds)
-        print(f"{preset:8} random play: {deals:8,.0f} deals/s  {actions:10,.0f} actions/s")
+    if vs is not None:
+        side_by_side(vs, seconds, rounds, samples, level, core)
+        return
+    for name in PRESET_NAMES:
+        deals, actions = deals_per_second(name, seconds)
+        print(f"{name:8} random play: {deals:8,.0f} deals/s  {actions:10,.0f} actions/s")
     if search_decisions:
         print_search_times(search_decisions, level)
+
+
+def _child(what: str, preset: str, seconds: float, decisions: int, level: str,
+           core: int | None) -> None:
+    """One measurement (``deals`` or ``samples``), printed as a JSON line (``--vs``'s
+    worker)."""
+    pin(core)
+    import cardroom.games.thousand as engine
+
+    if what == "deals":
+        deals, actions = deals_per_second(preset, seconds)
+        result = {"deals": deals, "actions": actions}
+    else:
+        counts = [count for _, count in searched_cards(preset, decisions, level)]
+        result = {"samples": statistics.median(counts), "counts": counts}
+    print(json.dumps({**result, "engine": engine.__file__}))
+
+
+def side_by_side(other: str, seconds: float, rounds: int, samples: int, level: str,
+                 core: int | None) -> None:
+    """This checkout's engine (A) against the one under ``other`` (B), in alternating runs:
+    deals per CPU second, then the search bot's median sampled deals per card."""
+    engines: dict[str, str] = {}
+
+    def child(side: str, what: str, preset: str) -> dict[str, float | str]:
+        args = [what, "--preset", preset, "--seconds", str(seconds), "--samples",
+                str(samples), "--level", level]
+        result = run_child(__file__, None if side == "A" else other,
+                           args + (["--core", str(core)] if core is not None else []))
+        engines[side] = str(result["engine"])
+        return result
+
+    def deals(side: str, preset: str) -> float:
+        return float(child(side, "deals", preset)["deals"])
+
+    print(f"Random deals per CPU second, {rounds} rounds of {seconds:g} s, core {core}")
+    for preset, runs in alternate(rounds, PRESET_NAMES, deals).items():
+        a, b, ratio, low, high = summary(runs)
+        print(f"{preset:8} A {a:8,.0f}  B {b:8,.0f}  A/B median {ratio:.2f} "
+              f"(pairs {low:.2f}-{high:.2f})  A runs {_figures(runs['A'])}  "
+              f"B runs {_figures(runs['B'])}")
+    if samples:
+        def sampled(side: str, preset: str) -> float:
+            return float(child(side, "samples", preset)["samples"])
+
+        print(f"Search bot ({level}): median sampled deals per card over {samples} cards")
+        for preset, runs in alternate(1, PRESET_NAMES, sampled).items():
+            print(f"{preset:8} A {runs['A'][0]:g}  B {runs['B'][0]:g}")
+    print(f"A: {engines.get('A')}\nB: {engines.get('B')}")
+
+
+def _figures(values: list[float]) -> str:
+    return " ".join(f"{value:,.0f}" for value in values)
 
 
 def print_search_times(decisions: int, level: str) -> None:
