@@ -14,15 +14,19 @@
                             becomes trump and its value scores at once
 ==========================  ===============================================================
 
-``Action.parse(text)`` and ``str(action)`` round-trip. Look, pass and play actions are interned.
+``Action.parse(text)`` and ``str(action)`` round-trip. The actions the engine lists as legal
+are interned: made once, then looked up (by card index, by bid value, by the mask of three
+discards, by the pair of cards given), so that listing a player's choices builds no objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 from cardroom.games.actions import ActionText
-from cardroom.games.cards import CARDS, Card, parse_cards
+from cardroom.games.cards import CARDS, Card, cards_of, iter_indexes, parse_cards
+from cardroom.games.thousand.deck import KING_QUEEN, SUIT_IN_PACK, subsets
 
 LOOK = "look"
 PASS = "pass"
@@ -136,3 +140,46 @@ PASS_ACTION = Action(PASS)
 PLAY_ACTIONS: tuple[Action, ...] = tuple(Action(PLAY, cards=[card]) for card in CARDS)
 MARRIAGE_ACTIONS: tuple[Action, ...] = tuple(
     Action(PLAY, cards=[card], marriage=True) for card in CARDS)
+
+
+Key = TypeVar("Key")
+
+
+class Interned(dict[Key, Action], Generic[Key]):
+    """Actions of one kind by a key, each made by ``make`` the first time it is asked for.
+
+    Only the engine's lists of legal actions look actions up here (parsing builds its own),
+    so the keys are those of legal actions and the table stays small: at most the 2,024
+    three-card discards of the pack, or its 552 ordered pairs of cards to give.
+    """
+
+    def __init__(self, make: Callable[[Key], Action]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Key) -> Action:
+        action = self[key] = self.make(key)
+        return action
+
+
+DISCARD_ACTIONS: Interned[int] = Interned(
+    lambda mask: Action(DISCARD, cards=cards_of(mask)))
+"""The discard of three cards, by the mask of the cards."""
+GIVE_ACTIONS: Interned[tuple[int, int]] = Interned(
+    lambda pair: Action(GIVE, cards=[CARDS[index] for index in pair]))
+"""The give of two cards, by their indexes in order (the first to the next player)."""
+
+
+def _plays_by_suit_mask() -> dict[int, tuple[Action, ...]]:
+    """For every set of cards of one suit of the pack (as a mask; the empty set too), the
+    plays of its cards in index order."""
+    return {mask: tuple(PLAY_ACTIONS[index] for index in iter_indexes(mask))
+            for suit_mask in SUIT_IN_PACK for size in range(suit_mask.bit_count() + 1)
+            for mask in subsets(suit_mask, size)}
+
+
+PLAYS_BY_SUIT: dict[int, tuple[Action, ...]] = _plays_by_suit_mask()
+"""The plays of a set of cards of one suit, by its mask: ``PLAYS_BY_SUIT[hand & suit]``."""
+MARRIAGE_LEADS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(MARRIAGE_ACTIONS[index] for index in iter_indexes(pair)) for pair in KING_QUEEN)
+"""By suit, the leads of its queen and king declaring their marriage (in index order)."""

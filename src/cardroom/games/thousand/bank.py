@@ -9,13 +9,21 @@ cap without a marriage in hand. Then the play starts (:func:`.play.start_play`).
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import permutations
 from typing import Any
 
 from cardroom.games.base import IllegalAction
-from cardroom.games.cards import CARDS, cards_of, iter_indexes
-from cardroom.games.thousand.actions import BET, DISCARD, GIVE, Action, bet_action
-from cardroom.games.thousand.deck import marriages_in
+from cardroom.games.cards import cards_of, indexes_of
+from cardroom.games.thousand.actions import (
+    BET,
+    DISCARD,
+    DISCARD_ACTIONS,
+    GIVE,
+    GIVE_ACTIONS,
+    Action,
+    bet_action,
+)
+from cardroom.games.thousand.deck import marriages_in, subsets
 from cardroom.games.thousand.play import start_play
 from cardroom.games.thousand.state import BANK_SIZE, BET_PHASE, DISCARD_PHASE, State
 
@@ -25,22 +33,20 @@ GIVEN = 2
 # -- putting cards away ---------------------------------------------------------------------------
 
 
-def subsets(mask: int, count: int) -> list[int]:
-    """Every ``count``-card subset of ``mask``, as masks, in lexicographic order of cards."""
-    return [sum(1 << i for i in chosen) for chosen in combinations(iter_indexes(mask), count)]
-
-
 def legal_discards(game: State) -> list[Action]:
-    """Every set of three cards of the contractor's hand, to discard."""
-    hand = game.hands[game._to_act]  # type: ignore[index]
-    return [Action(DISCARD, cards=cards_of(mask)) for mask in subsets(hand, BANK_SIZE)]
+    """Every set of three cards of the contractor's hand, to discard, in lexicographic order
+    of cards (interned actions: 120 of them from a hand of ten)."""
+    seat: int = game._to_act  # type: ignore[assignment]
+    table = DISCARD_ACTIONS
+    return [table[mask] for mask in subsets(game.hands[seat], BANK_SIZE)]
 
 
 def legal_gives(game: State) -> list[Action]:
     """Every ordered pair of the contractor's cards: the first to the next player clockwise,
-    the second to the one after."""
-    held = list(iter_indexes(game.hands[game._to_act]))  # type: ignore[index]
-    return [Action(GIVE, cards=[CARDS[a], CARDS[b]]) for a in held for b in held if a != b]
+    the second to the one after (interned actions)."""
+    seat: int = game._to_act  # type: ignore[assignment]
+    table = GIVE_ACTIONS
+    return [table[pair] for pair in permutations(indexes_of(game.hands[seat]), GIVEN)]
 
 
 def check_cards(game: State, seat: int, action: Action) -> None:

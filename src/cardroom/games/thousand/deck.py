@@ -8,6 +8,8 @@ table or a bit mask, so the engine and the search bots share the same fast rules
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from cardroom.games.cards import CARDS, SUIT_MASKS, Rank, Suit, iter_indexes
 
 RANKS = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
@@ -36,6 +38,11 @@ STRENGTH: tuple[int, ...] = tuple(
 KING_QUEEN: tuple[int, ...] = tuple(
     (1 << (suit * 16 + Rank.KING)) | (1 << (suit * 16 + Rank.QUEEN)) for suit in Suit)
 """Mask of the marriage (king and queen) of each suit."""
+
+
+def subsets(mask: int, count: int) -> list[int]:
+    """Every ``count``-card subset of ``mask``, as masks, in lexicographic order of cards."""
+    return [sum(chosen) for chosen in combinations([1 << i for i in iter_indexes(mask)], count)]
 
 
 def points_of(mask: int) -> int:
