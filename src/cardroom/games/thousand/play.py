@@ -12,8 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.base import IllegalAction
-from cardroom.games.cards import CARDS, Suit, iter_indexes
-from cardroom.games.thousand.actions import MARRIAGE_ACTIONS, PLAY, PLAY_ACTIONS, Action
+from cardroom.games.cards import CARDS, Suit
+from cardroom.games.thousand.actions import (
+    MARRIAGE_LEADS,
+    PLAY,
+    PLAYS_BY_SUIT,
+    Action,
+)
 from cardroom.games.thousand.deck import (
     KING_QUEEN,
     MARRIAGE_POINTS,
@@ -28,6 +33,9 @@ from cardroom.games.thousand.shapes import TrickView
 from cardroom.games.thousand.state import PLAYING, State
 
 CARD_TEXT = tuple(card.text for card in CARDS)
+"""Each card's notation, by index."""
+SUIT_LETTERS = tuple(suit.letter for suit in Suit)
+"""Each suit's letter, by suit number."""
 
 
 def start_play(game: State) -> list[dict[str, Any]]:
@@ -55,16 +63,26 @@ def holds_marriage(hand: int, index: int) -> bool:
     return hand & pair == pair
 
 
+def plays_of(hand: int) -> list[Action]:
+    """The plays of every card of ``hand``, in index order."""
+    plays = PLAYS_BY_SUIT
+    s0, s1, s2, s3 = SUIT_IN_PACK
+    return [*plays[hand & s0], *plays[hand & s1], *plays[hand & s2], *plays[hand & s3]]
+
+
 def legal(game: State) -> list[Action]:
     """The legal plays of the seat to act, and, when it may declare, a marriage lead for each
-    king or queen of a marriage it holds."""
+    king or queen of a marriage it holds (interned actions, in index order)."""
     seat: int = game._to_act  # type: ignore[assignment]
-    mask = playable_cards(game, seat)
-    actions = [PLAY_ACTIONS[i] for i in iter_indexes(mask)]
+    hand = game.hands[seat]
+    mask = playable_cards(game, seat) if game.trick else hand
+    if mask != hand:
+        return list(PLAYS_BY_SUIT[mask])  # the cards of one suit: followed, or trumps
+    actions = plays_of(hand)
     if may_declare(game):
-        hand = game.hands[seat]
-        actions.extend(MARRIAGE_ACTIONS[i] for i in iter_indexes(mask)
-                       if is_marriage_card(i) and holds_marriage(hand, i))
+        for suit, pair in enumerate(KING_QUEEN):
+            if hand & pair == pair:
+                actions.extend(MARRIAGE_LEADS[suit])
     return actions
 
 
@@ -73,14 +91,14 @@ def check(game: State, seat: int, action: Action) -> None:
     may declare with it)."""
     if action.kind != PLAY:
         raise IllegalAction("It is time to play a card, e.g. 'play AS'.")
-    index = action.card.index
+    bit = action.mask
     hand = game.hands[seat]
-    if not hand >> index & 1:
+    if not hand & bit:
         raise IllegalAction(f"You do not hold {action.card}.")
-    if not playable_cards(game, seat) >> index & 1:
+    if game.trick and not bit & playable_cards(game, seat):
         raise IllegalAction(refusal(game, seat))
     if action.marriage:
-        reason = marriage_refusal(game, hand, index)
+        reason = marriage_refusal(game, hand, bit.bit_length() - 1)
         if reason:
             raise IllegalAction(reason)
 
@@ -111,17 +129,20 @@ def play_card(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     """Play the card (``IllegalAction`` if ``seat`` may not), declaring its marriage if asked;
     the trick is won once every seat in play has played to it."""
     check(game, seat, action)
-    index = action.card.index
-    game.hands[seat] &= ~(1 << index)
+    bit = action.mask
+    index = bit.bit_length() - 1
+    game.hands[seat] ^= bit
     events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": CARD_TEXT[index]}]
     if action.marriage:
         events.append(declare(game, seat, index >> 4))
-    game.trick.append(index)
+    trick = game.trick
+    trick.append(index)
     game.trick_seats.append(seat)
-    if len(game.trick) < len(game.active):
-        game._to_act = game.next_active(seat)
+    if len(trick) < len(game.active):
+        game._to_act = game._next[seat]
         return events
-    return events + finish_trick(game)
+    events.extend(finish_trick(game))
+    return events
 
 
 def declare(game: State, seat: int, suit: int) -> dict[str, Any]:
@@ -130,7 +151,7 @@ def declare(game: State, seat: int, suit: int) -> dict[str, Any]:
     game.trump = suit
     game.marriages.append((seat, suit))
     game.marriage_points[seat] += value
-    return {"type": "marriage", "seat": seat, "suit": Suit(suit).letter, "points": value}
+    return {"type": "marriage", "seat": seat, "suit": SUIT_LETTERS[suit], "points": value}
 
 
 def finish_trick(game: State) -> list[dict[str, Any]]:
@@ -138,13 +159,13 @@ def finish_trick(game: State) -> list[dict[str, Any]]:
     trick, score the deal."""
     trick, seats = game.trick, game.trick_seats
     winner = seats[trick_winner(trick, game.trump)]
-    points = sum(POINTS[i] for i in trick)
+    points = sum([POINTS[i] for i in trick])
     game.card_points[winner] += points
     game.tricks_won[winner] += 1
     done: TrickView = {
         "leader": seats[0], "seats": list(seats), "cards": [CARD_TEXT[i] for i in trick],
         "winner": winner, "points": points,
-        "trump": None if game.trump is None else Suit(game.trump).letter}
+        "trump": None if game.trump is None else SUIT_LETTERS[game.trump]}
     game.completed.append(done)
     game.trick, game.trick_seats = [], []
     events: list[dict[str, Any]] = [{"type": "trick", **done, "seats": list(done["seats"]),
