@@ -22,6 +22,7 @@ discards, by the pair of cards given), so that listing a player's choices builds
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from cardroom.games.actions import ActionText
@@ -133,6 +134,13 @@ def bid_action(value: int, blind: bool = False) -> Action:
 def bet_action(value: int) -> Action:
     """The action naming a final bet of ``value``."""
     return _value_action(BET, value, False)
+
+
+@lru_cache(maxsize=4096)
+def value_actions(kind: str, values: range, blind: bool = False) -> tuple[Action, ...]:
+    """The bids (``kind`` ``bid``) or final bets (``bet``) of ``values``, in order: a rung of
+    the bidding's ladder, made once for each range that comes up."""
+    return tuple(_value_action(kind, value, blind) for value in values)
 
 
 LOOK_ACTION = Action(LOOK)

@@ -21,7 +21,7 @@ from cardroom.games.thousand.actions import (
     GIVE,
     GIVE_ACTIONS,
     Action,
-    bet_action,
+    value_actions,
 )
 from cardroom.games.thousand.deck import marriages_in, subsets
 from cardroom.games.thousand.play import start_play
@@ -109,7 +109,7 @@ def bet_values(game: State, seat: int) -> range:
 
 def legal_bets(game: State) -> list[Action]:
     """The final bets the contractor may name."""
-    return [bet_action(value) for value in bet_values(game, game._to_act)]  # type: ignore[arg-type]
+    return list(value_actions(BET, bet_values(game, game._to_act)))  # type: ignore[arg-type]
 
 
 def bet(game: State, seat: int, action: Action) -> list[dict[str, Any]]:

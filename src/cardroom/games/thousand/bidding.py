@@ -20,7 +20,7 @@ from cardroom.games.thousand.actions import (
     PASS,
     PASS_ACTION,
     Action,
-    bid_action,
+    value_actions,
 )
 from cardroom.games.thousand.deck import marriages_in
 from cardroom.games.thousand.scoring import next_deal, record_passed_deal
@@ -37,7 +37,7 @@ def legal(game: State) -> list[Action]:
         actions.append(LOOK_ACTION)
     if not must_bid(game):
         actions.append(PASS_ACTION)
-    actions.extend(bid_action(value, not looked) for value in bid_values(game, seat))
+    actions.extend(value_actions(BID, bid_values(game, seat), not looked))
     return actions
 
 

@@ -38,6 +38,8 @@ STRENGTH: tuple[int, ...] = tuple(
 KING_QUEEN: tuple[int, ...] = tuple(
     (1 << (suit * 16 + Rank.KING)) | (1 << (suit * 16 + Rank.QUEEN)) for suit in Suit)
 """Mask of the marriage (king and queen) of each suit."""
+_SUIT_PAIRS: tuple[tuple[Suit, int], ...] = tuple(zip(Suit, KING_QUEEN, strict=True))
+"""Each suit with its marriage's mask (iterating a tuple is cheaper than the enum)."""
 
 
 def subsets(mask: int, count: int) -> list[int]:
@@ -52,7 +54,7 @@ def points_of(mask: int) -> int:
 
 def marriages_in(mask: int) -> list[Suit]:
     """The suits whose king and queen are both in ``mask``."""
-    return [suit for suit in Suit if mask & KING_QUEEN[suit] == KING_QUEEN[suit]]
+    return [suit for suit, pair in _SUIT_PAIRS if mask & pair == pair]
 
 
 def is_marriage_card(index: int) -> bool:
