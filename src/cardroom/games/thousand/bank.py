@@ -10,7 +10,7 @@ cap without a marriage in hand. Then the play starts (:func:`.play.start_play`).
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Any
+from typing import Any, Final
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import cards_of, indexes_of
@@ -27,7 +27,7 @@ from cardroom.games.thousand.deck import marriages_in, subsets
 from cardroom.games.thousand.play import start_play
 from cardroom.games.thousand.state import BANK_SIZE, BET_PHASE, DISCARD_PHASE, State
 
-GIVEN = 2
+GIVEN: Final = 2
 """Cards the contractor gives away under ``bank_use: give``: one to each opponent."""
 
 # -- putting cards away ---------------------------------------------------------------------------

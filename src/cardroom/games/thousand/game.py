@@ -106,6 +106,8 @@ class Game(State):
 
     def legal_actions(self) -> Sequence[Action]:
         """Every action the seat to act may take now (empty only when the match is over)."""
+        if self._phase == PLAYING:
+            return play.legal(self)
         return legal_in_phase(PHASES, self)
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[dict[str, Any]]:
@@ -115,7 +117,11 @@ class Game(State):
         :class:`IllegalAction`. Any illegal action raises :class:`IllegalAction` with the reason
         and leaves the game exactly as it was.
         """
-        actor, chosen = self._actor_and_action(action, seat)
+        actor = self._to_act
+        if seat is not None or actor is None or action.__class__ is not Action:
+            actor, chosen = self._actor_and_action(action, seat)
+        else:
+            chosen = action  # the usual case: an action object of the seat to act
         return apply_in_phase(PHASES, self, actor, chosen)
 
     # -- what a seat sees ------------------------------------------------------------------------
