@@ -151,31 +151,41 @@ MARRIAGE_ACTIONS: tuple[Action, ...] = tuple(
 
 
 Key = TypeVar("Key")
+Value = TypeVar("Value")
 
 
-class Interned(dict[Key, Action], Generic[Key]):
-    """Actions of one kind by a key, each made by ``make`` the first time it is asked for.
+class Interned(dict[Key, Value], Generic[Key, Value]):
+    """Actions (or tables of them) by a key, each made by ``make`` the first time it is asked
+    for.
 
     Only the engine's lists of legal actions look actions up here (parsing builds its own),
-    so the keys are those of legal actions and the table stays small: at most the 2,024
+    so the keys are those of legal actions and the tables stay small: at most the 2,024
     three-card discards of the pack, or its 552 ordered pairs of cards to give.
     """
 
-    def __init__(self, make: Callable[[Key], Action]) -> None:
+    def __init__(self, make: Callable[[Key], Value]) -> None:
         super().__init__()
         self.make = make
 
-    def __missing__(self, key: Key) -> Action:
-        action = self[key] = self.make(key)
-        return action
+    def __missing__(self, key: Key) -> Value:
+        value = self[key] = self.make(key)
+        return value
 
 
-DISCARD_ACTIONS: Interned[int] = Interned(
+DISCARD_ACTIONS: Interned[int, Action] = Interned(
     lambda mask: Action(DISCARD, cards=cards_of(mask)))
 """The discard of three cards, by the mask of the cards."""
-GIVE_ACTIONS: Interned[tuple[int, int]] = Interned(
-    lambda pair: Action(GIVE, cards=[CARDS[index] for index in pair]))
-"""The give of two cards, by their indexes in order (the first to the next player)."""
+
+
+def _gives_of(first: int) -> Interned[int, Action]:
+    """The gives of card ``first`` (to the next player) with each other card, by the other
+    card's index."""
+    return Interned(lambda second: Action(GIVE, cards=[CARDS[first], CARDS[second]]))
+
+
+GIVE_ACTIONS: Interned[int, Interned[int, Action]] = Interned(_gives_of)
+"""The give of two cards, by the first card's index (to the next player), then the
+second's: ``GIVE_ACTIONS[first][second]``."""
 
 
 def _plays_by_suit_mask() -> dict[int, tuple[Action, ...]]:

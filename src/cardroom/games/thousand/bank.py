@@ -9,8 +9,7 @@ cap without a marriage in hand. Then the play starts (:func:`.play.start_play`).
 
 from __future__ import annotations
 
-from itertools import permutations
-from typing import Any, Final
+from typing import Any
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.cards import cards_of, indexes_of
@@ -27,7 +26,7 @@ from cardroom.games.thousand.deck import marriages_in, subsets
 from cardroom.games.thousand.play import start_play
 from cardroom.games.thousand.state import BANK_SIZE, BET_PHASE, DISCARD_PHASE, State
 
-GIVEN: Final = 2
+GIVEN = 2
 """Cards the contractor gives away under ``bank_use: give``: one to each opponent."""
 
 # -- putting cards away ---------------------------------------------------------------------------
@@ -45,8 +44,12 @@ def legal_gives(game: State) -> list[Action]:
     """Every ordered pair of the contractor's cards: the first to the next player clockwise,
     the second to the one after (interned actions)."""
     seat: int = game._to_act  # type: ignore[assignment]
-    table = GIVE_ACTIONS
-    return [table[pair] for pair in permutations(indexes_of(game.hands[seat]), GIVEN)]
+    held = indexes_of(game.hands[seat])
+    actions: list[Action] = []
+    for first in held:
+        gives = GIVE_ACTIONS[first]
+        actions.extend([gives[second] for second in held if second != first])
+    return actions
 
 
 def check_cards(game: State, seat: int, action: Action) -> None:
