@@ -5,14 +5,17 @@ bit mask (bit ``index`` set for each card). The engines keep hands, tricks and t
 so that legal moves and trick winners come from a few integer operations, while the public API
 hands out friendly :class:`Card` objects that print as ``"10H"`` and parse back.
 
-Layout of the index: ``suit * 16 + rank`` for the 64 suited cards, then the jokers.
+Layout of the index: ``suit * 16 + rank`` for the 64 suited cards, then the jokers. Every
+game's deals shuffle with :func:`shuffle`.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from functools import cache
 from typing import TypeVar, cast
 
 T = TypeVar("T")
@@ -227,6 +230,23 @@ def iter_indexes(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+@cache
+def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(position, positions up to it, bits to draw) of each swap of a shuffle of ``size``."""
+    return tuple((last, last + 1, (last + 1).bit_length()) for last in range(size - 1, 0, -1))
+
+
+def shuffle(deck: list[int], rng: random.Random) -> None:
+    """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does (Fisher-Yates, each
+    position's swap drawn with ``getrandbits`` and rejection), with no method call per card."""
+    getrandbits = rng.getrandbits
+    for last, size, bits in _swaps(len(deck)):
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+        deck[last], deck[pick] = deck[pick], deck[last]
 
 
 MASK_BYTES = (CARD_COUNT + 7) // 8

@@ -1,9 +1,10 @@
 """Dealing a hand of 500: a seeded shuffle, then bundles of 3-4-3 from the dealer's left with
 cards to the kitty between the rounds.
 
-Replays rely on a seed giving the same deal for ever, so the shuffle is written out here
-(:func:`shuffle`) rather than left to ``random.shuffle``: it draws the same numbers from the
-generator in the same order, and the layout of each deal (which position of the shuffled
+Replays rely on a seed giving the same deal for ever, so the shuffle is written out
+(:func:`cardroom.games.cards.shuffle`, shared with 1000) rather than left to
+``random.shuffle``: it draws the same numbers from the generator in the same order, and the
+layout of each deal (which position of the shuffled
 deck goes to which seat) is worked out once per table shape and dealer.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
 
-from cardroom.games.cards import iter_indexes
+from cardroom.games.cards import iter_indexes, shuffle
 from cardroom.games.five_hundred.rules import Rules
 
 BUNDLES = (3, 4, 3)
@@ -66,23 +67,6 @@ def pickers(players: int, kitty_size: int, dealer: int,
     # Every seat and the kitty get two cards at least, so each picker gives a tuple.
     return tuple(itemgetter(*[p for p, o in enumerate(owners) if o == owner])
                  for owner in range(players + 1 + dead_hands))
-
-
-@cache
-def _swaps(size: int) -> tuple[tuple[int, int, int], ...]:
-    """(position, positions up to it, bits to draw) of each swap of a shuffle of ``size``."""
-    return tuple((last, last + 1, (last + 1).bit_length()) for last in range(size - 1, 0, -1))
-
-
-def shuffle(deck: list[int], rng: random.Random) -> None:
-    """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does (Fisher-Yates, each
-    position's swap drawn with ``getrandbits`` and rejection), with no method call per card."""
-    getrandbits = rng.getrandbits
-    for last, size, bits in _swaps(len(deck)):
-        pick = getrandbits(bits)
-        while pick >= size:
-            pick = getrandbits(bits)
-        deck[last], deck[pick] = deck[pick], deck[last]
 
 
 def deal_cards(rules: Rules, rng: random.Random, dealer: int) -> tuple[list[int], int]:

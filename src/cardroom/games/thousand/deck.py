@@ -27,6 +27,8 @@ for _suit in Suit:
     for _rank in RANKS:
         PACK_MASK |= 1 << (_suit * 16 + _rank)
 
+PACK_ORDER: tuple[int, ...] = tuple(iter_indexes(PACK_MASK))
+"""The card indexes of the pack, lowest first: the pack before it is shuffled."""
 SUIT_IN_PACK: tuple[int, ...] = tuple(PACK_MASK & mask for mask in SUIT_MASKS)
 """Mask of the six cards of each suit."""
 POINTS: tuple[int, ...] = tuple(

@@ -12,13 +12,13 @@ come from :mod:`.deck`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from functools import cache
 
-from cardroom.games.cards import iter_indexes
+from cardroom.games.cards import shuffle
 from cardroom.games.match import Match
 from cardroom.games.phases import next_seats, seat_mask
 from cardroom.games.thousand.actions import Action
-from cardroom.games.thousand.deck import PACK_MASK
+from cardroom.games.thousand.deck import PACK_ORDER
 from cardroom.games.thousand.rules import Rules
 from cardroom.games.thousand.scoring import HandResult
 from cardroom.games.thousand.shapes import TrickView
@@ -38,23 +38,31 @@ def active_seats(players: int, dealer: int) -> tuple[int, ...]:
     return tuple(s for s in range(players) if players == 3 or s != dealer)
 
 
-def deal_cards(rng: random.Random, dealer: int, active: Sequence[int],
-               players: int) -> tuple[list[int], int]:
-    """Shuffle the pack and deal it one card at a time from the dealer's left, a card to the
-    bank after each of the first three rounds. Returns the hands (by seat; a dealer who sits
-    out holds nothing) and the bank. Replays rely on this pattern staying the same."""
-    deck = list(iter_indexes(PACK_MASK))
-    rng.shuffle(deck)
+@cache
+def deal_layout(dealer: int, active: tuple[int, ...], players: int) -> tuple[int, ...]:
+    """Where each card of the shuffled pack goes, in order: a seat, or ``players`` for the
+    bank. One card at a time from the dealer's left, a card to the bank after each of the
+    first three rounds. Replays rely on this pattern staying the same."""
     seats = sorted(active, key=lambda seat: (seat - dealer - 1) % players)
-    hands = [0] * players
-    cards = iter(deck)
-    bank = 0
+    places: list[int] = []
     for round_number in range(HAND_SIZE):
-        for seat in seats:
-            hands[seat] |= 1 << next(cards)
+        places.extend(seats)
         if round_number < BANK_SIZE:
-            bank |= 1 << next(cards)
-    return hands, bank
+            places.append(players)
+    return tuple(places)
+
+
+def deal_cards(rng: random.Random, dealer: int, active: tuple[int, ...],
+               players: int) -> tuple[list[int], int]:
+    """Shuffle the pack and deal it (:func:`deal_layout`). Returns the hands (by seat; a
+    dealer who sits out holds nothing) and the bank."""
+    deck = list(PACK_ORDER)
+    shuffle(deck, rng)
+    masks = [0] * (players + 1)
+    for place, index in zip(deal_layout(dealer, active, players), deck, strict=True):
+        masks[place] |= 1 << index
+    bank = masks.pop()
+    return masks, bank
 
 
 class State(Match):
