@@ -75,12 +75,17 @@ def card_key(index: int, led: int, trump: int | None) -> int:
     return 0
 
 
+_CARD_KEYS: dict[tuple[int, int | None], tuple[int, ...]] = {
+    (led, trump): tuple(card_key(index, led, trump) for index in range(len(CARDS)))
+    for led in Suit for trump in (None, *Suit)}
+""":func:`card_key` of every card index, by the suit led and the trump."""
+
+
 def trick_winner(trick: list[int], trump: int | None) -> int:
     """Position in ``trick`` of the winning card: the highest trump, else the highest card of
     the suit led (``trump`` is a suit number or ``None``)."""
-    led = trick[0] >> 4
-    keys = [card_key(index, led, trump) for index in trick]
-    return keys.index(max(keys))
+    keys = _CARD_KEYS[trick[0] >> 4, trump]
+    return trick.index(max(trick, key=keys.__getitem__))
 
 
 def playable(hand: int, led: int | None, trump: int | None, must_trump: bool) -> int:

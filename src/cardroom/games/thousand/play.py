@@ -75,7 +75,8 @@ def legal(game: State) -> list[Action]:
     king or queen of a marriage it holds (interned actions, in index order)."""
     seat: int = game._to_act  # type: ignore[assignment]
     hand = game.hands[seat]
-    mask = playable_cards(game, seat) if game.trick else hand
+    trick = game.trick
+    mask = playable(hand, trick[0] >> 4, game.trump, game.rules.must_trump) if trick else hand
     if mask != hand:
         return list(PLAYS_BY_SUIT[mask])  # the cards of one suit: followed, or trumps
     actions = plays_of(hand)
@@ -128,14 +129,16 @@ def marriage_refusal(game: State, hand: int, index: int) -> str | None:
 def play_card(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     """Play the card (``IllegalAction`` if ``seat`` may not), declaring its marriage if asked;
     the trick is won once every seat in play has played to it."""
-    check(game, seat, action)
     bit = action.mask
+    trick = game.trick
+    if not (action.kind == PLAY and game.hands[seat] & bit and not action.marriage
+            and (not trick or bit & SUIT_IN_PACK[trick[0] >> 4])):
+        check(game, seat, action)  # not a plain lead or a card that follows suit
     index = bit.bit_length() - 1
     game.hands[seat] ^= bit
     events: list[dict[str, Any]] = [{"type": "play", "seat": seat, "card": CARD_TEXT[index]}]
     if action.marriage:
         events.append(declare(game, seat, index >> 4))
-    trick = game.trick
     trick.append(index)
     game.trick_seats.append(seat)
     if len(trick) < len(game.active):
