@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from cardroom.games.base import IllegalAction
 from cardroom.games.match import Match
 
 StateT = TypeVar("StateT", bound=Match, contravariant=True)
@@ -37,25 +36,6 @@ def legal_in_phase(phases: Mapping[str, Phase[StateT, ActionT]],
     over, a phase without an entry)."""
     phase = phases.get(game._phase)
     return phase.legal(game) if phase is not None else []
-
-
-def apply_in_phase(phases: Mapping[str, Phase[StateT, ActionT]], game: StateT, actor: int,
-                   action: ActionT) -> Events:
-    """Enter ``action`` of ``actor`` in the record and apply it in ``game``'s phase; return its
-    events. An illegal action raises :class:`IllegalAction` and leaves the record (and, by the
-    phase's contract, the game) as it was.
-
-    The action is recorded before its effect because a new deal notes the number of actions
-    before it.
-    """
-    game.actions.append(action)
-    game.action_seats.append(actor)
-    try:
-        return phases[game._phase].apply(game, actor, action)
-    except IllegalAction:
-        game.actions.pop()
-        game.action_seats.pop()
-        raise
 
 
 # -- seats ----------------------------------------------------------------------------------------

@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cardroom.games.base import IllegalAction
 from cardroom.games.cards import Card, mask_of
 from cardroom.games.match import check_seat, check_whole_pack, hand_masks
-from cardroom.games.phases import Phase, apply_in_phase, legal_in_phase
+from cardroom.games.phases import Phase, legal_in_phase
 from cardroom.games.thousand import bank, bidding, play
 from cardroom.games.thousand import view as views
 from cardroom.games.thousand.actions import Action
@@ -122,7 +123,17 @@ class Game(State):
             actor, chosen = self._actor_and_action(action, seat)
         else:
             chosen = action  # the usual case: an action object of the seat to act
-        return apply_in_phase(PHASES, self, actor, chosen)
+        # In the record first: a new deal notes the number of actions before it.
+        self.actions.append(chosen)
+        self.action_seats.append(actor)
+        try:
+            if self._phase == PLAYING:  # most actions of a deal: no table look-up
+                return play.play_card(self, actor, chosen)
+            return PHASES[self._phase].apply(self, actor, chosen)
+        except IllegalAction:
+            self.actions.pop()
+            self.action_seats.pop()
+            raise
 
     # -- what a seat sees ------------------------------------------------------------------------
 
