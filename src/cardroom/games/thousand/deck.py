@@ -27,6 +27,10 @@ for _suit in Suit:
     for _rank in RANKS:
         PACK_MASK |= 1 << (_suit * 16 + _rank)
 
+CARD_TEXT: tuple[str, ...] = tuple(card.text for card in CARDS)
+"""Each card's notation (``"10H"``), by index."""
+SUIT_LETTERS: tuple[str, ...] = tuple(suit.letter for suit in Suit)
+"""Each suit's letter (``S C D H``), by suit number."""
 PACK_ORDER: tuple[int, ...] = tuple(iter_indexes(PACK_MASK))
 """The card indexes of the pack, lowest first: the pack before it is shuffled."""
 SUIT_IN_PACK: tuple[int, ...] = tuple(PACK_MASK & mask for mask in SUIT_MASKS)

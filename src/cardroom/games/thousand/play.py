@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.games.base import IllegalAction
-from cardroom.games.cards import CARDS, Suit
+from cardroom.games.cards import Suit
 from cardroom.games.thousand.actions import (
     MARRIAGE_LEADS,
     PLAY,
@@ -20,10 +20,12 @@ from cardroom.games.thousand.actions import (
     Action,
 )
 from cardroom.games.thousand.deck import (
+    CARD_TEXT,
     KING_QUEEN,
     MARRIAGE_POINTS,
     POINTS,
     SUIT_IN_PACK,
+    SUIT_LETTERS,
     is_marriage_card,
     playable,
     trick_winner,
@@ -31,11 +33,6 @@ from cardroom.games.thousand.deck import (
 from cardroom.games.thousand.scoring import end_hand
 from cardroom.games.thousand.shapes import TrickView
 from cardroom.games.thousand.state import PLAYING, State
-
-CARD_TEXT = tuple(card.text for card in CARDS)
-"""Each card's notation, by index."""
-SUIT_LETTERS = tuple(suit.letter for suit in Suit)
-"""Each suit's letter, by suit number."""
 
 
 def start_play(game: State) -> list[dict[str, Any]]:

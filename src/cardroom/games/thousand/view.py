@@ -8,9 +8,9 @@ it. Its shape is :class:`~.shapes.ThousandView`.
 
 from __future__ import annotations
 
-from cardroom.games.cards import CARDS, Card, Suit, cards_of
+from cardroom.games.cards import CARDS, Card, Suit, indexes_of
 from cardroom.games.match import check_seat
-from cardroom.games.thousand.deck import MARRIAGE_POINTS, STRENGTH
+from cardroom.games.thousand.deck import CARD_TEXT, MARRIAGE_POINTS, STRENGTH, SUIT_LETTERS
 from cardroom.games.thousand.shapes import (
     BidRange,
     ContractView,
@@ -23,31 +23,40 @@ from cardroom.games.thousand.state import BANK_SIZE, DISCARD_PHASE, State
 __all__ = ["GAME_NAME", "ThousandView", "sort_hand", "view", "visible_bank"]
 
 GAME_NAME = "1000"
-CARD_TEXT = tuple(card.text for card in CARDS)
+_HAND_ORDER: dict[int | None, tuple[tuple[bool, int, int], ...]] = {
+    trump: tuple((suit != trump, -suit, -STRENGTH[suit * 16 + rank])
+                 for suit in range(len(Suit)) for rank in range(16))
+    for trump in (None, *Suit)}
+"""Where each card index stands in a sorted hand, by trump (see :func:`sort_hand`)."""
+
+
+def sorted_indexes(game: State, mask: int) -> list[int]:
+    """The card indexes of ``mask`` for display: trumps first, then by suit, highest first."""
+    return sorted(indexes_of(mask), key=_HAND_ORDER[game.trump].__getitem__)
 
 
 def sort_hand(game: State, mask: int) -> list[Card]:
     """Cards for display: trumps first, then by suit, highest first."""
-    trump = game.trump
+    return [CARDS[index] for index in sorted_indexes(game, mask)]
 
-    def order(card: Card) -> tuple[bool, int, int]:
-        return (card.suit != trump, -card.suit, -STRENGTH[card.index])  # type: ignore[operator]
 
-    return sorted(cards_of(mask), key=order)
+def texts_of(mask: int) -> list[str]:
+    """The notation of each card of ``mask``, in index order."""
+    return [CARD_TEXT[index] for index in indexes_of(mask)]
 
 
 def visible_bank(game: State, seat: int | None) -> list[str] | None:
     """The bank as dealt, if ``seat`` may see it: everyone once shown, the contractor once
     taken; ``None`` otherwise."""
     shown = game.bank_public or (seat is not None and seat == game.contractor)
-    return [str(c) for c in cards_of(game.dealt_bank)] if shown else None
+    return texts_of(game.dealt_bank) if shown else None
 
 
 def own_discards(game: State, seat: int | None) -> list[str]:
     """The discards, to the contractor who made them (nobody else sees them)."""
     if seat is None or seat != game.contractor:
         return []
-    return [str(c) for c in cards_of(game.discards)]
+    return texts_of(game.discards)
 
 
 def own_gifts(game: State, seat: int | None) -> list[GiftView]:
@@ -96,7 +105,7 @@ def view(game: State, seat: int | None) -> ThousandView:
         "sitting_out": game.sitting_out,
         "active": list(game.active),
         "to_act": game._to_act,
-        "hand": ([str(c) for c in sort_hand(game, game.hands[seat])]
+        "hand": ([CARD_TEXT[index] for index in sorted_indexes(game, game.hands[seat])]
                  if looked and seat is not None else None),
         "looked": [s for s in game.active if game.looked >> s & 1],
         "hand_sizes": [game.hands[s].bit_count() for s in range(players)],
@@ -111,14 +120,14 @@ def view(game: State, seat: int | None) -> ThousandView:
         "discards": own_discards(game, seat),
         "discard_count": BANK_SIZE if game._phase == DISCARD_PHASE and to_act else None,
         "gifts": own_gifts(game, seat),
-        "trump": None if game.trump is None else Suit(game.trump).letter,
-        "marriages": [{"seat": s, "suit": Suit(suit).letter, "points": MARRIAGE_POINTS[suit]}
+        "trump": None if game.trump is None else SUIT_LETTERS[game.trump],
+        "marriages": [{"seat": s, "suit": SUIT_LETTERS[suit], "points": MARRIAGE_POINTS[suit]}
                       for s, suit in game.marriages],
         "card_points": list(game.card_points),
         "marriage_points": list(game.marriage_points),
         "trick": [{"seat": s, "card": CARD_TEXT[i]}
                   for s, i in zip(game.trick_seats, game.trick, strict=True)],
-        "led": Suit(game.trick[0] >> 4).letter if game.trick else None,
+        "led": SUIT_LETTERS[game.trick[0] >> 4] if game.trick else None,
         "tricks": [{**t, "cards": list(t["cards"]), "seats": list(t["seats"])}
                    for t in game.completed],
         "tricks_won": list(game.tricks_won),
