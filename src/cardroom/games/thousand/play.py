@@ -157,20 +157,20 @@ def declare(game: State, seat: int, suit: int) -> dict[str, Any]:
 def finish_trick(game: State) -> list[dict[str, Any]]:
     """Give the trick and its card points to its winner, who leads next; after the last
     trick, score the deal."""
-    trick, seats = game.trick, game.trick_seats
-    winner = seats[trick_winner(trick, game.trump)]
+    trick, seats, trump = game.trick, game.trick_seats, game.trump
+    winner = seats[trick_winner(trick, trump)]
     points = sum([POINTS[i] for i in trick])
     game.card_points[winner] += points
     game.tricks_won[winner] += 1
-    done: TrickView = {
-        "leader": seats[0], "seats": list(seats), "cards": [CARD_TEXT[i] for i in trick],
-        "winner": winner, "points": points,
-        "trump": None if game.trump is None else SUIT_LETTERS[game.trump]}
-    game.completed.append(done)
+    cards = [CARD_TEXT[i] for i in trick]
+    done: TrickView = {"leader": seats[0], "seats": seats, "cards": cards, "winner": winner,
+                       "points": points, "trump": None if trump is None else SUIT_LETTERS[trump]}
+    game.completed.append(done)  # keeps the trick's seats: the next trick gets a new list
     game.trick, game.trick_seats = [], []
-    events: list[dict[str, Any]] = [{"type": "trick", **done, "seats": list(done["seats"]),
-                                     "cards": list(done["cards"])}]
+    events: list[dict[str, Any]] = [{"type": "trick", **done, "seats": seats.copy(),
+                                     "cards": cards.copy()}]
     if game.hands[winner]:
         game._to_act = winner
         return events
-    return events + end_hand(game)
+    events.extend(end_hand(game))
+    return events
