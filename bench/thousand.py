@@ -8,7 +8,8 @@ everything from the deal to its score. Times are the process's CPU time
 would wall-clock ones; the search bot's own budget is wall-clock time, as in play.
 
 Run: ``python bench/thousand.py [--seconds 3] [--search-decisions 0]``. Prints figures; copy
-them to bench/RESULTS.md.
+them to bench/RESULTS.md. ``--matches N`` plays a fixed amount of work instead (N random
+matches of each preset), for an instruction counter such as ``valgrind --tool=callgrind``.
 
 Side by side with another checkout's engine (the code before a change)::
 
@@ -49,19 +50,27 @@ def random_action(rng: random.Random, game: Game) -> Action:
     return legal[0] if game.phase == "bet" else rng.choice(legal)
 
 
-def deals_per_second(preset: str, seconds: float) -> tuple[float, float]:
-    """Deals and actions per CPU second of random play over ``seconds`` of CPU time."""
+def play(preset: str, seconds: float, matches: int | None = None) -> tuple[int, int, float]:
+    """Deals and actions of random play, and the CPU seconds they took: matches seeded 0, 1,
+    … (each cut at 50 deals) for ``seconds`` of CPU time, or exactly ``matches`` of them when
+    given (a fixed amount of work, for an instruction counter)."""
     rng = random.Random(1)
     deals = actions = seed = 0
     started = time.process_time()
-    while time.process_time() - started < seconds:
+    while (seed < matches if matches is not None
+           else time.process_time() - started < seconds):
         game = Game.new(preset, seed=seed)
         seed += 1
         while not game.is_over and len(game.history) < 50:
             game.apply(random_action(rng, game))
             actions += 1
         deals += len(game.history)
-    elapsed = time.process_time() - started
+    return deals, actions, time.process_time() - started
+
+
+def deals_per_second(preset: str, seconds: float) -> tuple[float, float]:
+    """Deals and actions per CPU second of random play over ``seconds`` of CPU time."""
+    deals, actions, elapsed = play(preset, seconds)
     return deals / elapsed, actions / elapsed
 
 
@@ -102,18 +111,30 @@ def main(seconds: float = typer.Option(3.0, help="CPU seconds per measurement.")
                                              "per card over this many card plays a preset."),
          core: int | None = typer.Option(None, help="With --vs: the CPU core every run is "
                                                     "pinned to."),
+         presets: str = typer.Option(",".join(PRESET_NAMES), help="Comma-separated presets."),
+         matches: int | None = typer.Option(None, help="Play exactly this many random "
+                                                       "matches of each preset instead, and "
+                                                       "print the deals they held (a fixed "
+                                                       "amount of work, for an instruction "
+                                                       "counter)."),
          child: str | None = typer.Option(None, hidden=True,
-                                          help="Run one measurement, print JSON."),
-         preset: str = typer.Option("seed", hidden=True)) -> None:
+                                          help="Run one measurement, print JSON.")) -> None:
     """Print deals/s per preset and, if asked, the search bot's time per decision."""
+    names = [name.strip() for name in presets.split(",") if name.strip()]
     if child is not None:
-        _child(child, preset, seconds, samples, level, core)
+        _child(child, names[0], seconds, samples, level, core)
+        return
+    if matches is not None:
+        for name in names:
+            deals, actions, elapsed = play(name, seconds, matches)
+            print(f"{name}: {matches} matches, {deals} deals, {actions} actions, "
+                  f"{elapsed:.2f} CPU seconds")
         return
     print(f"CPython {platform.python_version()} on {platform.machine()}")
     if vs is not None:
-        side_by_side(vs, seconds, rounds, samples, level, core)
+        side_by_side(vs, names, seconds, rounds, samples, level, core)
         return
-    for name in PRESET_NAMES:
+    for name in names:
         deals, actions = deals_per_second(name, seconds)
         print(f"{name:8} random play: {deals:8,.0f} deals/s  {actions:10,.0f} actions/s")
     if search_decisions:
@@ -136,14 +157,14 @@ def _child(what: str, preset: str, seconds: float, decisions: int, level: str,
     print(json.dumps({**result, "engine": engine.__file__}))
 
 
-def side_by_side(other: str, seconds: float, rounds: int, samples: int, level: str,
-                 core: int | None) -> None:
+def side_by_side(other: str, presets: list[str], seconds: float, rounds: int, samples: int,
+                 level: str, core: int | None) -> None:
     """This checkout's engine (A) against the one under ``other`` (B), in alternating runs:
     deals per CPU second, then the search bot's median sampled deals per card."""
     engines: dict[str, str] = {}
 
     def child(side: str, what: str, preset: str) -> dict[str, float | str]:
-        args = [what, "--preset", preset, "--seconds", str(seconds), "--samples",
+        args = [what, "--presets", preset, "--seconds", str(seconds), "--samples",
                 str(samples), "--level", level]
         result = run_child(__file__, None if side == "A" else other,
                            args + (["--core", str(core)] if core is not None else []))
@@ -154,7 +175,7 @@ def side_by_side(other: str, seconds: float, rounds: int, samples: int, level: s
         return float(child(side, "deals", preset)["deals"])
 
     print(f"Random deals per CPU second, {rounds} rounds of {seconds:g} s, core {core}")
-    for preset, runs in alternate(rounds, PRESET_NAMES, deals).items():
+    for preset, runs in alternate(rounds, presets, deals).items():
         a, b, ratio, low, high = summary(runs)
         print(f"{preset:8} A {a:8,.0f}  B {b:8,.0f}  A/B median {ratio:.2f} "
               f"(pairs {low:.2f}-{high:.2f})  A runs {_figures(runs['A'])}  "
@@ -164,7 +185,7 @@ def side_by_side(other: str, seconds: float, rounds: int, samples: int, level: s
             return float(child(side, "samples", preset)["samples"])
 
         print(f"Search bot ({level}): median sampled deals per card over {samples} cards")
-        for preset, runs in alternate(1, PRESET_NAMES, sampled).items():
+        for preset, runs in alternate(1, presets, sampled).items():
             print(f"{preset:8} A {runs['A'][0]:g}  B {runs['B'][0]:g}")
     print(f"A: {engines.get('A')}\nB: {engines.get('B')}")
 
