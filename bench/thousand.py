@@ -33,7 +33,7 @@ from collections.abc import Iterator
 import typer
 
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
-from cardroom.bots.thousand.search import ThousandSearchBot
+from cardroom.bots.thousand.search import LEVELS, ThousandSearchBot
 from cardroom.games.thousand import PRESET_NAMES, Action, Game
 from side_by_side import alternate, pin, run_child, summary
 
@@ -109,6 +109,8 @@ def main(seconds: float = typer.Option(3.0, help="CPU seconds per measurement.")
          rounds: int = typer.Option(5, help="With --vs: runs of each engine per preset."),
          samples: int = typer.Option(0, help="With --vs: also the search bot's sampled deals "
                                              "per card over this many card plays a preset."),
+         sample_rounds: int = typer.Option(2, help="With --samples: runs of each engine per "
+                                                   "preset."),
          core: int | None = typer.Option(None, help="With --vs: the CPU core every run is "
                                                     "pinned to."),
          presets: str = typer.Option(",".join(PRESET_NAMES), help="Comma-separated presets."),
@@ -132,7 +134,7 @@ def main(seconds: float = typer.Option(3.0, help="CPU seconds per measurement.")
         return
     print(f"CPython {platform.python_version()} on {platform.machine()}")
     if vs is not None:
-        side_by_side(vs, names, seconds, rounds, samples, level, core)
+        side_by_side(vs, names, seconds, rounds, samples, sample_rounds, level, core)
         return
     for name in names:
         deals, actions = deals_per_second(name, seconds)
@@ -158,7 +160,7 @@ def _child(what: str, preset: str, seconds: float, decisions: int, level: str,
 
 
 def side_by_side(other: str, presets: list[str], seconds: float, rounds: int, samples: int,
-                 level: str, core: int | None) -> None:
+                 sample_rounds: int, level: str, core: int | None) -> None:
     """This checkout's engine (A) against the one under ``other`` (B), in alternating runs:
     deals per CPU second, then the search bot's median sampled deals per card."""
     engines: dict[str, str] = {}
@@ -181,12 +183,25 @@ def side_by_side(other: str, presets: list[str], seconds: float, rounds: int, sa
               f"(pairs {low:.2f}-{high:.2f})  A runs {_figures(runs['A'])}  "
               f"B runs {_figures(runs['B'])}")
     if samples:
-        def sampled(side: str, preset: str) -> float:
-            return float(child(side, "samples", preset)["samples"])
+        counts: dict[tuple[str, str], list[int]] = {}
 
-        print(f"Search bot ({level}): median sampled deals per card over {samples} cards")
-        for preset, runs in alternate(1, presets, sampled).items():
-            print(f"{preset:8} A {runs['A'][0]:g}  B {runs['B'][0]:g}")
+        def sampled(side: str, preset: str) -> float:
+            result = child(side, "samples", preset)
+            counts.setdefault((preset, side), []).extend(result["counts"])  # type: ignore[arg-type]
+            return float(result["samples"])
+
+        cap = LEVELS[level].samples
+        print(f"Search bot ({level}, at most {cap} deals a card): sampled deals per card, "
+              f"{sample_rounds} runs of {samples} cards per preset and engine")
+        alternate(sample_rounds, presets, sampled)
+        for preset in presets:
+            line = [f"{preset:8}"]
+            for side in ("A", "B"):
+                mine = counts[preset, side]
+                line.append(f"{side} median {statistics.median(mine):g} mean "
+                            f"{statistics.mean(mine):.1f} at the cap "
+                            f"{sum(count >= cap for count in mine) / len(mine):.0%}")
+            print("  ".join(line))
     print(f"A: {engines.get('A')}\nB: {engines.get('B')}")
 
 
