@@ -27,7 +27,7 @@ from typing import Generic, TypeVar
 
 from cardroom.games.actions import ActionText
 from cardroom.games.cards import CARDS, Card, cards_of, iter_indexes, parse_cards
-from cardroom.games.thousand.deck import KING_QUEEN, SUIT_IN_PACK, subsets
+from cardroom.games.thousand.deck import KING_QUEEN, SUIT_SUBSETS
 
 LOOK = "look"
 PASS = "pass"
@@ -188,15 +188,8 @@ GIVE_ACTIONS: Interned[int, Interned[int, Action]] = Interned(_gives_of)
 second's: ``GIVE_ACTIONS[first][second]``."""
 
 
-def _plays_by_suit_mask() -> dict[int, tuple[Action, ...]]:
-    """For every set of cards of one suit of the pack (as a mask; the empty set too), the
-    plays of its cards in index order."""
-    return {mask: tuple(PLAY_ACTIONS[index] for index in iter_indexes(mask))
-            for suit_mask in SUIT_IN_PACK for size in range(suit_mask.bit_count() + 1)
-            for mask in subsets(suit_mask, size)}
-
-
-PLAYS_BY_SUIT: dict[int, tuple[Action, ...]] = _plays_by_suit_mask()
+PLAYS_BY_SUIT: dict[int, tuple[Action, ...]] = {
+    mask: tuple(PLAY_ACTIONS[index] for index in iter_indexes(mask)) for mask in SUIT_SUBSETS}
 """The plays of a set of cards of one suit, by its mask: ``PLAYS_BY_SUIT[hand & suit]``."""
 MARRIAGE_LEADS: tuple[tuple[Action, ...], ...] = tuple(
     tuple(MARRIAGE_ACTIONS[index] for index in iter_indexes(pair)) for pair in KING_QUEEN)

@@ -53,9 +53,20 @@ def subsets(mask: int, count: int) -> list[int]:
     return [sum(chosen) for chosen in combinations([1 << i for i in iter_indexes(mask)], count)]
 
 
+SUIT_SUBSETS: tuple[int, ...] = tuple(
+    mask for suit_mask in SUIT_IN_PACK for size in range(suit_mask.bit_count() + 1)
+    for mask in subsets(suit_mask, size))
+"""Every set of cards of one suit of the pack, as masks (the empty set among them): the keys
+of tables that answer for a hand a suit at a time (``table[hand & SUIT_IN_PACK[suit]]``)."""
+_POINTS_BY_SUIT: dict[int, int] = {mask: sum(POINTS[i] for i in iter_indexes(mask))
+                                   for mask in SUIT_SUBSETS}
+
+
 def points_of(mask: int) -> int:
-    """Card points of a set of cards."""
-    return sum(POINTS[i] for i in iter_indexes(mask))
+    """Card points of a set of cards, a suit at a time from a table."""
+    table = _POINTS_BY_SUIT
+    s0, s1, s2, s3 = SUIT_IN_PACK
+    return table[mask & s0] + table[mask & s1] + table[mask & s2] + table[mask & s3]
 
 
 def marriages_in(mask: int) -> list[Suit]:
