@@ -60,8 +60,11 @@ from cardroom.games.thousand.deck import (
     PACK_MASK,
     POINTS,
     STRENGTH,
+    SUIT_IN_PACK,
+    SUIT_SUBSETS,
     is_marriage_card,
     playable,
+    points_of,
     trick_winner,
 )
 from cardroom.games.thousand.rules import Rules
@@ -81,12 +84,15 @@ class SolverTimeout(Exception):
     """The search passed its node limit; the caller should fall back to something cheaper."""
 
 
+_COMPACT_BY_SUIT: dict[int, int] = {
+    mask: sum(1 << COMPACT_CARD[card] for card in iter_indexes(mask)) for mask in SUIT_SUBSETS}
+
+
 def to_compact(mask: int) -> int:
-    """An engine mask of pack cards in the compact numbering."""
-    out = 0
-    for card in iter_indexes(mask):
-        out |= 1 << COMPACT_CARD[card]
-    return out
+    """An engine mask of pack cards in the compact numbering (a suit at a time)."""
+    table = _COMPACT_BY_SUIT
+    s0, s1, s2, s3 = SUIT_IN_PACK
+    return table[mask & s0] | table[mask & s1] | table[mask & s2] | table[mask & s3]
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,16 @@ def score_tables(deal: Deal) -> np.ndarray:
         tables[T_WEIGHT, place] = deal.score(zero, married)[seat] - base
     tables.setflags(write=False)
     return tables
+
+
+@lru_cache(maxsize=256)
+def contractor_cap(deal: Deal) -> int:
+    """The least total of the contractor's past which its score of the deal no longer
+    changes (the kernel's ``P_CAP``), read off its score table once per deal: every solve of
+    a sampled deal asks for it, and scanning the table took about a sixth of the search
+    bot's time."""
+    row = score_tables(deal)[T_CONTRACTOR]
+    return next(t for t in range(TABLE_WIDTH) if (row[t:] == row[t]).all())
 
 
 @dataclass(frozen=True)
@@ -211,8 +227,6 @@ class Position:
     def from_game(cls, game: object) -> Position:
         """The position of a 1000 game in its play phase (reads hidden hands: for tests
         and benchmarks, never for a bot)."""
-        from cardroom.games.thousand.deck import points_of
-
         g = game  # the engine's Game; typed loosely to keep this module free of it
         deal = Deal(g.rules, g.contractor, g.bet, g.blind,  # type: ignore[attr-defined]
                     points_of(g.discards), tuple(g.active),  # type: ignore[attr-defined]
@@ -253,8 +267,7 @@ class Solver:
         self.params[P_ANY_LEAD_DECLARES] = deal.rules.marriage_timing == "when_leading"
         self.params[P_GENERATION] = generation
         self.params[P_LIMIT] = node_limit if node_limit is not None else 1 << 62
-        row = self.tables[T_CONTRACTOR]
-        self.params[P_CAP] = next(t for t in range(TABLE_WIDTH) if (row[t:] == row[t]).all())
+        self.params[P_CAP] = contractor_cap(deal)
         self.moves = np.zeros((MAX_DEPTH, MAX_MOVES, 3), dtype=np.int64)
         self.nodes = 0
 
@@ -297,8 +310,11 @@ class Solver:
         leader = place[position.trick[0][0] if position.trick else position.to_play]
         trump = -1 if position.trump is None else position.trump
         params = self.params
-        left = sum(POINTS[c] for s in self.active for c in iter_indexes(position.hands[s]))
-        left += sum(POINTS[c] for _, c in position.trick)  # the trick's winner takes them too
+        held = 0
+        for seat in self.active:
+            held |= position.hands[seat]
+        # The points still out: in the hands, and in the trick (its winner takes them too).
+        left = points_of(held) + sum(POINTS[c] for _, c in position.trick)
         result = search(hands, cp, mp, left, trick, len(position.trick), leader, trump, done,
                         alpha, beta, params, self.tables, self.tt_keys, self.tt_values,
                         self.moves)
