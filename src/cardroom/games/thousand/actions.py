@@ -16,7 +16,8 @@
 
 ``Action.parse(text)`` and ``str(action)`` round-trip. The actions the engine lists as legal
 are interned: made once, then looked up (by card index, by bid value, by the mask of three
-discards, by the pair of cards given), so that listing a player's choices builds no objects.
+discards, by the pair of cards given), so that listing a player's choices builds no action
+objects: a contractor of ``seed`` has 120 discards to list.
 """
 
 from __future__ import annotations
@@ -138,8 +139,8 @@ def bet_action(value: int) -> Action:
 
 @lru_cache(maxsize=4096)
 def value_actions(kind: str, values: range, blind: bool = False) -> tuple[Action, ...]:
-    """The bids (``kind`` ``bid``) or final bets (``bet``) of ``values``, in order: a rung of
-    the bidding's ladder, made once for each range that comes up."""
+    """The bids (``kind`` ``bid``) or final bets (``bet``) of ``values``, in order: a stretch
+    of the ladder of bids, put together once for each range of values that comes up."""
     return tuple(_value_action(kind, value, blind) for value in values)
 
 
