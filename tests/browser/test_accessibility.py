@@ -9,11 +9,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from tests.browser.axe import audit, describe
 from tests.browser.conftest import DESKTOP, PHONE, Player, screenshot, show_table, table_message
-from tests.browser.test_screens import joker_lead_view
+from tests.browser.test_screens import joker_lead_view, showcase_deal
 from tests.browser.test_table import base_url, play_until, trick_cards
 from tests.browser.test_thousand import create_1000_table
-
-from cardroom.games.five_hundred import Game
 
 SIZES = [("desktop", DESKTOP), ("phone", PHONE)]
 
@@ -36,12 +34,9 @@ class Audit:
         assert not self.problems, "\n\n".join(self.problems)
 
 
-def kitty_view(players: int = 4) -> dict:
+def kitty_view() -> dict:
     """A real view (from the engine) where seat 0 exchanges with the kitty after bidding 7♥."""
-    hands = ["JK AS KS QS AH KH QH AD KD QD", "4S 5S 6S 7S 8S 9S 10S JS 4H 5H",
-             "6H 7H 8H 9H 10H JH 4D 5D 6D 7D", "8D 9D 10D JD 4C 5C 6C 7C 8C 9C"]
-    game = Game.from_deal("online", dealer=3, hands=[h.split() for h in hands],
-                          kitty=["10C", "JC", "QC", "KC", "AC"])
+    game = showcase_deal(dealer=3)
     for action in ("bid 7H", "pass", "pass", "pass"):
         game.apply(action)
     view = game.view(0)
@@ -154,10 +149,7 @@ def test_every_screen_passes_the_audit(browser, room, size, viewport) -> None:
 
 def bidding_view() -> dict:
     """A real view where seat 0 bids after Ann's 6♣ (so the grid shows every suit)."""
-    hands = ["JK AS KS QS AH KH QH AD KD QD", "4S 5S 6S 7S 8S 9S 10S JS 4H 5H",
-             "6H 7H 8H 9H 10H JH 4D 5D 6D 7D", "8D 9D 10D JD 4C 5C 6C 7C 8C 9C"]
-    game = Game.from_deal("online", dealer=2, hands=[h.split() for h in hands],
-                          kitty=["10C", "JC", "QC", "KC", "AC"])
+    game = showcase_deal(dealer=2)
     game.apply("bid 6C")
     view = game.view(0)
     assert view["phase"] == "bidding" and view["to_act"] == 0

@@ -83,12 +83,19 @@ def test_keyboard_moves_between_cards_and_enter_plays(browser, room) -> None:
         player.close()
 
 
-def joker_lead_view() -> dict:
-    """A real view (from the engine) where seat 0 leads in no trumps holding the joker."""
+def showcase_deal(dealer: int) -> Game:
+    """A fixed deal of the online preset whose seat 0 holds the joker and the top spades,
+    hearts and diamonds (the clubs' top five in the kitty): screens drawn from it show every
+    suit, court cards and the joker."""
     hands = ["JK AS KS QS AH KH QH AD KD QD", "4S 5S 6S 7S 8S 9S 10S JS 4H 5H",
              "6H 7H 8H 9H 10H JH 4D 5D 6D 7D", "8D 9D 10D JD 4C 5C 6C 7C 8C 9C"]
-    game = Game.from_deal("online", dealer=3, hands=[h.split() for h in hands],
+    return Game.from_deal("online", dealer=dealer, hands=[h.split() for h in hands],
                           kitty=["10C", "JC", "QC", "KC", "AC"])
+
+
+def joker_lead_view() -> dict:
+    """A real view (from the engine) where seat 0 leads in no trumps holding the joker."""
+    game = showcase_deal(dealer=3)
     for action in ("bid 8NT", "pass", "pass", "pass", "discard 10C JC QC KC AC"):
         game.apply(action)
     assert "play JK:H" in [str(a) for a in game.legal_actions()]
