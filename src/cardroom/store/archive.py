@@ -32,20 +32,20 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import Connection, Table, delete, func, insert, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardroom.games.record import Record
 from cardroom.store.models import (
-    ActionRow,
-    ChallengeEntryRow,
-    ChatLineRow,
-    HandAnalysisRow,
-    MatchRow,
-    MatchSeatRow,
-    TableRow,
+    ACTIONS,
+    CHALLENGE_ENTRIES,
+    CHAT_LINES,
+    HAND_ANALYSES,
+    MATCH_SEATS,
+    MATCHES,
+    TABLES,
 )
 
 SUFFIX = ".record.gz"
@@ -54,13 +54,6 @@ BATCH = 200
 """Matches archived in one transaction: each batch holds SQLite's write lock briefly."""
 DAY = 86_400.0
 
-_MATCHES = cast(Table, MatchRow.__table__)
-_TABLES = cast(Table, TableRow.__table__)
-_SEATS = cast(Table, MatchSeatRow.__table__)
-_ACTIONS = cast(Table, ActionRow.__table__)
-_CHAT = cast(Table, ChatLineRow.__table__)
-_ANALYSES = cast(Table, HandAnalysisRow.__table__)
-_ENTRIES = cast(Table, ChallengeEntryRow.__table__)
 _TABLE_COLUMNS = ("bot", "hints", "creator_id", "created_at", "turn_seconds", "rated",
                   "private")
 """What an import needs to bring back a table the database no longer has."""
@@ -181,12 +174,12 @@ class Archive:
 def _archivable(before: float) -> Any:
     """The matches that may be archived, as (table id, number): finished before ``before``,
     not waiting for their rating, not a daily challenge's."""
-    return (select(_MATCHES.c.table_id, _MATCHES.c.number)
-            .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id)
-            .where(_MATCHES.c.finished_at < before,
-                   or_(_MATCHES.c.rating.is_(None), _MATCHES.c.rating != "pending"),
+    return (select(MATCHES.c.table_id, MATCHES.c.number)
+            .join(TABLES, TABLES.c.id == MATCHES.c.table_id)
+            .where(MATCHES.c.finished_at < before,
+                   or_(MATCHES.c.rating.is_(None), MATCHES.c.rating != "pending"),
                    # a daily challenge's matches are its standings: they stay
-                   _MATCHES.c.table_id.not_in(select(_ENTRIES.c.table_id))))
+                   MATCHES.c.table_id.not_in(select(CHALLENGE_ENTRIES.c.table_id))))
 
 
 def _of(table: Table, keys: list[Key], number: str = "match_number") -> Any:
@@ -196,30 +189,31 @@ def _of(table: Table, keys: list[Key], number: str = "match_number") -> Any:
 
 def _read_oldest(connection: Connection, before: float, limit: int) -> list[ArchivedMatch]:
     rows = connection.execute(
-        select(_MATCHES, _TABLES.c.game, *(_TABLES.c[name].label(f"table_{name}")
+        select(MATCHES, TABLES.c.game, *(TABLES.c[name].label(f"table_{name}")
                                            for name in _TABLE_COLUMNS))
-        .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id)
-        .where(tuple_(_MATCHES.c.table_id, _MATCHES.c.number).in_(
-            _archivable(before).order_by(_MATCHES.c.finished_at).limit(limit)))
-        .order_by(_MATCHES.c.finished_at)).all()
+        .join(TABLES, TABLES.c.id == MATCHES.c.table_id)
+        .where(tuple_(MATCHES.c.table_id, MATCHES.c.number).in_(
+            _archivable(before).order_by(MATCHES.c.finished_at).limit(limit)))
+        .order_by(MATCHES.c.finished_at)).all()
     keys = [(row.table_id, row.number) for row in rows]
     if not keys:
         return []
     seats: dict[Key, list[dict[str, Any]]] = {key: [] for key in keys}
-    for seat in connection.execute(select(_SEATS).where(_of(_SEATS, keys))
-                                   .order_by(_SEATS.c.seat)):
+    for seat in connection.execute(select(MATCH_SEATS).where(_of(MATCH_SEATS, keys))
+                                   .order_by(MATCH_SEATS.c.seat)):
         seats[seat.table_id, seat.match_number].append(
             {name: getattr(seat, name) for name in _SEAT_COLUMNS})
     actions: dict[Key, list[Any]] = {key: [] for key in keys}
-    for action in connection.execute(select(_ACTIONS).where(_of(_ACTIONS, keys))
-                                     .order_by(_ACTIONS.c.number)):
+    for action in connection.execute(select(ACTIONS).where(_of(ACTIONS, keys))
+                                     .order_by(ACTIONS.c.number)):
         actions[action.table_id, action.match_number].append(action)
     chat: dict[Key, list[dict[str, Any]]] = {key: [] for key in keys}
-    for line in connection.execute(select(_CHAT).where(_of(_CHAT, keys)).order_by(_CHAT.c.id)):
+    for line in connection.execute(select(CHAT_LINES).where(_of(CHAT_LINES, keys))
+                                   .order_by(CHAT_LINES.c.id)):
         chat[line.table_id, line.match_number].append(
             {name: getattr(line, name) for name in _CHAT_COLUMNS})
     analyses: dict[Key, dict[int, Any]] = {key: {} for key in keys}
-    for analysis in connection.execute(select(_ANALYSES).where(_of(_ANALYSES, keys))):
+    for analysis in connection.execute(select(HAND_ANALYSES).where(_of(HAND_ANALYSES, keys))):
         analyses[analysis.table_id, analysis.match_number][analysis.hand] = analysis.analysis
     return [ArchivedMatch(
         table_id=row.table_id, number=row.number,
@@ -235,10 +229,10 @@ def _read_oldest(connection: Connection, before: float, limit: int) -> list[Arch
 def _delete(connection: Connection, keys: list[Key]) -> None:
     if not keys:
         return
-    for table in (_ACTIONS, _SEATS, _CHAT, _ANALYSES):
+    for table in (ACTIONS, MATCH_SEATS, CHAT_LINES, HAND_ANALYSES):
         connection.execute(delete(table).where(_of(table, keys)))
-    connection.execute(delete(_MATCHES).where(_of(_MATCHES, keys, "number"),
-                                              _MATCHES.c.finished_at.isnot(None)))
+    connection.execute(delete(MATCHES).where(_of(MATCHES, keys, "number"),
+                                              MATCHES.c.finished_at.isnot(None)))
 
 
 def _insert(connection: Connection, matches: list[ArchivedMatch]) -> int:
@@ -246,34 +240,34 @@ def _insert(connection: Connection, matches: list[ArchivedMatch]) -> int:
     if not keys:
         return 0
     held = {(row.table_id, row.number) for row in connection.execute(
-        select(_MATCHES.c.table_id, _MATCHES.c.number).where(_of(_MATCHES, keys, "number")))}
+        select(MATCHES.c.table_id, MATCHES.c.number).where(_of(MATCHES, keys, "number")))}
     missing = [m for m in matches if m.key not in held]
     tables = {row.id for row in connection.execute(
-        select(_TABLES.c.id).where(_TABLES.c.id.in_({m.table_id for m in missing})))}
+        select(TABLES.c.id).where(TABLES.c.id.in_({m.table_id for m in missing})))}
     for m in missing:
         if m.table_id not in tables:
-            connection.execute(insert(_TABLES).values(
+            connection.execute(insert(TABLES).values(
                 id=m.table_id, game=m.record.game, rules=m.record.rules,
                 updated_at=m.match["finished_at"], match_number=m.number, closed=True,
                 version=0, **m.table))
             tables.add(m.table_id)
         else:  # a table brought back by an import counts the matches it gets back
-            connection.execute(update(_TABLES).where(
-                _TABLES.c.id == m.table_id, _TABLES.c.closed.is_(True),
-                _TABLES.c.match_number < m.number).values(match_number=m.number))
-        connection.execute(insert(_MATCHES).values(
+            connection.execute(update(TABLES).where(
+                TABLES.c.id == m.table_id, TABLES.c.closed.is_(True),
+                TABLES.c.match_number < m.number).values(match_number=m.number))
+        connection.execute(insert(MATCHES).values(
             table_id=m.table_id, number=m.number, seed=m.record.seed, dealer=m.record.dealer,
             rules=m.record.rules, **m.match))
         rows: list[tuple[Table, list[dict[str, Any]]]] = [
-            (_SEATS, [{"table_id": m.table_id, "match_number": m.number,
+            (MATCH_SEATS, [{"table_id": m.table_id, "match_number": m.number,
                        "finished_at": m.match["finished_at"], **seat} for seat in m.seats]),
-            (_ACTIONS, [{"table_id": m.table_id, "match_number": m.number, "number": number,
+            (ACTIONS, [{"table_id": m.table_id, "match_number": m.number, "number": number,
                          "seat": seat, "action": action, "created_at": at}
                         for number, (seat, action, at) in enumerate(zip(
                             m.record.seats, m.record.actions, m.times, strict=True))]),
-            (_CHAT, [{"table_id": m.table_id, "match_number": m.number, **line}
+            (CHAT_LINES, [{"table_id": m.table_id, "match_number": m.number, **line}
                      for line in m.chat]),
-            (_ANALYSES, [{"table_id": m.table_id, "match_number": m.number, "hand": hand,
+            (HAND_ANALYSES, [{"table_id": m.table_id, "match_number": m.number, "hand": hand,
                           "analysis": analysis, "created_at": m.match["finished_at"]}
                          for hand, analysis in m.analyses.items()])]
         for table, values in rows:

@@ -19,7 +19,6 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from sqlalchemy import (
     ColumnElement,
@@ -33,16 +32,12 @@ from sqlalchemy import (
 )
 
 from cardroom.store.db import make_engine
-from cardroom.store.models import MatchRow, PlayerRow, TableRow
+from cardroom.store.models import MATCHES, PLAYERS, TABLES
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first bytes of every SQLite database file."""
 PG_DUMP_MAGIC = b"PGDMP"
 """The first bytes of a dump in ``pg_dump``'s custom format (``-Fc``)."""
-
-_MATCHES = cast(Table, MatchRow.__table__)
-_TABLES = cast(Table, TableRow.__table__)
-_PLAYERS = cast(Table, PlayerRow.__table__)
 
 
 class BackupError(Exception):
@@ -138,8 +133,8 @@ def _contents(connection: Connection) -> Contents | None:
         return int(connection.execute(
             select(func.count()).select_from(table).where(*where)).scalar_one())
 
-    return Contents(players=count(_PLAYERS), tables=count(_TABLES), matches=count(_MATCHES),
-                    finished=count(_MATCHES, _MATCHES.c.finished_at.isnot(None)))
+    return Contents(players=count(PLAYERS), tables=count(TABLES), matches=count(MATCHES),
+                    finished=count(MATCHES, MATCHES.c.finished_at.isnot(None)))
 
 
 def _table_names(connection: Connection) -> set[str]:

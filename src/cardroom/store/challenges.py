@@ -15,17 +15,17 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardroom.store.data import ChallengeEntry, ChallengeScores
-from cardroom.store.models import ChallengeDayRow, ChallengeEntryRow, MatchRow, PlayerRow
-
-_DAYS = cast(Table, ChallengeDayRow.__table__)
-_ENTRIES = cast(Table, ChallengeEntryRow.__table__)
-_MATCHES = cast(Table, MatchRow.__table__)
-_PLAYERS = cast(Table, PlayerRow.__table__)
+from cardroom.store.models import (
+    CHALLENGE_DAYS,
+    CHALLENGE_ENTRIES,
+    MATCHES,
+    PLAYERS,
+)
 
 
 class ChallengeStore:
@@ -45,7 +45,7 @@ class ChallengeStore:
             return found
         try:
             async with self._writing(), self._engine.begin() as connection:
-                await connection.execute(insert(_DAYS).values(
+                await connection.execute(insert(CHALLENGE_DAYS).values(
                     game=game, day=day, secret=secrets.token_hex(32), created_at=time.time(),
                     bot_points=None))
         except IntegrityError:
@@ -57,14 +57,16 @@ class ChallengeStore:
     async def _secret(self, game: str, day: str) -> str | None:
         async with self._engine.connect() as connection:
             return cast(str | None, (await connection.execute(
-                select(_DAYS.c.secret).where(_DAYS.c.game == game, _DAYS.c.day == day)
+                select(CHALLENGE_DAYS.c.secret).where(CHALLENGE_DAYS.c.game == game,
+                                                      CHALLENGE_DAYS.c.day == day)
             )).scalar_one_or_none())
 
     async def bot_points(self, game: str, day: str) -> list[float] | None:
         """The bots' own points on each of the day's deals (``None``: not worked out yet)."""
         async with self._engine.connect() as connection:
             found = (await connection.execute(
-                select(_DAYS.c.bot_points).where(_DAYS.c.game == game, _DAYS.c.day == day)
+                select(CHALLENGE_DAYS.c.bot_points).where(CHALLENGE_DAYS.c.game == game,
+                                                          CHALLENGE_DAYS.c.day == day)
             )).scalar_one_or_none()
         return None if found is None else [float(p) for p in found]
 
@@ -72,22 +74,23 @@ class ChallengeStore:
         """Keep the bots' points on the day's deals (the same, whichever process works them
         out: the bots are seeded by the deal)."""
         async with self._writing(), self._engine.begin() as connection:
-            await connection.execute(update(_DAYS).where(
-                _DAYS.c.game == game, _DAYS.c.day == day).values(bot_points=points))
+            await connection.execute(update(CHALLENGE_DAYS).where(
+                CHALLENGE_DAYS.c.game == game, CHALLENGE_DAYS.c.day == day
+            ).values(bot_points=points))
 
     async def entry(self, game: str, day: str, player_id: str) -> ChallengeEntry | None:
         """The player's entry of that day, if they have one."""
         async with self._engine.connect() as connection:
-            row = (await connection.execute(select(_ENTRIES).where(
-                _ENTRIES.c.game == game, _ENTRIES.c.day == day,
-                _ENTRIES.c.player_id == player_id))).first()
+            row = (await connection.execute(select(CHALLENGE_ENTRIES).where(
+                CHALLENGE_ENTRIES.c.game == game, CHALLENGE_ENTRIES.c.day == day,
+                CHALLENGE_ENTRIES.c.player_id == player_id))).first()
         return None if row is None else _entry(row)
 
     async def entry_of_table(self, table_id: str) -> ChallengeEntry | None:
         """The entry whose deals a table plays, if it is a challenge table."""
         async with self._engine.connect() as connection:
             row = (await connection.execute(
-                select(_ENTRIES).where(_ENTRIES.c.table_id == table_id))).first()
+                select(CHALLENGE_ENTRIES).where(CHALLENGE_ENTRIES.c.table_id == table_id))).first()
         return None if row is None else _entry(row)
 
     async def add_entry(self, entry: ChallengeEntry) -> ChallengeEntry:
@@ -95,7 +98,7 @@ class ChallengeStore:
         process or another), that one is returned instead and ``entry`` is not kept."""
         try:
             async with self._writing(), self._engine.begin() as connection:
-                await connection.execute(insert(_ENTRIES).values(
+                await connection.execute(insert(CHALLENGE_ENTRIES).values(
                     id=entry.id, game=entry.game, day=entry.day, player_id=entry.player_id,
                     table_id=entry.table_id, started_at=entry.started_at))
         except IntegrityError:
@@ -110,16 +113,16 @@ class ChallengeStore:
         finished before ``ends_at`` (the day's end): two queries, however many players."""
         async with self._engine.connect() as connection:
             entries = (await connection.execute(
-                select(_ENTRIES, _PLAYERS.c.name)
-                .join(_PLAYERS, _PLAYERS.c.id == _ENTRIES.c.player_id)
-                .where(_ENTRIES.c.game == game, _ENTRIES.c.day == day)
-                .order_by(_ENTRIES.c.started_at))).all()
+                select(CHALLENGE_ENTRIES, PLAYERS.c.name)
+                .join(PLAYERS, PLAYERS.c.id == CHALLENGE_ENTRIES.c.player_id)
+                .where(CHALLENGE_ENTRIES.c.game == game, CHALLENGE_ENTRIES.c.day == day)
+                .order_by(CHALLENGE_ENTRIES.c.started_at))).all()
             scores: dict[str, dict[int, list[int]]] = {row.table_id: {} for row in entries}
             deals = await connection.execute(
-                select(_MATCHES.c.table_id, _MATCHES.c.number, _MATCHES.c.scores)
-                .join(_ENTRIES, _ENTRIES.c.table_id == _MATCHES.c.table_id)
-                .where(_ENTRIES.c.game == game, _ENTRIES.c.day == day,
-                       _MATCHES.c.finished_at < ends_at))
+                select(MATCHES.c.table_id, MATCHES.c.number, MATCHES.c.scores)
+                .join(CHALLENGE_ENTRIES, CHALLENGE_ENTRIES.c.table_id == MATCHES.c.table_id)
+                .where(CHALLENGE_ENTRIES.c.game == game, CHALLENGE_ENTRIES.c.day == day,
+                       MATCHES.c.finished_at < ends_at))
             for deal in deals:
                 scores[deal.table_id][deal.number] = list(deal.scores or [])
         return [ChallengeScores(_entry(row), row.name, scores[row.table_id])
@@ -129,10 +132,10 @@ class ChallengeStore:
         """How many deals of the day the player's entry finished before ``ends_at``."""
         async with self._engine.connect() as connection:
             return int((await connection.execute(
-                select(func.count()).select_from(_MATCHES)
-                .join(_ENTRIES, _ENTRIES.c.table_id == _MATCHES.c.table_id)
-                .where(_ENTRIES.c.game == game, _ENTRIES.c.day == day,
-                       _ENTRIES.c.player_id == player_id, _MATCHES.c.finished_at < ends_at)
+                select(func.count()).select_from(MATCHES)
+                .join(CHALLENGE_ENTRIES, CHALLENGE_ENTRIES.c.table_id == MATCHES.c.table_id)
+                .where(CHALLENGE_ENTRIES.c.game == game, CHALLENGE_ENTRIES.c.day == day,
+                       CHALLENGE_ENTRIES.c.player_id == player_id, MATCHES.c.finished_at < ends_at)
             )).scalar_one())
 
     async def days(self, game: str, before: str, limit: int) -> list[tuple[str, int]]:
@@ -140,18 +143,18 @@ class ChallengeStore:
         number of entries."""
         async with self._engine.connect() as connection:
             rows = await connection.execute(
-                select(_ENTRIES.c.day, func.count()).where(
-                    _ENTRIES.c.game == game, _ENTRIES.c.day < before)
-                .group_by(_ENTRIES.c.day).order_by(_ENTRIES.c.day.desc()).limit(limit))
+                select(CHALLENGE_ENTRIES.c.day, func.count()).where(
+                    CHALLENGE_ENTRIES.c.game == game, CHALLENGE_ENTRIES.c.day < before)
+                .group_by(CHALLENGE_ENTRIES.c.day).order_by(CHALLENGE_ENTRIES.c.day.desc()).limit(limit))
             return [(row[0], int(row[1])) for row in rows]
 
     async def player_days(self, player_id: str, game: str, limit: int) -> list[str]:
         """The latest days the player entered, newest first."""
         async with self._engine.connect() as connection:
             rows = await connection.execute(
-                select(_ENTRIES.c.day).where(_ENTRIES.c.player_id == player_id,
-                                             _ENTRIES.c.game == game)
-                .order_by(_ENTRIES.c.day.desc()).limit(limit))
+                select(CHALLENGE_ENTRIES.c.day).where(CHALLENGE_ENTRIES.c.player_id == player_id,
+                                             CHALLENGE_ENTRIES.c.game == game)
+                .order_by(CHALLENGE_ENTRIES.c.day.desc()).limit(limit))
             return [row[0] for row in rows]
 
 

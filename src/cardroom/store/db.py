@@ -17,12 +17,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     URL,
     Connection,
-    Table,
     bindparam,
     create_engine,
     event,
@@ -59,10 +58,12 @@ from cardroom.store.data import (
     TableSettings,
 )
 from cardroom.store.models import (
-    ActionRow,
+    ACTIONS,
+    CHAT_LINES,
+    HAND_ANALYSES,
+    SESSIONS,
+    TABLES,
     BugRow,
-    ChatLineRow,
-    HandAnalysisRow,
     MatchRow,
     MatchSeatRow,
     PlayerRow,
@@ -74,16 +75,13 @@ from cardroom.store.standings import Standings
 
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
 log = logging.getLogger(__name__)
-_TABLES = cast(Table, TableRow.__table__)
-_ACTIONS = cast(Table, ActionRow.__table__)
 """The tables as Core ``Table`` objects (the ORM types them as any ``FromClause``)."""
-_INSERT_ACTION = insert(_ACTIONS)
-_BUMP = (update(_TABLES)
-         .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_old")))
+_INSERT_ACTION = insert(ACTIONS)
+_BUMP = (update(TABLES)
+         .where(TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_old")))
 _BUMP_PLAIN = _BUMP.values(version=bindparam("b_new"), updated_at=bindparam("b_at"))
 """The compare-and-set of an ordinary action (compiled once: this is the hot path)."""
 _PLAYERS = PlayerRow.__table__
-_SESSIONS = cast(Table, SessionRow.__table__)
 _SEATS = SeatRow.__table__
 _MATCHES = MatchRow.__table__
 _MATCH_COLUMNS = tuple(_MATCHES.c[name] for name in (
@@ -92,12 +90,10 @@ _MATCH_COLUMNS = tuple(_MATCHES.c[name] for name in (
 """What a :class:`StoredMatch` is read from: named, so a reader (the load test's check of an
 older checkout's database) needs no column a later migration added."""
 _BUGS = BugRow.__table__
-_CHAT = cast(Table, ChatLineRow.__table__)
-_ANALYSES = cast(Table, HandAnalysisRow.__table__)
-_BUMPED = _BUMP_PLAIN.returning(_TABLES.c.id).cte("bumped")
-_BUMP_AND_INSERT = insert(_ACTIONS).from_select(
+_BUMPED = _BUMP_PLAIN.returning(TABLES.c.id).cte("bumped")
+_BUMP_AND_INSERT = insert(ACTIONS).from_select(
     ["table_id", "match_number", "number", "seat", "action", "created_at"],
-    select(_BUMPED.c.id, *(bindparam(f"a_{name}", type_=_ACTIONS.c[name].type)
+    select(_BUMPED.c.id, *(bindparam(f"a_{name}", type_=ACTIONS.c[name].type)
                            for name in ("match_number", "number", "seat", "action",
                                         "created_at"))))
 """An ordinary action as one PostgreSQL statement: the action row is inserted only if the
@@ -266,8 +262,8 @@ class Store:
         async with self._engine.connect() as connection:
             found = (await connection.execute(
                 select(_PLAYERS.c.id, _PLAYERS.c.name)
-                .join(_SESSIONS, _SESSIONS.c.player_id == _PLAYERS.c.id)
-                .where(_SESSIONS.c.token_hash == token_hash,
+                .join(SESSIONS, SESSIONS.c.player_id == _PLAYERS.c.id)
+                .where(SESSIONS.c.token_hash == token_hash,
                        _PLAYERS.c.deleted_at.is_(None)))).first()
             return None if found is None else PlayerInfo(found.id, found.name)
 
@@ -331,7 +327,7 @@ class Store:
         """
         async with self._engine.connect() as connection:
             row = (await connection.execute(
-                select(_TABLES).where(_TABLES.c.id == table_id))).first()
+                select(TABLES).where(TABLES.c.id == table_id))).first()
             if row is None:
                 return None
             return await _read_table(connection, row, match_number, actions_from)
@@ -340,9 +336,9 @@ class Store:
         """The version of every open table (one cheap query: how processes notice changes
         whose notice they missed); without the daily challenge's unless ``challenges`` (each
         is reached by its player, who may leave it for hours)."""
-        query = select(_TABLES.c.id, _TABLES.c.version).where(_TABLES.c.closed.is_(False))
+        query = select(TABLES.c.id, TABLES.c.version).where(TABLES.c.closed.is_(False))
         if not challenges:
-            query = query.where(_TABLES.c.challenge.is_(None))
+            query = query.where(TABLES.c.challenge.is_(None))
         async with self._engine.connect() as connection:
             return {table_id: version for table_id, version in await connection.execute(query)}
 
@@ -365,7 +361,7 @@ class Store:
         """Every table not closed, with its seats, its current match and that match's actions."""
         async with self._engine.connect() as connection:
             rows = (await connection.execute(
-                select(_TABLES).where(_TABLES.c.closed.is_(False)))).all()
+                select(TABLES).where(TABLES.c.closed.is_(False)))).all()
             return [await _read_table(connection, row) for row in rows]
 
     async def match_records(self, table_id: str) -> list[MatchRecord]:
@@ -374,7 +370,7 @@ class Store:
         does. Empty if there is no such table."""
         async with self._engine.connect() as connection:
             game = (await connection.execute(
-                select(_TABLES.c.game).where(_TABLES.c.id == table_id))).scalar_one_or_none()
+                select(TABLES.c.game).where(TABLES.c.id == table_id))).scalar_one_or_none()
             if game is None:
                 return []
             matches = [_stored_match(m) for m in await connection.execute(
@@ -382,9 +378,9 @@ class Store:
                 .order_by(_MATCHES.c.number))]
             actions: dict[int, list[Any]] = {m.number: [] for m in matches}
             for action in await connection.execute(
-                    select(_ACTIONS.c.match_number, _ACTIONS.c.seat, _ACTIONS.c.action)
-                    .where(_ACTIONS.c.table_id == table_id)
-                    .order_by(_ACTIONS.c.match_number, _ACTIONS.c.number)):
+                    select(ACTIONS.c.match_number, ACTIONS.c.seat, ACTIONS.c.action)
+                    .where(ACTIONS.c.table_id == table_id)
+                    .order_by(ACTIONS.c.match_number, ACTIONS.c.number)):
                 if action.match_number in actions:
                     actions[action.match_number].append(action)
         return [MatchRecord(match=m, record=Record(
@@ -399,9 +395,10 @@ class Store:
         """The analysis kept for a hand of a table's match (``None``: none yet)."""
         async with self._engine.connect() as connection:
             found = (await connection.execute(
-                select(_ANALYSES.c.analysis).where(
-                    _ANALYSES.c.table_id == table_id, _ANALYSES.c.match_number == match_number,
-                    _ANALYSES.c.hand == hand))).scalar_one_or_none()
+                select(HAND_ANALYSES.c.analysis).where(
+                    HAND_ANALYSES.c.table_id == table_id,
+                    HAND_ANALYSES.c.match_number == match_number,
+                    HAND_ANALYSES.c.hand == hand))).scalar_one_or_none()
         return dict(found) if found is not None else None
 
     async def add_hand_analysis(self, table_id: str, match_number: int, hand: int,
@@ -409,7 +406,7 @@ class Store:
         """Keep a hand's analysis; one another process kept first stays (they are the same)."""
         try:
             async with self._writing(), self._engine.begin() as connection:
-                await connection.execute(insert(_ANALYSES).values(
+                await connection.execute(insert(HAND_ANALYSES).values(
                     table_id=table_id, match_number=match_number, hand=hand,
                     analysis=analysis, created_at=time.time()))
         except IntegrityError:
@@ -420,7 +417,7 @@ class Store:
     async def add_chat_line(self, line: ChatLine) -> None:
         """Keep a line of a table's chat (with the table's matches, for its replay)."""
         async with self._writing(), self._engine.begin() as connection:
-            await connection.execute(insert(_CHAT).values(
+            await connection.execute(insert(CHAT_LINES).values(
                 table_id=line.table_id, match_number=line.match_number,
                 created_at=line.created_at, player_id=line.player_id, name=line.name,
                 seat=line.seat, channel=line.channel, kind=line.kind, text=line.text))
@@ -429,8 +426,8 @@ class Store:
         """A table's chat, oldest first: its latest ``limit`` lines."""
         async with self._engine.connect() as connection:
             rows = (await connection.execute(
-                select(_CHAT).where(_CHAT.c.table_id == table_id)
-                .order_by(_CHAT.c.id.desc()).limit(limit))).all()
+                select(CHAT_LINES).where(CHAT_LINES.c.table_id == table_id)
+                .order_by(CHAT_LINES.c.id.desc()).limit(limit))).all()
         return [ChatLine(table_id=row.table_id, match_number=row.match_number,
                          created_at=row.created_at, player_id=row.player_id, name=row.name,
                          seat=row.seat, channel=row.channel, kind=row.kind, text=row.text)
@@ -481,12 +478,12 @@ async def _read_table(connection: AsyncConnection, row: Row[Any],
     if current is not None:
         actions = tuple(StoredAction(a.number, a.seat, a.action, a.created_at)
                         for a in await connection.execute(
-                            select(_ACTIONS.c.number, _ACTIONS.c.seat, _ACTIONS.c.action,
-                                   _ACTIONS.c.created_at)
-                            .where(_ACTIONS.c.table_id == table_id,
-                                   _ACTIONS.c.match_number == current.number,
-                                   _ACTIONS.c.number >= (actions_from if same_match else 0))
-                            .order_by(_ACTIONS.c.number)))
+                            select(ACTIONS.c.number, ACTIONS.c.seat, ACTIONS.c.action,
+                                   ACTIONS.c.created_at)
+                            .where(ACTIONS.c.table_id == table_id,
+                                   ACTIONS.c.match_number == current.number,
+                                   ACTIONS.c.number >= (actions_from if same_match else 0))
+                            .order_by(ACTIONS.c.number)))
     return StoredTable(
         id=table_id, game=row.game, rules=row.rules, bot=row.bot,
         turn_seconds=row.turn_seconds, hints=bool(row.hints), creator_id=row.creator_id,

@@ -9,7 +9,7 @@ the log can never fork. The schema is made and upgraded by the Alembic migration
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Table,
     Text,
     UniqueConstraint,
 )
@@ -284,3 +285,22 @@ class ChallengeEntryRow(Base):
     player_id: Mapped[str] = mapped_column(String(32), index=True)
     table_id: Mapped[str] = mapped_column(String(32), unique=True)
     started_at: Mapped[float] = mapped_column(Float)
+
+
+# The models' tables as SQLAlchemy Core sees them, for the store's select, insert, update and
+# delete statements (an ORM class's ``__table__`` is typed loosely): one name each, for
+# every module of the store.
+TABLES = cast(Table, TableRow.__table__)
+SEATS = cast(Table, SeatRow.__table__)
+PLAYERS = cast(Table, PlayerRow.__table__)
+SESSIONS = cast(Table, SessionRow.__table__)
+PASSKEYS = cast(Table, PasskeyRow.__table__)
+MATCHES = cast(Table, MatchRow.__table__)
+MATCH_SEATS = cast(Table, MatchSeatRow.__table__)
+ACTIONS = cast(Table, ActionRow.__table__)
+CHAT_LINES = cast(Table, ChatLineRow.__table__)
+HAND_ANALYSES = cast(Table, HandAnalysisRow.__table__)
+PLAYER_GAMES = cast(Table, PlayerGameRow.__table__)
+RATING_POINTS = cast(Table, RatingPointRow.__table__)
+CHALLENGE_DAYS = cast(Table, ChallengeDayRow.__table__)
+CHALLENGE_ENTRIES = cast(Table, ChallengeEntryRow.__table__)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Connection, Table, and_, func, insert, select, tuple_, update
+from sqlalchemy import Connection, and_, func, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -30,24 +30,16 @@ from cardroom.store.data import (
     bot_of,
 )
 from cardroom.store.models import (
-    ActionRow,
-    ChallengeEntryRow,
-    MatchRow,
-    MatchSeatRow,
-    PlayerGameRow,
-    PlayerRow,
-    RatingPointRow,
-    TableRow,
+    ACTIONS,
+    CHALLENGE_ENTRIES,
+    MATCH_SEATS,
+    MATCHES,
+    PLAYER_GAMES,
+    PLAYERS,
+    RATING_POINTS,
+    TABLES,
 )
 
-_MATCHES = cast(Table, MatchRow.__table__)
-_MATCH_SEATS = cast(Table, MatchSeatRow.__table__)
-_GAMES = cast(Table, PlayerGameRow.__table__)
-_POINTS = cast(Table, RatingPointRow.__table__)
-_TABLES = cast(Table, TableRow.__table__)
-_PLAYERS = cast(Table, PlayerRow.__table__)
-_ACTIONS = cast(Table, ActionRow.__table__)
-_ENTRIES = cast(Table, ChallengeEntryRow.__table__)
 RATE_ATTEMPTS = 3
 """Tries of one match's rating when two processes first rate the same newcomer at once
 (one insert of its standing loses, and its whole transaction is tried again)."""
@@ -69,9 +61,9 @@ class Standings:
         """Finished matches still to be rated, oldest first: ``(table id, match number)``."""
         async with self._engine.connect() as connection:
             rows = await connection.execute(
-                select(_MATCHES.c.table_id, _MATCHES.c.number)
-                .where(_MATCHES.c.rating == "pending")
-                .order_by(_MATCHES.c.finished_at).limit(limit))
+                select(MATCHES.c.table_id, MATCHES.c.number)
+                .where(MATCHES.c.rating == "pending")
+                .order_by(MATCHES.c.finished_at).limit(limit))
             return [(row.table_id, row.number) for row in rows]
 
     async def rate(self, table_id: str, number: int,
@@ -90,8 +82,8 @@ class Standings:
     async def of_player(self, player_id: str) -> dict[str, Standing]:
         """A player's standing in each game they have a rated match of."""
         async with self._engine.connect() as connection:
-            rows = await connection.execute(select(_GAMES)
-                                            .where(_GAMES.c.player_id == player_id))
+            rows = await connection.execute(select(PLAYER_GAMES)
+                                            .where(PLAYER_GAMES.c.player_id == player_id))
             return {row.game: _standing(row) for row in rows}
 
     async def ratings(self, ids: Sequence[str]) -> dict[tuple[str, str], int]:
@@ -100,25 +92,25 @@ class Standings:
             return {}
         async with self._engine.connect() as connection:
             rows = await connection.execute(
-                select(_GAMES.c.player_id, _GAMES.c.game, _GAMES.c.rating)
-                .where(_GAMES.c.player_id.in_(list(ids))))
+                select(PLAYER_GAMES.c.player_id, PLAYER_GAMES.c.game, PLAYER_GAMES.c.rating)
+                .where(PLAYER_GAMES.c.player_id.in_(list(ids))))
             return {(row.player_id, row.game): row.rating for row in rows}
 
     async def bot_ratings(self) -> dict[tuple[str, str], int]:
         """Every bot level's rating by ``(bot:NAME, game)``."""
         async with self._engine.connect() as connection:
             rows = await connection.execute(
-                select(_GAMES.c.player_id, _GAMES.c.game, _GAMES.c.rating)
-                .where(_GAMES.c.player_id.startswith(BOT_ENTITY_PREFIX)))
+                select(PLAYER_GAMES.c.player_id, PLAYER_GAMES.c.game, PLAYER_GAMES.c.rating)
+                .where(PLAYER_GAMES.c.player_id.startswith(BOT_ENTITY_PREFIX)))
             return {(row.player_id, row.game): row.rating for row in rows}
 
     async def history(self, player_id: str, game: str, limit: int = 200) -> list[RatingPoint]:
         """The last ``limit`` ratings after rated matches, oldest first."""
         async with self._engine.connect() as connection:
             rows = (await connection.execute(
-                select(_POINTS.c.at, _POINTS.c.rating)
-                .where(_POINTS.c.player_id == player_id, _POINTS.c.game == game)
-                .order_by(_POINTS.c.id.desc()).limit(limit))).all()
+                select(RATING_POINTS.c.at, RATING_POINTS.c.rating)
+                .where(RATING_POINTS.c.player_id == player_id, RATING_POINTS.c.game == game)
+                .order_by(RATING_POINTS.c.id.desc()).limit(limit))).all()
         return [RatingPoint(row.at, row.rating) for row in reversed(rows)]
 
     async def recent(self, player_id: str, limit: int = 20,
@@ -127,16 +119,16 @@ class Standings:
         daily challenge's deals unless ``challenges`` (a deal's score would tell others which
         of the day's deals are big ones)."""
         bot = bot_of(player_id)
-        mine = (_MATCH_SEATS.c.bot == bot) if bot is not None \
-            else (_MATCH_SEATS.c.player_id == player_id)
+        mine = (MATCH_SEATS.c.bot == bot) if bot is not None \
+            else (MATCH_SEATS.c.player_id == player_id)
         if not challenges:
-            mine = and_(mine, _MATCH_SEATS.c.table_id.not_in(select(_ENTRIES.c.table_id)))
+            mine = and_(mine, MATCH_SEATS.c.table_id.not_in(select(CHALLENGE_ENTRIES.c.table_id)))
         async with self._engine.connect() as connection:
             keys = [(key.table_id, key.match_number) for key in await connection.execute(
-                select(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number,
-                       _MATCH_SEATS.c.finished_at)
+                select(MATCH_SEATS.c.table_id, MATCH_SEATS.c.match_number,
+                       MATCH_SEATS.c.finished_at)
                 .where(mine).distinct()  # a bot level holds several seats of a match
-                .order_by(_MATCH_SEATS.c.finished_at.desc()).limit(limit))]
+                .order_by(MATCH_SEATS.c.finished_at.desc()).limit(limit))]
             found = await _finished_many(connection, keys)
         return [found[key] for key in keys if key in found]
 
@@ -144,19 +136,19 @@ class Standings:
                           limit: int) -> tuple[int, list[Ranked]]:
         """Players and bot levels with at least ``min_matches`` rated matches of ``game``,
         best first (ties: more matches first): how many in all, and one page."""
-        where = and_(_GAMES.c.game == game, _GAMES.c.matches >= min_matches,
-                     _PLAYERS.c.deleted_at.is_(None))
-        joined = _GAMES.outerjoin(_PLAYERS, _PLAYERS.c.id == _GAMES.c.player_id)
+        where = and_(PLAYER_GAMES.c.game == game, PLAYER_GAMES.c.matches >= min_matches,
+                     PLAYERS.c.deleted_at.is_(None))
+        joined = PLAYER_GAMES.outerjoin(PLAYERS, PLAYERS.c.id == PLAYER_GAMES.c.player_id)
         async with self._engine.connect() as connection:
             total = (await connection.execute(
                 select(func.count()).select_from(joined).where(where))).scalar_one()
             rows = await connection.execute(
-                select(_GAMES.c.player_id, _GAMES.c.rating, _GAMES.c.matches, _GAMES.c.wins,
-                       _PLAYERS.c.name)
+                select(PLAYER_GAMES.c.player_id, PLAYER_GAMES.c.rating, PLAYER_GAMES.c.matches,
+                       PLAYER_GAMES.c.wins, PLAYERS.c.name)
                 .select_from(joined)
                 .where(where)
-                .order_by(_GAMES.c.rating.desc(), _GAMES.c.matches.desc(),
-                          _GAMES.c.player_id)
+                .order_by(PLAYER_GAMES.c.rating.desc(), PLAYER_GAMES.c.matches.desc(),
+                          PLAYER_GAMES.c.player_id)
                 .offset(offset).limit(limit))
             return int(total), [Ranked(row.player_id, row.name, row.rating, row.matches,
                                        row.wins) for row in rows]
@@ -174,15 +166,15 @@ class Standings:
         """A finished match with its record (``None``: no such finished match)."""
         async with self._engine.connect() as connection:
             row = (await connection.execute(
-                select(_MATCHES.c.seed, _MATCHES.c.dealer, _MATCHES.c.finished_at)
-                .where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number))).first()
+                select(MATCHES.c.seed, MATCHES.c.dealer, MATCHES.c.finished_at)
+                .where(MATCHES.c.table_id == table_id, MATCHES.c.number == number))).first()
             if row is None or row.finished_at is None:
                 return None
             match = await _finished(connection, table_id, number)
             actions = (await connection.execute(
-                select(_ACTIONS.c.seat, _ACTIONS.c.action)
-                .where(_ACTIONS.c.table_id == table_id, _ACTIONS.c.match_number == number)
-                .order_by(_ACTIONS.c.number))).all()
+                select(ACTIONS.c.seat, ACTIONS.c.action)
+                .where(ACTIONS.c.table_id == table_id, ACTIONS.c.match_number == number)
+                .order_by(ACTIONS.c.number))).all()
         return match, Record(game=match.game, rules=match.rules, seed=row.seed,
                              dealer=row.dealer, actions=[a.action for a in actions],
                              seats=[a.seat for a in actions])
@@ -205,19 +197,19 @@ def _read_finished(connection: Connection, keys: list[tuple[str, int]]
     """:func:`_finished_many` on the driver's side (in one hop, however many queries)."""
     if not keys:
         return {}
-    wanted = tuple_(_MATCHES.c.table_id, _MATCHES.c.number).in_(keys)
+    wanted = tuple_(MATCHES.c.table_id, MATCHES.c.number).in_(keys)
     seats: dict[tuple[str, int], list[MatchSeat]] = {key: [] for key in keys}
     for s in connection.execute(
-            select(_MATCH_SEATS)
-            .where(tuple_(_MATCH_SEATS.c.table_id, _MATCH_SEATS.c.match_number).in_(keys))
-            .order_by(_MATCH_SEATS.c.seat)):
+            select(MATCH_SEATS)
+            .where(tuple_(MATCH_SEATS.c.table_id, MATCH_SEATS.c.match_number).in_(keys))
+            .order_by(MATCH_SEATS.c.seat)):
         seats[(s.table_id, s.match_number)].append(
             MatchSeat(s.seat, s.player_id, s.bot, s.side, bool(s.won)))
     rows = connection.execute(
-        select(_MATCHES.c.table_id, _MATCHES.c.number, _MATCHES.c.rules, _MATCHES.c.winner,
-               _MATCHES.c.scores, _MATCHES.c.history, _MATCHES.c.finished_at,
-               _MATCHES.c.private, _TABLES.c.game)
-        .join(_TABLES, _TABLES.c.id == _MATCHES.c.table_id).where(wanted))
+        select(MATCHES.c.table_id, MATCHES.c.number, MATCHES.c.rules, MATCHES.c.winner,
+               MATCHES.c.scores, MATCHES.c.history, MATCHES.c.finished_at,
+               MATCHES.c.private, TABLES.c.game)
+        .join(TABLES, TABLES.c.id == MATCHES.c.table_id).where(wanted))
     return {(row.table_id, row.number): FinishedMatch(
         table_id=row.table_id, number=row.number, game=row.game, rules=row.rules,
         winner=row.winner, scores=list(row.scores or []), history=list(row.history or []),
@@ -232,30 +224,32 @@ def _rate(connection: Connection, table_id: str, number: int,
     write lock for milliseconds, not for as many trips through a busy event loop as it has
     statements (the tables' own writes wait for that lock)."""
     claimed = connection.execute(
-        update(_MATCHES).where(_MATCHES.c.table_id == table_id, _MATCHES.c.number == number,
-                               _MATCHES.c.rating == "pending").values(rating="done"))
+        update(MATCHES).where(MATCHES.c.table_id == table_id, MATCHES.c.number == number,
+                               MATCHES.c.rating == "pending").values(rating="done"))
     if claimed.rowcount != 1:
         return None
     match = _read_finished(connection, [(table_id, number)])[(table_id, number)]
     ids = sorted({seat.entity for seat in match.seats})
     current = {row.player_id: _standing(row) for row in connection.execute(
-        select(_GAMES).where(_GAMES.c.player_id.in_(ids), _GAMES.c.game == match.game)
-        .order_by(_GAMES.c.player_id).with_for_update())}
+        select(PLAYER_GAMES).where(PLAYER_GAMES.c.player_id.in_(ids),
+                                   PLAYER_GAMES.c.game == match.game)
+        .order_by(PLAYER_GAMES.c.player_id).with_for_update())}
     deleted = {row.id for row in connection.execute(
-        select(_PLAYERS.c.id).where(_PLAYERS.c.id.in_(ids), _PLAYERS.c.deleted_at.isnot(None)))}
+        select(PLAYERS.c.id).where(PLAYERS.c.id.in_(ids), PLAYERS.c.deleted_at.isnot(None)))}
     after = {entity: standing for entity, standing in compute(match, current).items()
              if entity not in deleted}  # a deleted account keeps no rating
     now = time.time()
     for entity, standing in after.items():
         values = _columns(standing, now)
         if entity in current:
-            connection.execute(update(_GAMES).where(
-                _GAMES.c.player_id == entity, _GAMES.c.game == match.game).values(**values))
+            connection.execute(update(PLAYER_GAMES).where(
+                PLAYER_GAMES.c.player_id == entity, PLAYER_GAMES.c.game == match.game
+            ).values(**values))
         else:
-            connection.execute(insert(_GAMES).values(
+            connection.execute(insert(PLAYER_GAMES).values(
                 player_id=entity, game=match.game, **values))
     if after:
-        connection.execute(insert(_POINTS), [
+        connection.execute(insert(RATING_POINTS), [
             {"player_id": entity, "game": match.game, "at": match.finished_at,
              "rating": standing.rating} for entity, standing in after.items()])
     return after
