@@ -50,11 +50,8 @@ def fresh_schema() -> Iterator[str]:
     PostgreSQL's absence is a failure, not a skip.
     """
     name = f"t_{secrets.token_hex(6)}"
-    _run(_execute(f"CREATE SCHEMA {name}"))
-    try:
+    with _made(f"CREATE SCHEMA {name}", f"DROP SCHEMA {name} CASCADE"):
         yield f"{POSTGRES_URL}?options={quote(f'-csearch_path={name}')}"
-    finally:
-        _run(_execute(f"DROP SCHEMA {name} CASCADE"))
 
 
 @contextlib.contextmanager
@@ -63,8 +60,15 @@ def fresh_database() -> Iterator[str]:
     any connection still open to it). For what a schema of its own cannot hold: a dump and
     restore of a whole database."""
     name = f"t_{secrets.token_hex(6)}"
-    _run(_execute(f"CREATE DATABASE {name}"))
-    try:
+    with _made(f"CREATE DATABASE {name}", f"DROP DATABASE {name} WITH (FORCE)"):
         yield f"{POSTGRES_URL.rsplit('/', 1)[0]}/{name}"
+
+
+@contextlib.contextmanager
+def _made(create: str, drop: str) -> Iterator[None]:
+    """Run ``create`` on the machine's server, then ``drop`` however the block ends."""
+    _run(_execute(create))
+    try:
+        yield
     finally:
-        _run(_execute(f"DROP DATABASE {name} WITH (FORCE)"))
+        _run(_execute(drop))
