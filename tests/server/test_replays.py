@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from starlette.testclient import TestClient
@@ -390,13 +390,16 @@ def test_a_finished_matchs_replay_holds_only_the_chat_said_before_it_ended(
 async def test_an_analysis_that_overran_is_worked_out_again_when_asked_again() -> None:
     """A hand the workers gave up on (maybe only a busy moment) is not remembered as having
     no analysis: the next ask queues it again."""
-    from cardroom.tables.analyses import Analyses
+    from cardroom.tables.analyses import BUDGETS, Analyses
     from cardroom.tables.replays import imported
 
     class Workers:
         calls = 0
+        budgets: ClassVar[list[float]] = []
 
-        async def run(self, _key: str, _review: Any, *_args: Any) -> Any:
+        async def run(self, _key: str, _review: Any, *_args: Any,
+                      budget_share: float = 1.0) -> Any:
+            Workers.budgets.append(budget_share)
             Workers.calls += 1
             if Workers.calls == 1:
                 raise TimeoutError
@@ -408,6 +411,8 @@ async def test_an_analysis_that_overran_is_worked_out_again_when_asked_again() -
     while analyses.working or analyses.waiting or Workers.calls == 0:
         await asyncio.sleep(0.01)
     assert (await analyses.status(match, 1, "me"))["state"] == "queued"  # asked again
+    # A hand may take several budgets (a fresh worker's first 1000 solve compiles first).
+    assert set(Workers.budgets) == {BUDGETS} and BUDGETS > 1
     for _ in range(100):
         answer = await analyses.status(match, 1, "me")
         if answer["state"] == "ready":

@@ -37,6 +37,10 @@ PER_CLIENT_MAX = 2
 """Hands one client (address) may have waiting at once: nobody fills the queue alone."""
 WORKER_KEY = "analysis"
 """The analyses' one place in the bot workers' round-robin."""
+BUDGETS = 3.0
+"""Worker budgets one hand's analysis may take: nobody waits on it at a table, and a fresh
+worker's first hand of 1000 compiles the solver first (seconds, many more on a busy
+machine), which within one budget had the worker killed and the next one start over."""
 KEPT_IN_MEMORY = 256
 """Analyses (and reasons there is none) this process remembers besides the store."""
 TOO_LONG = "The solver could not finish this hand in time."
@@ -132,7 +136,8 @@ class Analyses:
         whether the answer lasts: a hand that overran the workers' budget (maybe only because
         the machine was busy) or met a failure is worked out again when next asked."""
         try:
-            analysis = await self.workers.run(WORKER_KEY, job.review, job.record, job.number)
+            analysis = await self.workers.run(WORKER_KEY, job.review, job.record, job.number,
+                                              budget_share=BUDGETS)
         except (TimeoutError, WorkerLost):
             return {"state": "unavailable", "reason": TOO_LONG}, False
         except ValueError as error:

@@ -313,13 +313,15 @@ class BotWorkers:
                             what, FALLBACK_BOT)
         return make_bot(FALLBACK_BOT, seed=seed).choose(view)
 
-    async def run(self, key: str, function: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, key: str, function: Callable[..., Any], *args: Any,
+                  budget_share: float = 1.0) -> Any:
         """``function(*args)`` worked out in a worker for ``key``, as fairly as decisions.
 
         ``function`` and ``args`` must pickle (a module-level function). :class:`Superseded`
         if a newer ``run`` for the key replaced this one while it waited; ``TimeoutError`` past
-        the budget; :class:`WorkerLost` if the worker dies; the function's own errors."""
-        return await self._submit(key, RUN, function, args)
+        ``budget_share`` budgets; :class:`WorkerLost` if the worker dies; the function's own
+        errors."""
+        return await self._submit(key, RUN, function, args, budget_share)
 
     async def stop(self) -> None:
         """Cancel every request, close the pipes and wait (off the event loop) for the workers
