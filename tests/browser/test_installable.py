@@ -57,14 +57,14 @@ def check_manifest(player: Player, page_url: str) -> None:
 
 
 def test_the_manifest_is_linked_from_the_room_and_the_server_pages(browser, room) -> None:
-    with Player(browser, base_url(room), "Installer", PHONE) as player:
+    with Player(browser, base_url(room), "Installer", PHONE, installable=True) as player:
         for path in ("", "rules", "help"):
             check_manifest(player, base_url(room) + path)
         assert not player.errors
 
 
 def test_the_worker_keeps_the_client_and_the_page_opens_offline(browser, room) -> None:
-    with Player(browser, base_url(room), "Commuter", PHONE) as player:
+    with Player(browser, base_url(room), "Commuter", PHONE, installable=True) as player:
         page = player.page
         player.register()
         scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
