@@ -572,10 +572,9 @@ export class TableView {
     }
     const ending = this.ending.statusText();
     if (ending) return ending;
-    const challenge = this.challenge();
-    if (view.phase === "over" && challenge) {
-      const last = (this.message.match_number || 0) >= challenge.deals;
-      return last ? "Every deal of today's challenge is played" : "The deal is over: the next one follows";
+    const deal = view.phase === "over" ? this.ending.challengeDeal() : null;
+    if (deal) {
+      return deal.last ? "Every deal of today's challenge is played" : "The deal is over: the next one follows";
     }
     const actor = view.to_act;
     const who = actor === null || actor === undefined ? "" : this.actorName(actor);
