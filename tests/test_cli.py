@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -211,6 +212,46 @@ def test_an_environment_variable_sets_a_serve_option(monkeypatch: pytest.MonkeyP
     assert result.exit_code == 0, result.output
     room = seen["config"].room  # type: ignore[attr-defined]
     assert (room.bot_delay, room.disconnect_grace) == (0.25, 7.0)
+
+
+def serve_config(monkeypatch: pytest.MonkeyPatch, args: list[str],
+                 env: dict[str, str] | None = None) -> tuple[Any, object]:
+    """The result of ``cardroom serve ARGS`` and the server config it would have served."""
+    import cardroom.web.server
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(cardroom.web.server, "serve",
+                        lambda host, port, config, *rest: seen.update(config=config))
+    result = runner.invoke(app, ["serve", *args], env=env)
+    return result, seen.get("config")
+
+
+def test_a_config_file_sets_options_and_flags_and_variables_win_over_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "cardroom.toml"
+    config.write_text('bot-delay = 0.3\ndisconnect_grace = 9\nmax-tables = 40\n'
+                      'allowed-origin = ["https://club.example"]\n')
+    result, served = serve_config(monkeypatch, ["--config", str(config)])
+    assert result.exit_code == 0, result.output
+    room = served.room  # type: ignore[attr-defined]
+    assert (room.bot_delay, room.disconnect_grace, room.quotas.tables) == (0.3, 9.0, 40)
+    assert served.allowed_origins == ("https://club.example",)  # type: ignore[attr-defined]
+    result, served = serve_config(monkeypatch, ["--max-tables", "50"],
+                                  env={"CARDROOM_CONFIG": str(config),
+                                       "CARDROOM_BOT_DELAY": "0.5"})
+    assert result.exit_code == 0, result.output
+    room = served.room  # type: ignore[attr-defined]
+    assert (room.bot_delay, room.disconnect_grace, room.quotas.tables) == (0.5, 9.0, 50)
+
+
+@pytest.mark.parametrize("text", ["bot-dleay = 1\n", "bot-delay = \n", "max-tables = 'many'\n"])
+def test_a_config_file_with_a_wrong_line_is_refused_with_its_reason(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str) -> None:
+    config = tmp_path / "cardroom.toml"
+    config.write_text(text)
+    result, served = serve_config(monkeypatch, ["--config", str(config)])
+    assert result.exit_code == 2 and served is None
+    assert "bot-dleay" in result.output if "dleay" in text else "Invalid value" in result.output
 
 
 REPO = Path(__file__).resolve().parent.parent

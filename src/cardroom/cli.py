@@ -72,6 +72,37 @@ def _env(name: str, help: str) -> Any:
     return typer.Option(envvar=f"CARDROOM_{name}", help=help)
 
 
+def read_config_file(path: Path, command: Any) -> dict[str, Any]:
+    """The option values a TOML config file sets for ``command``, by parameter name.
+
+    Each line is an option's long name without its dashes (``bot-delay = 0.8``; an
+    underscore for the dash works too). An unknown name is an error rather than a line
+    silently ignored: a misspelt limit would otherwise leave the room at its default."""
+    import tomllib
+
+    try:
+        table = tomllib.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise typer.BadParameter(f"cannot read {path}: {error}") from None
+    by_line = {name.removeprefix("--"): param.name for param in command.params
+               for name in param.opts if name.startswith("--") and not param.is_eager}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        name = by_line.get(key.replace("_", "-"))
+        if name is None:
+            raise typer.BadParameter(f"{path}: no option is called {key!r}")
+        values[name] = value
+    return values
+
+
+def _load_config(ctx: typer.Context, _param: Any, path: Path | None) -> Path | None:
+    """Eager ``--config``: the file's values become the command's defaults, so that a flag
+    or an environment variable still wins over the file's line (click's order)."""
+    if path is not None:
+        ctx.default_map = {**(ctx.default_map or {}), **read_config_file(path, ctx.command)}
+    return path
+
+
 DatabaseUrl = Annotated[str, typer.Option(envvar=DATABASE_URL_ENVVARS,
                                           help="sqlite:///file or postgresql://user@host/db")]
 """The ``--database-url`` of the commands that open the database."""
@@ -147,6 +178,11 @@ def replay(
 
 @app.command(cls=ReadableCommand)
 def serve(
+    config_file: Annotated[Path | None, typer.Option(
+        "--config", envvar="CARDROOM_CONFIG", is_eager=True, callback=_load_config,
+        dir_okay=False,
+        help="A TOML file of these options, one a line by long name (bot-delay = 0.8): "
+             "a flag or an environment variable wins over its line.")] = None,
     host: Annotated[str, _env("HOST", "Address to listen on (0.0.0.0: every interface).")]
     = "127.0.0.1",
     port: Annotated[int, _env("PORT", "Port to listen on.")] = 8500,
