@@ -67,14 +67,16 @@ class Player:
     """One person at one browser."""
 
     def __init__(self, browser: Browser, base_url: str, name: str,
-                 viewport: dict[str, int] | None = None, installable: bool = False) -> None:
+                 viewport: dict[str, int] | None = None, installable: bool = False,
+                 self_signed: bool = False) -> None:
         """``installable``: let the page install its service worker. Only the installable
         app's tests want it: precaching the whole client made the other browser tests about a
-        quarter slower."""
+        quarter slower. ``self_signed``: trust the test proxy's self-signed certificate."""
         self.name = name
         self.base_url = base_url
         self.context = browser.new_context(viewport=viewport or DESKTOP,
-                                           service_workers="allow" if installable else "block")
+                                           service_workers="allow" if installable else "block",
+                                           ignore_https_errors=self_signed)
         self.context.set_default_timeout(STEP_TIMEOUT)
         self.page = self.context.new_page()
         self.errors: list[str] = []

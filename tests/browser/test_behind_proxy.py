@@ -1,0 +1,195 @@
+"""The deploy guide's shape, for real: the nginx configuration of deploy/nginx/cardroom.conf
+ending TLS (a self-signed certificate) in front of two `cardroom serve` processes on one
+PostgreSQL database and one Redis. A player plays a hand through it in Chromium over
+``wss://``; the process holding the player's socket is killed in the middle of the hand, and
+the proxy carries the player on to the other process, which finishes the hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import ssl
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from playwright.sync_api import expect
+from tests.browser.conftest import Player
+from tests.browser.test_table import play_out_hand, play_until, wait_until
+from tests.server.pg import fresh_schema
+
+from cardroom.tools.processes import ask_health, free_port
+
+REPO = Path(__file__).resolve().parents[2]
+SITE = REPO / "deploy" / "nginx" / "cardroom.conf"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+pytestmark = pytest.mark.xdist_group("shared-redis")  # see tests/server/test_scale_out.py
+
+
+def replace_once(text: str, old: str, new: str) -> str:
+    """``text`` with the one place ``old`` stands replaced (the shipped file's shape is
+    checked as it is adapted: a changed file fails here rather than being tested half)."""
+    assert text.count(old) == 1, f"deploy/nginx/cardroom.conf: expected {old!r} once"
+    return text.replace(old, new)
+
+
+def site_config(https_port: int, http_port: int, upstreams: list[int], certificate: Path,
+                key: Path) -> str:
+    """The shipped site configuration on this machine's free ports, with the test's
+    certificate and the test's server processes in the upstream; every other line as
+    shipped."""
+    text = SITE.read_text()
+    text = "\n".join(line for line in text.splitlines() if "[::]" not in line)
+    text = replace_once(text, "listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
+    text = replace_once(text, "listen 80;", f"listen 127.0.0.1:{http_port};")
+    shipped = re.findall(r"^\s*server 127\.0\.0\.1:\d+ .*$", text, re.MULTILINE)
+    assert len(shipped) == 2, "the shipped upstream lists two processes"
+    options = shipped[0].split(None, 2)[2]
+    text = text.replace(shipped[1] + "\n", "")
+    text = replace_once(text, shipped[0], "\n".join(
+        f"    server 127.0.0.1:{port} {options}" for port in upstreams))
+    text = replace_once(text, "/etc/letsencrypt/live/cardroom.example.org/fullchain.pem",
+                        str(certificate))
+    return replace_once(text, "/etc/letsencrypt/live/cardroom.example.org/privkey.pem",
+                        str(key))
+
+
+def main_config(folder: Path, site: Path) -> str:
+    """A whole nginx configuration around the site, keeping every file in ``folder``."""
+    temp = " ".join(f"{kind}_temp_path {folder / kind};"
+                    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    user = "user root;" if os.geteuid() == 0 else ""
+    return (f"daemon off; worker_processes 1; pid {folder / 'nginx.pid'}; {user}\n"
+            f"error_log {folder / 'error.log'} warn;\n"
+            "events { worker_connections 256; }\n"
+            f"http {{ access_log {folder / 'access.log'}; {temp}\n include {site}; }}\n")
+
+
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, made by openssl for this test."""
+    certificate, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(certificate)],
+                   check=True, capture_output=True)
+    return certificate, key
+
+
+def answers_over_tls(url: str, headers: dict[str, str] | None = None) -> dict[str, Any] | None:
+    """The health answer through the proxy, or ``None`` while it is not up."""
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=2, context=context) as answer:
+            return json.loads(answer.read())
+    except (OSError, ValueError):
+        return None
+
+
+@pytest.fixture
+def servers(server_factory) -> Iterator[list[Any]]:
+    """Two processes on one fresh PostgreSQL schema and the machine's Redis, trusting the
+    proxy's forwarded addresses, as the deploy guide's settings do."""
+    redis.Redis.from_url(REDIS_URL).ping()
+    with fresh_schema() as url:
+        started = [server_factory(url, **{"redis-url": REDIS_URL, "disconnect-grace": 60,
+                                          "forwarded-allow-ips": "127.0.0.1",
+                                          "bot-delay": 0.1, "log-level": "info"})
+                   for _ in range(2)]
+        yield started
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture
+def proxy(servers, tmp_path: Path) -> Iterator[str]:
+    """nginx with the shipped site configuration in front of ``servers``: its https
+    address."""
+    folder = tmp_path / "nginx"
+    folder.mkdir()
+    certificate, key = self_signed_certificate(folder)
+    https_port, http_port = free_port(), free_port()
+    site = folder / "cardroom.conf"
+    site.write_text(site_config(https_port, http_port, [s.port for s in servers],
+                                certificate, key))
+    main = folder / "nginx.conf"
+    main.write_text(main_config(folder, site))
+    command = [NGINX, "-p", str(folder), "-c", str(main), "-e", str(folder / "error.log")]
+    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"https://127.0.0.1:{https_port}"
+    try:
+        deadline = time.monotonic() + 20
+        while answers_over_tls(f"{base}/api/health") is None:
+            assert process.poll() is None, (folder / "error.log").read_text()
+            assert time.monotonic() < deadline, "nginx never answered"
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def followers(server: Any) -> int:
+    """Connections following a table on that process (0 if it does not answer)."""
+    health = ask_health(server.url)
+    return 0 if health is None else int(health["followers"])
+
+
+def test_the_proxy_names_the_client_and_a_client_cannot_name_itself(servers,
+                                                                   proxy: str) -> None:
+    """The processes see the address nginx saw, not one the client wrote in its own
+    X-Forwarded-For: the per-address limits count real addresses."""
+    for probe in range(4):  # round robin: both processes answer some
+        assert answers_over_tls(f"{proxy}/api/health?probe={probe}",
+                                {"X-Forwarded-For": "203.0.113.9"}) is not None
+    logged = [line for server in servers
+              for line in server.database.with_suffix(".log").read_text().splitlines()
+              if "/api/health?probe=" in line]
+    assert len(logged) == 4 and all("127.0.0.1" in line for line in logged), logged
+    assert not any("203.0.113.9" in line for line in logged)
+
+
+def test_a_hand_over_wss_through_nginx_survives_the_death_of_its_process(
+        browser, servers, proxy: str) -> None:
+    player = Player(browser, proxy, "Secure", self_signed=True)
+    sockets: list[str] = []
+    player.page.on("websocket", lambda socket: sockets.append(socket.url))
+    try:
+        player.register()
+        player.create_table("online")
+        player.page.click("[data-testid=start-with-bots]")
+        expect(player.page.locator("[data-testid=hand] [data-card]")).to_have_count(10)
+        assert sockets and all(url.startswith("wss://127.0.0.1:") for url in sockets), sockets
+        play_until(player, lambda: player.phase() == "play" and player.my_turn()
+                   and len(player.hand()) <= 8)
+        seat, hand = player.seat(), player.hand()
+        holding = [server for server in servers if followers(server)]
+        assert len(holding) == 1, "the player's one socket is on one process"
+        dead = holding[0]
+        other = next(server for server in servers if server is not dead)
+        dead.kill()
+        # Playwright's events reach the test only while it calls Playwright: wait in the page.
+        wait_until(lambda: player.page.wait_for_timeout(50) or len(sockets) >= 2,
+                   what="a new socket through the proxy", seconds=30)
+        expect(player.page.locator("[data-testid=connection]")).to_contain_text(
+            "online", timeout=30_000)
+        expect(player.page.locator("[data-testid=hand] [data-card]")).to_have_count(len(hand))
+        assert player.seat() == seat and player.hand() == hand
+        assert followers(other) >= 1
+        play_out_hand([player], opening_bid=None)
+        expect(player.page.locator("[data-testid=hand-result]")).to_be_visible()
+        assert not player.errors, player.errors
+    finally:
+        player.close()
