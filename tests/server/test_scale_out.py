@@ -20,6 +20,10 @@ from tests.server.helpers import close_all, hand_scored, my_turn
 from tests.server.pg import fresh_schema
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
+
+pytestmark = pytest.mark.xdist_group("shared-redis")
+"""The machine's Redis carries every server's notices on the same channels: the tests that
+share it run one after another in one worker, never beside each other."""
 PRESENCE_ONLY = {"seats", "connected", "offline", "away"}
 
 
