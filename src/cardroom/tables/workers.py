@@ -29,6 +29,9 @@ shares the workers instead:
 
 The workers talk to the server over one pipe each (no queues, so no semaphores for the resource
 tracker to find leaked when a worker is killed), and end by themselves when the server dies.
+They are forked from a fork server that loaded the bots and compiled the search once
+(:mod:`cardroom.tables.warm_workers`), so a new or replacement worker starts warm at once,
+without the threads or the event loop of the server it would have inherited from a plain fork.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from multiprocessing.context import SpawnContext
+from multiprocessing.context import ForkServerContext
 from typing import Any
 
 from cardroom.bots import BOT_NAMES, make_bot
@@ -100,13 +103,28 @@ def watch_parent(parent: int, every: float = 1.0) -> None:
 
     A server killed outright (SIGKILL, the out-of-memory killer, a crash) cannot stop its
     workers, and a worker busy with a long decision would not notice its closed pipe until
-    done: in a fault run with a hundred kills, idle workers piled up until memory ran out."""
+    done: in a fault run with a hundred kills, idle workers piled up until memory ran out.
+    The worker's parent is the fork server, which exits when the server is gone; the server
+    itself is asked too, in case the fork server outlives it."""
+    forked_by = os.getppid()
+
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == forked_by and _alive(parent):
             time.sleep(every)
         os._exit(0)
 
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process ``pid`` still exists (a zombie counts until it is reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def choose(bot: str, seed: int, view: dict[str, Any]) -> str:
@@ -164,7 +182,7 @@ def _reply(conn: Connection, answer: tuple[bool, Any, float]) -> None:
 class _Worker:
     """One worker process and the server's end of the pipe to it."""
 
-    def __init__(self, context: SpawnContext) -> None:
+    def __init__(self, context: ForkServerContext) -> None:
         self.conn, self._there = context.Pipe()
         self.process = context.Process(target=serve, args=(self._there, os.getpid()),
                                        name="cardroom-bot-worker", daemon=True)
@@ -260,7 +278,8 @@ class BotWorkers:
         self.counters: dict[str, int] = {"downgraded": 0, "overran": 0, "lost": 0,
                                          "superseded": 0}
         """What the pool had to do about its load and its workers (for metrics)."""
-        self._context = multiprocessing.get_context("spawn")
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(["cardroom.tables.warm_workers"])
         self._live: set[_Worker] = set()
         self._idle: list[_Worker] = []
         self._waiting: dict[str, dict[str, _Request]] = {}
