@@ -79,6 +79,7 @@ def exchange_the_kitty(player: Player) -> None:
 def play_a_card(player: Player, played: list[str]) -> None:
     """Enter on the card the focus is on (a card I may play); name the joker's suit if asked."""
     page = player.page
+    page.wait_for_function("() => !!document.activeElement.dataset.card")  # drawn with the turn
     focused = active(page)
     assert focused["card"] and "playable" in page.get_attribute(
         f"[data-testid=hand] [data-card='{focused['card']}']", "class"), focused

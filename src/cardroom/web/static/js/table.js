@@ -290,6 +290,7 @@ export class TableView {
     const wasMyTurn = this.isMyTurn();
     const phaseBefore = this.view ? this.view.phase : "";
     const handBefore = this.view && this.view.hand ? this.view.hand.join() : "";
+    const focusedBefore = this.root.contains(document.activeElement) ? document.activeElement : null;
     this.message = message;
     this.view = message.view || null;
     this.mySeat = message.seat ?? null;
@@ -314,7 +315,26 @@ export class TableView {
     if (!this.replaying) this.announcer.events(events);
     const handNow = view && view.hand ? view.hand.join() : "";
     if ((this.isMyTurn() && !wasMyTurn) || handNow !== handBefore) this.settle();
-    if (this.isMyTurn() && (!wasMyTurn || view.phase !== phaseBefore)) this.focusTurn();
+    const dropped = focusedBefore !== null && !focusedBefore.isConnected
+      && !this.root.contains(document.activeElement);
+    if (dropped) this.refocus(focusedBefore);
+    if (this.isMyTurn() && (!wasMyTurn || view.phase !== phaseBefore || dropped)) this.focusTurn();
+  }
+
+  /**
+   * A redraw took away the element the keyboard's focus was on (a card drawn anew, say):
+   * put the focus on its successor, the element of the same card or bid, so that a keyboard
+   * player is not sent back to the top of the page by a message that only changed the table.
+   * @param {Element} gone the element that had the focus
+   */
+  refocus(gone) {
+    const data = /** @type {HTMLElement} */ (gone).dataset || {};
+    const key = data.card ? `[data-card="${CSS.escape(data.card)}"]`
+      : data.bid ? `[data-bid="${CSS.escape(data.bid)}"]`
+      : data.testid ? `[data-testid="${CSS.escape(data.testid)}"]` : "";
+    const scope = data.card ? this.el.hand : this.root;  // not the same card in the trick
+    const successor = key ? scope.querySelector(`${key}:not([hidden])`) : null;
+    if (successor instanceof HTMLElement) successor.focus({ preventScroll: true });
   }
 
   /**
