@@ -205,13 +205,17 @@ export class GameWidgets {
     const table = this.table;
     const parts = [];
     if (scored) {
-      parts.push(`<div class="ct-result-title">${this.verdictHTML(scored)}</div>`);
+      const verdict = this.verdictHTML(scored);
+      parts.push(`<div class="ct-result-title">${verdict}</div>`);
       const sides = this.teams().map((_, team) => team);
       parts.push(`<div class="ct-result-points">${sides.map((team) =>
         `<span class="team-${team}">${esc(table.sideName(team, " & "))} <b>${signed(scored.points[team])}</b></span>`).join("")}</div>`);
       parts.push(`<div class="ct-result-score">Score: ${sides.map((team) =>
         `<span class="team-${team}">${esc(table.sideName(team, " & "))} <b>${score(scored.scores[team])}</b></span>`).join(" · ")}</div>`);
-      if (scored.summary) parts.push(`<div class="ct-result-summary">${esc(scored.summary)}</div>`);
+      // The summary in small print, unless the verdict above already said it in full.
+      if (scored.summary && !verdict.includes(esc(scored.summary))) {
+        parts.push(`<div class="ct-result-summary">${esc(scored.summary)}</div>`);
+      }
     }
     if (over) {
       const winner = over.winner;
