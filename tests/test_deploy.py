@@ -5,6 +5,7 @@ knows. (tests/browser/test_behind_proxy.py runs the nginx configuration itself.)
 from __future__ import annotations
 
 import configparser
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 import typer
 
 from cardroom.cli import app, read_config_file
+from cardroom.web.profiles import IMPORT_BYTES_MAX
 
 REPO = Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy"
@@ -61,3 +63,11 @@ def test_each_systemd_unit_starts_the_server_with_options_it_knows(unit: str) ->
         assert context.params["port"] == (8501 if "@" in unit else 8500)
     assert service["Restart"] == "always"
     assert parsed["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_proxy_lets_through_the_largest_body_the_room_takes() -> None:
+    """A record file to watch may be IMPORT_BYTES_MAX bytes: the proxy must not refuse it."""
+    site = (DEPLOY / "nginx" / "cardroom.conf").read_text()
+    limit = re.search(r"^\s*client_max_body_size (\d+)k;", site, re.MULTILINE)
+    assert limit is not None
+    assert int(limit.group(1)) * 1024 >= IMPORT_BYTES_MAX
