@@ -244,14 +244,36 @@ def test_a_config_file_sets_options_and_flags_and_variables_win_over_it(
     assert (room.bot_delay, room.disconnect_grace, room.quotas.tables) == (0.5, 9.0, 50)
 
 
-@pytest.mark.parametrize("text", ["bot-dleay = 1\n", "bot-delay = \n", "max-tables = 'many'\n"])
+@pytest.mark.parametrize(("text", "reason"), [
+    ("bot-dleay = 1", "no option is called 'bot-dleay'"),
+    ("bot-delay = ", "cannot read"),
+    ("max-tables = 'many'", "max-tables must be a whole number"),
+    ("max-tables = 2.5", "max-tables must be a whole number"),
+    ("bot-delay = true", "bot-delay must be a number"),
+    ("host = true", "host must be a text"),
+    ('forwarded-allow-ips = ["127.0.0.1", "::1"]', "forwarded-allow-ips must be a text"),
+    ("allowed-origin = [1, 2]", "allowed-origin must be a text or a list of texts"),
+])
 def test_a_config_file_with_a_wrong_line_is_refused_with_its_reason(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str, reason: str) -> None:
+    """Nothing a settings file says is turned into something it did not say."""
     config = tmp_path / "cardroom.toml"
-    config.write_text(text)
-    result, served = serve_config(monkeypatch, ["--config", str(config)])
+    config.write_text(text + "\n")
+    result, served = serve_config(monkeypatch, ["--config", str(config)], {"COLUMNS": "300"})
     assert result.exit_code == 2 and served is None
-    assert "bot-dleay" in result.output if "dleay" in text else "Invalid value" in result.output
+    assert reason in " ".join(result.output.split()), result.output
+
+
+def test_a_repeatable_option_takes_one_text_or_a_list_from_the_file(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "cardroom.toml"
+    for line, origins in (('allowed-origin = "https://a.example"', ("https://a.example",)),
+                          ('allowed-origin = ["https://a.example", "https://b.example"]',
+                           ("https://a.example", "https://b.example"))):
+        config.write_text(line + '\nforwarded-allow-ips = "127.0.0.1,::1"\n')
+        result, served = serve_config(monkeypatch, ["--config", str(config)])
+        assert result.exit_code == 0, result.output
+        assert served.allowed_origins == origins  # type: ignore[attr-defined]
 
 
 REPO = Path(__file__).resolve().parent.parent

@@ -8,8 +8,10 @@ arena, bench …) slot in beside these without touching them.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import secrets
 import time
+import typing
 import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -86,13 +88,46 @@ def read_config_file(path: Path, command: Any) -> dict[str, Any]:
         raise typer.BadParameter(f"cannot read {path}: {error}") from None
     by_line = {name.removeprefix("--"): param.name for param in command.params
                for name in param.opts if name.startswith("--") and not param.is_eager}
+    kinds = typing.get_type_hints(inspect.unwrap(command.callback))
     values: dict[str, Any] = {}
     for key, value in table.items():
         name = by_line.get(key.replace("_", "-"))
         if name is None:
             raise typer.BadParameter(f"{path}: no option is called {key!r}")
-        values[name] = value
+        values[name] = _config_value(path, key, kinds[name], value)
     return values
+
+
+def _config_value(path: Path, key: str, kind: Any, value: Any) -> Any:
+    """A settings file's ``value`` for an option whose parameter is typed ``kind``, if TOML
+    gave that kind: a number for a number, text for text, a list of texts (or one text) for a
+    list. Anything else is refused by name: click would turn a list or a boolean into its
+    Python spelling (``"['127.0.0.1', '::1']"``) and the room would run on a setting nobody
+    wrote."""
+    kinds = [k for k in typing.get_args(kind) if k is not type(None)] or [kind]
+    base = typing.get_origin(kinds[0]) or kinds[0]
+    if base is list:
+        items = [value] if isinstance(value, str) else value
+        if isinstance(items, list) and all(isinstance(item, str) for item in items):
+            return items
+        wanted = "a text or a list of texts"
+    elif base is bool:
+        if isinstance(value, bool):
+            return value
+        wanted = "true or false"
+    elif base is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        wanted = "a whole number"
+    elif base is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return value
+        wanted = "a number"
+    else:
+        if isinstance(value, str):
+            return value
+        wanted = 'a text in quotes (several addresses: "127.0.0.1,::1")'
+    raise typer.BadParameter(f"{path}: {key} must be {wanted}, not {value!r}")
 
 
 def _load_config(ctx: typer.Context, _param: Any, path: Path | None) -> Path | None:

@@ -6,6 +6,7 @@ the proxy carries the player on to the other process, which finishes the hand.""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import shutil
 import ssl
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,18 +149,36 @@ def followers(server: Any) -> int:
     return 0 if health is None else int(health["followers"])
 
 
+def ask_from(address: str, url: str, headers: dict[str, str]) -> int:
+    """The HTTP status of a GET through the proxy sent from the local ``address`` (another
+    loopback address than the one the proxy and the servers talk on)."""
+    parts = urllib.parse.urlsplit(url)
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    connection = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=5,
+                                             context=context, source_address=(address, 0))
+    try:
+        connection.request("GET", f"{parts.path}?{parts.query}", headers=headers)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
 def test_the_proxy_names_the_client_and_a_client_cannot_name_itself(servers,
                                                                    proxy: str) -> None:
-    """The processes see the address nginx saw, not one the client wrote in its own
-    X-Forwarded-For: the per-address limits count real addresses."""
+    """The processes see the address nginx saw (here 127.0.0.2), not their peer (nginx, on
+    127.0.0.1) nor one the client wrote in its own X-Forwarded-For: the per-address limits
+    count real addresses. The processes' health details are for this machine only."""
+    spoof = {"X-Forwarded-For": "203.0.113.9"}
     for probe in range(4):  # round robin: both processes answer some
-        assert answers_over_tls(f"{proxy}/api/health?probe={probe}",
-                                {"X-Forwarded-For": "203.0.113.9"}) is not None
+        assert ask_from("127.0.0.2", f"{proxy}/api/chat?probe={probe}", spoof) == 200
     logged = [line for server in servers
               for line in server.database.with_suffix(".log").read_text().splitlines()
-              if "/api/health?probe=" in line]
-    assert len(logged) == 4 and all("127.0.0.1" in line for line in logged), logged
+              if "/api/chat?probe=" in line]
+    assert len(logged) == 4 and all("127.0.0.2" in line for line in logged), logged
     assert not any("203.0.113.9" in line for line in logged)
+    assert ask_from("127.0.0.2", f"{proxy}/api/health?from=outside", {}) == 403
+    assert ask_from("127.0.0.2", f"{proxy}/metrics?from=outside", {}) == 404
 
 
 def sockets_of(player: Player) -> list[str]:
