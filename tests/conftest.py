@@ -6,14 +6,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from cardroom.tools.processes import ManagedServer, free_port
+from tests.server.pg import fresh_schema
 
 GENEROUS_QUOTAS: dict[str, object] = {
     "max-registrations-per-minute": 10_000, "max-connections-per-address": 10_000,
     "max-tables-per-player": 1_000, "max-hints-per-minute": 10_000}
 """Tests register, connect and create from one address far faster than people do; the
 quota tests set the limit they check."""
+
+
+SHARED_REDIS_URL = "redis://127.0.0.1:6379/0"
+"""The machine's Redis (CI runs one too): its absence fails a test, it is not skipped."""
+
+SHARED_REDIS = pytest.mark.xdist_group("shared-redis")
+"""The mark of every test module that uses the machine's Redis. It carries every server's
+notices on the same channels, so those tests run one after another in one worker, never
+beside each other."""
 
 
 class ServerProcess(ManagedServer):
@@ -60,3 +71,12 @@ def server_factory(tmp_path: Path) -> Iterator[type]:
 def server(server_factory: type) -> ServerProcess:
     """A server with the test timings (bots act at once)."""
     return server_factory()  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def shared_database() -> Iterator[str]:
+    """A fresh PostgreSQL schema on the machine's server, for processes that share it and the
+    machine's Redis (both checked: their absence fails the test)."""
+    redis.Redis.from_url(SHARED_REDIS_URL).ping()
+    with fresh_schema() as url:
+        yield url

@@ -21,20 +21,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from playwright.sync_api import expect
 from tests.browser.conftest import Player, screenshot
 from tests.browser.test_table import play_out_hand, wait_until
-from tests.server.pg import fresh_schema
+from tests.conftest import SHARED_REDIS, SHARED_REDIS_URL
 
 from cardroom.tools.processes import ask_health, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "deploy" / "nginx" / "cardroom.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-pytestmark = pytest.mark.xdist_group("shared-redis")  # see tests/server/test_scale_out.py
+pytestmark = SHARED_REDIS
 
 
 def replace_once(text: str, old: str, new: str) -> str:
@@ -86,31 +83,31 @@ def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
     return certificate, key
 
 
-def answers_over_tls(url: str, headers: dict[str, str] | None = None) -> dict[str, Any] | None:
-    """The health answer through the proxy, or ``None`` while it is not up."""
+def trusting_tls() -> ssl.SSLContext:
+    """A TLS client context that takes the test proxy's self-signed certificate."""
     context = ssl.create_default_context()
     context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
-    request = urllib.request.Request(url, headers=headers or {})
+    return context
+
+
+def answers_over_tls(url: str) -> dict[str, Any] | None:
+    """The health answer through the proxy, or ``None`` while it is not up."""
     try:
-        with urllib.request.urlopen(request, timeout=2, context=context) as answer:
+        with urllib.request.urlopen(url, timeout=2, context=trusting_tls()) as answer:
             return json.loads(answer.read())
     except (OSError, ValueError):
         return None
 
 
 @pytest.fixture
-def servers(server_factory) -> Iterator[list[Any]]:
+def servers(shared_database, server_factory) -> list[Any]:
     """Two processes on one fresh PostgreSQL schema and the machine's Redis, trusting the
-    proxy's forwarded addresses, as the deploy guide's settings do."""
-    redis.Redis.from_url(REDIS_URL).ping()
-    with fresh_schema() as url:
-        started = [server_factory(url, **{"redis-url": REDIS_URL, "disconnect-grace": 60,
-                                          "forwarded-allow-ips": "127.0.0.1",
-                                          "bot-delay": 0.1, "log-level": "info"})
-                   for _ in range(2)]
-        yield started
-        for server in started:
-            server.stop()
+    proxy's forwarded addresses, as the deploy guide's settings do (stopped before the schema
+    is dropped: fixtures end in reverse order)."""
+    return [server_factory(shared_database, **{
+        "redis-url": SHARED_REDIS_URL, "disconnect-grace": 60,
+        "forwarded-allow-ips": "127.0.0.1", "bot-delay": 0.1, "log-level": "info"})
+            for _ in range(2)]
 
 
 @pytest.fixture
@@ -153,10 +150,9 @@ def ask_from(address: str, url: str, headers: dict[str, str]) -> int:
     """The HTTP status of a GET through the proxy sent from the local ``address`` (another
     loopback address than the one the proxy and the servers talk on)."""
     parts = urllib.parse.urlsplit(url)
-    context = ssl.create_default_context()
-    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
     connection = http.client.HTTPSConnection(parts.hostname, parts.port, timeout=5,
-                                             context=context, source_address=(address, 0))
+                                             context=trusting_tls(),
+                                             source_address=(address, 0))
     try:
         connection.request("GET", f"{parts.path}?{parts.query}", headers=headers)
         return connection.getresponse().status

@@ -7,20 +7,17 @@ import asyncio
 import pytest
 import redis
 
+from tests.conftest import SHARED_REDIS, SHARED_REDIS_URL
 from tests.server.helpers import close_all, hand_scored, play_seat, register_clients
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-pytestmark = pytest.mark.xdist_group("shared-redis")
-"""The machine's Redis carries every server's notices on the same channels: the tests that
-share it run one after another in one worker, never beside each other."""
+pytestmark = SHARED_REDIS
 
 
 @pytest.fixture
 def redis_server() -> str:
     """The machine's Redis (CI runs one too); its absence is a failure, not a skip."""
-    redis.Redis.from_url(REDIS_URL).ping()
-    return REDIS_URL
+    redis.Redis.from_url(SHARED_REDIS_URL).ping()
+    return SHARED_REDIS_URL
 
 
 async def test_a_hand_is_played_with_events_carried_by_redis(server_factory,

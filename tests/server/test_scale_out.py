@@ -7,39 +7,26 @@ the same order; a process killed mid-hand loses nothing, and its players finish 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-import redis
 
 from cardroom.bots import make_bot
 from cardroom.store.db import Store
 from cardroom.tools.client import Client
+from tests.conftest import SHARED_REDIS, SHARED_REDIS_URL
 from tests.server.helpers import close_all, hand_scored, my_turn
-from tests.server.pg import fresh_schema
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
-
-pytestmark = pytest.mark.xdist_group("shared-redis")
-"""The machine's Redis carries every server's notices on the same channels: the tests that
-share it run one after another in one worker, never beside each other."""
+pytestmark = SHARED_REDIS
 PRESENCE_ONLY = {"seats", "connected", "offline", "away"}
-
-
-@pytest.fixture
-def shared_database() -> Iterator[str]:
-    """A fresh PostgreSQL schema (the machine's server; its absence fails the test)."""
-    redis.Redis.from_url(REDIS_URL).ping()
-    with fresh_schema() as url:
-        yield url
 
 
 @pytest.fixture
 def two_servers(shared_database, server_factory) -> list[Any]:
     """Two `cardroom serve` processes on one database and one Redis (stopped before the
     schema is dropped: fixtures end in reverse order)."""
-    return [server_factory(shared_database, **{"redis-url": REDIS_URL,
+    return [server_factory(shared_database, **{"redis-url": SHARED_REDIS_URL,
                                                "disconnect-grace": 60})
             for _ in range(2)]
 
