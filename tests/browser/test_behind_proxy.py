@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from tests.browser.conftest import Player, screenshot
-from tests.browser.test_table import play_out_hand, wait_until
+from tests.browser.test_table import act_until, play_out_hand, wait_until
 from tests.conftest import SHARED_REDIS, SHARED_REDIS_URL
 
 from cardroom.tools.processes import ask_health, free_port
@@ -182,18 +182,6 @@ def sockets_of(player: Player) -> list[str]:
     opened: list[str] = []
     player.page.on("websocket", lambda socket: opened.append(socket.url))
     return opened
-
-
-def act_until(players: list[Player], condition) -> None:
-    """Everyone acts on their turns (passing in the bidding) until ``condition()``."""
-    deadline = time.monotonic() + 90
-    while not condition():
-        assert time.monotonic() < deadline, "never reached the wanted moment"
-        waiting = [player for player in players if player.my_turn()]
-        for player in waiting:
-            player.act()
-        if not waiting:
-            time.sleep(0.05)
 
 
 def test_a_hand_over_wss_through_nginx_survives_the_death_of_a_process(

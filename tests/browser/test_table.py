@@ -125,12 +125,19 @@ def start_solo_game(browser, room, name: str, viewport=None) -> Player:
 
 def play_until(player: Player, condition: Callable[[], bool], seconds: float = 90) -> None:
     """Act on my turns (passing in the bidding) until ``condition()``."""
+    act_until([player], condition, seconds)
+
+
+def act_until(players: list[Player], condition: Callable[[], bool],
+              seconds: float = 90) -> None:
+    """Everyone acts on their turns (passing in the bidding) until ``condition()``."""
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "never reached the wanted moment"
-        if player.my_turn():
+        waiting = [player for player in players if player.my_turn()]
+        for player in waiting:
             player.act()
-        else:
+        if not waiting:
             time.sleep(0.05)
 
 
