@@ -13,6 +13,7 @@ Run: ``python bench/startup.py --starts 10 [--vs ../before]``.
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import tempfile
 import time
@@ -57,11 +58,11 @@ def main(
     if vs is not None:
         servers[f"{vs}"] = vs
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name in servers}
+    databases = itertools.count()  # a new database file every start, whichever server
     with tempfile.TemporaryDirectory() as folder:
-        for number in track(range(starts), description="starting servers", console=console):
+        for _ in track(range(starts), description="starting servers", console=console):
             for name, source in servers.items():  # alternating, so load drifts hit both
-                figures[name].append(one_start(Path(folder), len(figures[name]) * 2 + number,
-                                               source))
+                figures[name].append(one_start(Path(folder), next(databases), source))
     table = Table(title=f"A server's start and stop, {starts} each")
     for column in ("server", "CPU s, median", "min", "max", "ready s, median"):
         table.add_column(column, justify="left" if column == "server" else "right")
