@@ -484,23 +484,19 @@ class Clock(TypedDict):
     deadline: float
 
 
-class TableUpdate(TypedDict):
-    """A table's state for one viewer after a change: the full view, not a diff."""
+class TableShared(TypedDict):
+    """What every viewer's ``table`` message of one change holds alike (built once per change,
+    see :class:`TableUpdate`)."""
 
     type: Literal["table"]
     table_id: str
     game: str
     """The game the table plays: ``500`` or ``1000`` (the view's ``game`` says it too)."""
     version: int
-    seat: int | None
-    """The viewer's seat, or ``None`` for a spectator."""
     status: Literal["waiting", "playing"]
     seats: list[SeatInfo]
     match_number: int
     creator: str | None
-    view: dict[str, Any] | None
-    """``Game.view(seat)`` of the current match (``None`` while waiting for players): the
-    game's own typed view (its registry entry's ``view_shape``)."""
     events: list[dict[str, Any]]
     """What caused this update (card played, trick won, hand scored …), for animation."""
     clock: Clock | None
@@ -520,13 +516,23 @@ class TableUpdate(TypedDict):
     """Players may type in the chat (else quick phrases and reactions only)."""
     invite_side: int | None
     """The side the invite link seats its holder on (``None``: any free seat)."""
-    invite: str | None
-    """The invite link's secret: only in the creator's own messages (``None`` for others,
-    and when revoked)."""
     rated: bool
     """Its finished matches change the players' and bots' ratings."""
     challenge: ChallengeInfo | None
     """A daily challenge entry's table (``None``: an ordinary one)."""
+
+
+class TableUpdate(TableShared):
+    """A table's state for one viewer after a change: the full view, not a diff."""
+
+    seat: int | None
+    """The viewer's seat, or ``None`` for a spectator."""
+    view: dict[str, Any] | None
+    """``Game.view(seat)`` of the current match (``None`` while waiting for players): the
+    game's own typed view (its registry entry's ``view_shape``)."""
+    invite: str | None
+    """The invite link's secret: only in the creator's own messages (``None`` for others,
+    and when revoked)."""
 
 
 class ChallengeInfo(TypedDict):

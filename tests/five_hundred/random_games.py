@@ -360,8 +360,12 @@ def viewers(game: Game) -> list[int | None]:
 
 
 def check_all_views(game: Game) -> None:
+    """Each viewer's view shows only what it may; the views a table builds together for
+    all its viewers (sharing what they see alike) are exactly those views."""
     for viewer in viewers(game):
         check_view(game, viewer)
+    together = game.views(viewers(game))
+    assert together == {viewer: game.view(viewer) for viewer in viewers(game)}
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:

@@ -120,6 +120,9 @@ def check_views(game: Game) -> None:
         assert seen <= allowed_cards(game, seat), (seat, seen - allowed_cards(game, seat))
         if seat == game.to_act:
             assert view["legal_actions"] == [a.text for a in game.legal_actions()]
+    viewers = (*range(game.players), None)
+    assert game.views(viewers) == {seat: game.view(seat) for seat in viewers}, \
+        "the views built together for a table's viewers are each viewer's own view"
 
 
 def check_history(game: Game) -> None:

@@ -6,7 +6,7 @@ protocol, so a second game (1000) plugs in beside 500 without any of them changi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from cardroom.games.record import Record
@@ -76,6 +76,11 @@ class Game(Protocol):
 
     def view(self, seat: int | None) -> GameView:
         """Everything ``seat`` may see (``None``: a spectator), as JSON-ready data."""
+        ...
+
+    def views(self, seats: Iterable[int | None]) -> Mapping[int | None, GameView]:
+        """The :meth:`view` of each of ``seats``, exactly as :meth:`view` gives it, only
+        built together (what every seat sees alike is built once)."""
         ...
 
     def claim_options(self, seat: int) -> list[str]:

@@ -15,7 +15,6 @@ import dataclasses
 import time
 from typing import Any
 
-from cardroom.protocol import TableUpdate
 from cardroom.store.db import Change
 from cardroom.tables.core import Core
 from cardroom.tables.errors import no_such_table
@@ -89,17 +88,16 @@ class Followers:
 
     def _changed(self, table: Table, owner: bool) -> None:
         """After any change: presence brought up to date (seats may have changed hands),
-        then each follower's view, built once per seat."""
+        then each follower's view, built once per seat (what the seats see alike, once)."""
         if table.settings.private:
             self._send_strangers_away(table)
         self.refresh(table)
-        cache: dict[int | None, TableUpdate] = {}
         seated = table.seats_by_player()
-        for listener, player in list(table.listeners.items()):
-            seat = seated.get(player.id) if player is not None else None
-            if seat not in cache:
-                cache[seat] = table.update_for(seat)
-            listener.deliver(cache[seat])
+        followers = [(listener, seated.get(player.id) if player is not None else None)
+                     for listener, player in table.listeners.items()]
+        updates = table.updates_for(seat for _, seat in followers)
+        for listener, seat in followers:
+            listener.deliver(updates[seat])
 
     def _send_strangers_away(self, table: Table) -> None:
         """A private table keeps only the connections that may still see it (its players,

@@ -14,12 +14,20 @@ import asyncio
 import hashlib
 import hmac
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from cardroom.bots.levels import CHALLENGE_BOT, DEFAULT_BOT, level_word
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
-from cardroom.protocol import Clock, SeatInfo, ServerMessage, TableSummary, TableUpdate
+from cardroom.protocol import (
+    Clock,
+    SeatInfo,
+    ServerMessage,
+    TableShared,
+    TableSummary,
+    TableUpdate,
+)
 from cardroom.store.data import StoredSeat, TableSettings, entity_of
 from cardroom.tables.quotas import QuotaSettings
 
@@ -308,23 +316,37 @@ class Table:
 
     def update_for(self, seat: int | None) -> TableUpdate:
         """The full ``table`` message for a viewer in ``seat`` (``None``: spectator)."""
+        return self.updates_for((seat,))[seat]
+
+    def updates_for(self, seats: Iterable[int | None]) -> dict[int | None, TableUpdate]:
+        """The full ``table`` message for a viewer in each of ``seats`` (``None``: spectator):
+        what they hold alike (the seats, the results, the view's public part) is built once,
+        since this runs for every viewer after every action. The messages share those parts:
+        they are sent, never changed."""
+        wanted = tuple(dict.fromkeys(seats))
+        views = self.game.views(wanted) if self.game is not None else {}
+        shared = self._shared_update()
+        return {seat: {**shared, "seat": seat,
+                       "view": cast("dict[str, Any] | None", views.get(seat)),
+                       "invite": self.settings.invite if self.is_creators_seat(seat) else None}
+                for seat in wanted}
+
+    def _shared_update(self) -> TableShared:
+        """The parts of this change's ``table`` message every viewer gets alike (plain dicts,
+        typed as :class:`~cardroom.protocol.TableShared`; the server tests check every message
+        they receive against the protocol)."""
         clock: Clock | None = None
         if self.deadline is not None and self.game is not None and self.game.to_act is not None:
             clock = {"seat": self.game.to_act, "deadline": self.deadline}
-        # A plain dict (this runs for every viewer after every action), typed as
-        # protocol.TableUpdate; the server tests check every message they receive against it.
         return {
             "type": "table", "table_id": self.id, "game": self.game_name,
-            "version": self.version, "seat": seat, "status": self.status,
-            "seats": self.seat_infos(),
+            "version": self.version, "status": self.status, "seats": self.seat_infos(),
             "match_number": self.match_number, "creator": self.creator_id,
-            "view": self.game.view(seat) if self.game is not None else None,
             "events": self.events, "clock": clock, "matches": list(self.finished),
             "hints": self.hints, "turn_seconds": self.turn_seconds,
             "bot_word": self.bot_word, "teams": self.spec.teams(self.rules),
             "private": self.settings.private,
             "typed_chat": self.settings.typed_chat, "invite_side": self.settings.invite_side,
-            "invite": self.settings.invite if self.is_creators_seat(seat) else None,
             "rated": self.rated,
             "challenge": None if self.challenge is None else {
                 "game": self.game_name, "day": self.challenge.day,

@@ -18,7 +18,7 @@ where it stopped, and the claimant may not claim again until that trick is over.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 from cardroom.games.base import IllegalAction
 from cardroom.games.five_hundred.actions import ACCEPT, ACCEPT_ACTION, REFUSE_ACTION, Action
@@ -181,21 +181,10 @@ def _clear(game: State) -> None:
     game.claim_waiting, game.claim_accepted = (), ()
 
 
-class ClaimParts(TypedDict):
-    """The claim keys of a seat's view."""
-
-    claim: ClaimView | None
-    claims: list[int]
-
-
-def claim_view(game: State, seat: int | None) -> ClaimParts:
-    """What every seat sees of claims: the claim waiting for answers (``None`` when there
-    is none) and the counts ``seat`` may claim now."""
-    waiting: ClaimView | None = None
-    if game._phase == CLAIM_PHASE:
-        claimant: int = game.claimant  # type: ignore[assignment]
-        waiting = {"seat": claimant, "tricks": game.claimed,
-                   "remaining": tricks_left(game), "accepted": list(game.claim_accepted),
-                   "consent": game.rules.claim_consent}
-    counts = list(claim_counts(game, seat)) if seat is not None else []
-    return {"claim": waiting, "claims": counts}
+def waiting_claim(game: State) -> ClaimView | None:
+    """The claim waiting for answers, as every seat sees it (``None`` when there is none)."""
+    if game._phase != CLAIM_PHASE:
+        return None
+    claimant: int = game.claimant  # type: ignore[assignment]
+    return {"seat": claimant, "tricks": game.claimed, "remaining": tricks_left(game),
+            "accepted": list(game.claim_accepted), "consent": game.rules.claim_consent}

@@ -23,7 +23,7 @@ Randomness is only the seeded shuffle of each deal (:mod:`.deal`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardroom.games.base import IllegalAction
@@ -173,6 +173,11 @@ class Game(State):
         the deal of later hands.
         """
         return views.view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, FiveHundredView]:
+        """The :meth:`view` of each of ``seats`` (a table's viewers after a change), the part
+        every seat sees alike built once."""
+        return views.views(self, seats)
 
     def __repr__(self) -> str:
         return (f"<500 Game hand {self.hand_number} phase={self._phase} to_act={self._to_act} "

@@ -97,14 +97,14 @@ class ClaimView(TypedDict):
     """``both`` opponents must accept, or ``one``."""
 
 
-class FiveHundredView(TypedDict):
-    """Everything one seat (or a spectator) of a 500 table may see."""
+class FiveHundredPublicView(TypedDict):
+    """The part of a 500 view that is the same for every seat and for spectators: built once
+    per change and shared by every seat's view (:func:`.view.views`)."""
 
     game: str
     rules: dict[str, Any]
     """``Rules.to_dict``: the preset and every option."""
     preset: str | None
-    seat: int | None
     players: int
     teams: list[list[int]]
     side_of: list[int]
@@ -113,11 +113,7 @@ class FiveHundredView(TypedDict):
     hand_number: int
     dealer: int
     to_act: int | None
-    hand: list[str] | None
-    """The viewer's own cards in display order (``None`` for a spectator)."""
     hand_sizes: list[int]
-    open_hands: dict[str, list[str]]
-    """Other seats' hands played open (misère), by seat number as text."""
     bidding: list[SeatBid]
     high_bid: HighBid | None
     ladder: list[LadderRung]
@@ -125,25 +121,36 @@ class FiveHundredView(TypedDict):
     barred: int | None
     """The seat that may not bid this hand (ralphing), if any."""
     contract: ContractView | None
-    contract_side: list[int]
-    """The seats the viewer knows to play for the contract."""
     called: list[str]
-    partners: list[int]
     kitty_size: int
-    exchange: list[str] | None
-    """The cards the viewer may exchange (kitty and hand) while it is its turn to discard."""
-    discards: list[str]
     trick: list[PlayedCard]
     led: str | None
     tricks: list[TrickView]
-    handed_over: list[str]
     tricks_won: list[int]
     scores: list[int]
     history: list[HandView]
     winner: int | None
-    legal_actions: list[str]
-    discard_count: int | None
     claim: ClaimView | None
     """The claim waiting for the opponents' answers (:mod:`.claims`), if any."""
+
+
+class FiveHundredView(FiveHundredPublicView):
+    """Everything one seat (or a spectator) of a 500 table may see: the public part and the
+    seat's own."""
+
+    seat: int | None
+    hand: list[str] | None
+    """The viewer's own cards in display order (``None`` for a spectator)."""
+    open_hands: dict[str, list[str]]
+    """Other seats' hands played open (misère), by seat number as text."""
+    contract_side: list[int]
+    """The seats the viewer knows to play for the contract."""
+    partners: list[int]
+    exchange: list[str] | None
+    """The cards the viewer may exchange (kitty and hand) while it is its turn to discard."""
+    discards: list[str]
+    handed_over: list[str]
+    legal_actions: list[str]
+    discard_count: int | None
     claims: list[int]
     """The trick counts the seat may claim now (``claim N``), empty when it may not."""

@@ -7,14 +7,19 @@ later hands. The server sends each seat this and nothing else, and the leak test
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
 from cardroom.games.cards import CARDS, Card, indexes_of
-from cardroom.games.five_hundred.claims import claim_view
+from cardroom.games.five_hundred.claims import claim_counts, waiting_claim
 from cardroom.games.five_hundred.exchange import may_call_slam
 from cardroom.games.five_hundred.scoring import HandResult
-from cardroom.games.five_hundred.shapes import ContractView, FiveHundredView
+from cardroom.games.five_hundred.shapes import (
+    ContractView,
+    FiveHundredPublicView,
+    FiveHundredView,
+)
 from cardroom.games.five_hundred.state import (
     BIDDING,
     DISCARD_PHASE,
@@ -133,20 +138,15 @@ def _own(game: State, seat: int | None) -> dict[str, Any]:
     return own
 
 
-def view(game: State, seat: int | None) -> FiveHundredView:
-    """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions."""
+def public_view(game: State) -> FiveHundredPublicView:
+    """The part of every seat's view that does not depend on the seat (nor on whether it is a
+    spectator's): built once per change, whatever the number of viewers (:func:`views`)."""
     n = game.players
-    seat = None if seat is None else check_seat(seat, n)
-    hands = game.hands
-    open_seats = game.open_seats
-    known = known_side(game, seat)
-    own = _own(game, seat)
     trick = game.trick
     return {
         "game": GAME_NAME,
         "rules": game.rules.to_dict(),
         "preset": game.rules.preset_name,
-        "seat": seat,
         "players": n,
         "teams": list(map(list, game.teams)),
         "side_of": list(game.team_of),
@@ -154,10 +154,7 @@ def view(game: State, seat: int | None) -> FiveHundredView:
         "hand_number": game.hand_number,
         "dealer": game.dealer,
         "to_act": game._to_act,
-        "hand": _hand_texts(game, hands[seat]) if seat is not None else None,
-        "hand_sizes": list(map(int.bit_count, hands)),
-        "open_hands": {str(s): _hand_texts(game, hands[s])
-                       for s in range(n) if s != seat and s in open_seats},
+        "hand_sizes": list(map(int.bit_count, game.hands)),
         "bidding": [{"seat": s, "bid": b.text if b is not None else "pass"}
                     for s, b in game.bids],
         "high_bid": (None if game.high_bid is None or game.high_bidder is None else
@@ -166,24 +163,52 @@ def view(game: State, seat: int | None) -> FiveHundredView:
         "passed": [s for s in range(n) if game.passed >> s & 1],
         "barred": game.barred,
         "contract": _contract(game),
-        "contract_side": known,
         "called": [CARD_TEXT[i] for i in game.called],
-        "partners": [s for s in known if s != game.contractor] if n == 5 else [],
         "kitty_size": game.kitty.bit_count(),
-        "exchange": own["exchange"],
-        "discards": own["discards"],
         "trick": [{"seat": s, "card": CARD_TEXT[i]}
                   for s, i in zip(game.trick_seats, trick, strict=True)],
         "led": (None if not trick else
                 (game.nominated.letter if game.nominated is not None else "SCDHJ"[game.led])),
         "tricks": [{**t, "cards": list(t["cards"]), "seats": list(t["seats"])}
                    for t in game.completed],
-        "handed_over": own["handed_over"],
         "tricks_won": list(game.tricks_won),
         "scores": list(game.scores),
         "history": list(map(HandResult.to_dict, game.history)),
         "winner": game.winner,
+        "claim": waiting_claim(game),
+    }
+
+
+def view(game: State, seat: int | None,
+         public: FiveHundredPublicView | None = None) -> FiveHundredView:
+    """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions:
+    the public part (``public``, when the caller built it already for this very state) and
+    the seat's own. Views built from one public part share its lists: read them, never
+    change them."""
+    n = game.players
+    seat = None if seat is None else check_seat(seat, n)
+    hands = game.hands
+    open_seats = game.open_seats
+    known = known_side(game, seat)
+    own = _own(game, seat)
+    return {
+        **(public_view(game) if public is None else public),
+        "seat": seat,
+        "hand": _hand_texts(game, hands[seat]) if seat is not None else None,
+        "open_hands": {str(s): _hand_texts(game, hands[s])
+                       for s in range(n) if s != seat and s in open_seats},
+        "contract_side": known,
+        "partners": [s for s in known if s != game.contractor] if n == 5 else [],
+        "exchange": own["exchange"],
+        "discards": own["discards"],
+        "handed_over": own["handed_over"],
         "legal_actions": own["legal_actions"],
         "discard_count": own["discard_count"],
-        **claim_view(game, seat),
+        "claims": list(claim_counts(game, seat)) if seat is not None else [],
     }
+
+
+def views(game: State, seats: Iterable[int | None]) -> dict[int | None, FiveHundredView]:
+    """The :func:`view` of each of ``seats``, their public part built once."""
+    public = public_view(game)
+    return {seat: view(game, seat, public) for seat in seats}

@@ -19,7 +19,7 @@ under ``first_dealer: random``, the seeded choice of the first dealer).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cardroom.games.base import IllegalAction
@@ -154,6 +154,11 @@ class Game(State):
         them), the seed and the deals to come.
         """
         return views.view(self, seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, ThousandView]:
+        """The :meth:`view` of each of ``seats`` (a table's viewers after a change), the part
+        every seat sees alike built once."""
+        return views.views(self, seats)
 
     def __repr__(self) -> str:
         return (f"<1000 Game deal {self.hand_number} phase={self._phase} to_act={self._to_act} "

@@ -118,14 +118,14 @@ class HandView(TypedDict):
     penalties: list[Penalty]
 
 
-class ThousandView(TypedDict):
-    """Everything one seat (or a spectator) of a 1000 table may see."""
+class ThousandPublicView(TypedDict):
+    """The part of a 1000 view that is the same for every seat and for spectators: built once
+    per change and shared by every seat's view (:func:`.view.views`)."""
 
     game: str
     rules: dict[str, Any]
     """``Rules.to_dict``: the preset and every option."""
     preset: str | None
-    seat: int | None
     players: int
     phase: str
     hand_number: int
@@ -135,8 +135,6 @@ class ThousandView(TypedDict):
     active: list[int]
     """The seats that play this deal."""
     to_act: int | None
-    hand: list[str] | None
-    """The viewer's own cards, trumps first, once it has looked at them (else ``None``)."""
     looked: list[int]
     hand_sizes: list[int]
     bidding: list[SeatBid]
@@ -144,16 +142,8 @@ class ThousandView(TypedDict):
     bid_range: BidRange
     passed: list[int]
     contract: ContractView | None
-    bank: list[str] | None
-    """The bank as dealt, to those who may see it (all once shown, its taker), else ``None``."""
     bank_size: int
     """The cards still in the bank on the table."""
-    discards: list[str]
-    """The contractor's own discards (empty for everyone else)."""
-    discard_count: int | None
-    """The number of cards to discard, for the contractor while it is to discard."""
-    gifts: list[GiftView]
-    """The gifts the viewer gave (as contractor) or received."""
     trump: str | None
     marriages: list[MarriageView]
     card_points: list[int]
@@ -167,4 +157,21 @@ class ThousandView(TypedDict):
     bolts: list[int]
     history: list[HandView]
     winner: int | None
+
+
+class ThousandView(ThousandPublicView):
+    """Everything one seat (or a spectator) of a 1000 table may see: the public part and the
+    seat's own."""
+
+    seat: int | None
+    hand: list[str] | None
+    """The viewer's own cards, trumps first, once it has looked at them (else ``None``)."""
+    bank: list[str] | None
+    """The bank as dealt, to those who may see it (all once shown, its taker), else ``None``."""
+    discards: list[str]
+    """The contractor's own discards (empty for everyone else)."""
+    discard_count: int | None
+    """The number of cards to discard, for the contractor while it is to discard."""
+    gifts: list[GiftView]
+    """The gifts the viewer gave (as contractor) or received."""
     legal_actions: list[str]

@@ -8,6 +8,8 @@ it. Its shape is :class:`~.shapes.ThousandView`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from cardroom.games.cards import CARDS, Card, Suit, indexes_of
 from cardroom.games.match import check_seat
 from cardroom.games.thousand.deck import CARD_TEXT, MARRIAGE_POINTS, STRENGTH, SUIT_LETTERS
@@ -16,11 +18,13 @@ from cardroom.games.thousand.shapes import (
     ContractView,
     GiftView,
     HighBid,
+    ThousandPublicView,
     ThousandView,
 )
 from cardroom.games.thousand.state import BANK_SIZE, DISCARD_PHASE, State
 
-__all__ = ["GAME_NAME", "ThousandView", "sort_hand", "view", "visible_bank"]
+__all__ = ["GAME_NAME", "ThousandView", "public_view", "sort_hand", "view", "views",
+           "visible_bank"]
 
 GAME_NAME = "1000"
 _HAND_ORDER: dict[int | None, tuple[tuple[bool, int, int], ...]] = {
@@ -86,18 +90,15 @@ def _bid_range(game: State) -> BidRange:
             "cap_without_marriage": rules.marriage_cap}
 
 
-def view(game: State, seat: int | None) -> ThousandView:
-    """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions."""
+def public_view(game: State) -> ThousandPublicView:
+    """The part of every seat's view that does not depend on the seat (nor on whether it is a
+    spectator's): built once per change, whatever the number of viewers (:func:`views`)."""
     players = game.players
-    seat = None if seat is None else check_seat(seat, players)
     rules = game.rules
-    looked = seat is not None and bool(game.looked >> seat & 1)
-    to_act = seat is not None and seat == game._to_act
     return {
         "game": GAME_NAME,
         "rules": rules.to_dict(),
         "preset": rules.preset_name,
-        "seat": seat,
         "players": players,
         "phase": game._phase,
         "hand_number": game.hand_number,
@@ -105,8 +106,6 @@ def view(game: State, seat: int | None) -> ThousandView:
         "sitting_out": game.sitting_out,
         "active": list(game.active),
         "to_act": game._to_act,
-        "hand": ([CARD_TEXT[index] for index in sorted_indexes(game, game.hands[seat])]
-                 if looked and seat is not None else None),
         "looked": [s for s in game.active if game.looked >> s & 1],
         "hand_sizes": [game.hands[s].bit_count() for s in range(players)],
         "bidding": [{"seat": s, "bid": "pass" if v is None else v, "blind": b}
@@ -115,11 +114,7 @@ def view(game: State, seat: int | None) -> ThousandView:
         "bid_range": _bid_range(game),
         "passed": [s for s in game.active if game.passed >> s & 1],
         "contract": _contract(game),
-        "bank": visible_bank(game, seat),
         "bank_size": game.bank.bit_count(),
-        "discards": own_discards(game, seat),
-        "discard_count": BANK_SIZE if game._phase == DISCARD_PHASE and to_act else None,
-        "gifts": own_gifts(game, seat),
         "trump": None if game.trump is None else SUIT_LETTERS[game.trump],
         "marriages": [{"seat": s, "suit": SUIT_LETTERS[suit], "points": MARRIAGE_POINTS[suit]}
                       for s, suit in game.marriages],
@@ -137,5 +132,32 @@ def view(game: State, seat: int | None) -> ThousandView:
         "bolts": list(game.bolts),
         "history": [result.to_dict() for result in game.history],
         "winner": game.winner,
+    }
+
+
+def view(game: State, seat: int | None,
+         public: ThousandPublicView | None = None) -> ThousandView:
+    """Everything ``seat`` may see (``None``: a spectator), JSON-ready, with legal actions:
+    the public part (``public``, when the caller built it already for this very state) and
+    the seat's own. Views built from one public part share its lists: read them, never
+    change them."""
+    seat = None if seat is None else check_seat(seat, game.players)
+    looked = seat is not None and bool(game.looked >> seat & 1)
+    to_act = seat is not None and seat == game._to_act
+    return {
+        **(public_view(game) if public is None else public),
+        "seat": seat,
+        "hand": ([CARD_TEXT[index] for index in sorted_indexes(game, game.hands[seat])]
+                 if looked and seat is not None else None),
+        "bank": visible_bank(game, seat),
+        "discards": own_discards(game, seat),
+        "discard_count": BANK_SIZE if game._phase == DISCARD_PHASE and to_act else None,
+        "gifts": own_gifts(game, seat),
         "legal_actions": [a.text for a in game.legal_actions()] if to_act else [],
     }
+
+
+def views(game: State, seats: Iterable[int | None]) -> dict[int | None, ThousandView]:
+    """The :func:`view` of each of ``seats``, their public part built once."""
+    public = public_view(game)
+    return {seat: view(game, seat, public) for seat in seats}
