@@ -11,7 +11,7 @@ seat and spectator gets a ``table`` message with its full view and a version num
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal, TypedDict, get_args
+from typing import Annotated, Any, Literal, TypedDict, cast, get_args
 
 import msgspec
 from msgspec import Meta
@@ -373,10 +373,21 @@ CLIENT_TYPES: frozenset[str] = frozenset(
 """Every ``type`` a client may send."""
 
 
+_MESSAGE_OF_TYPE: dict[str, type[_Message]] = {
+    str(model.__struct_config__.tag): model for model in CLIENT_MESSAGES}
+
+
 def read_message(raw: dict[str, Any]) -> ClientMessage:
     """The client message a decoded JSON object holds; ``msgspec.ValidationError`` saying
-    what is wrong (strictly: no number in a string, no field the message does not have)."""
-    return msgspec.convert(raw, ClientMessage)
+    what is wrong (strictly: no number in a string, no field the message does not have).
+
+    The object is converted to the Struct its ``type`` names rather than to the union of
+    them all: msgspec keeps a Struct's type information but works a union's out at every
+    call (30 µs a message against 0.3 µs), and the errors read the same."""
+    model = _MESSAGE_OF_TYPE.get(raw.get("type"))  # type: ignore[arg-type]
+    if model is None:  # no type, or an unknown one: the union says what is wrong
+        return msgspec.convert(raw, ClientMessage)
+    return cast(ClientMessage, msgspec.convert(raw, model))
 
 
 def describe_problem(error: msgspec.ValidationError) -> str:

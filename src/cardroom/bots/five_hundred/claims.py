@@ -49,7 +49,11 @@ def claim_holds(game: Game, seat: int, tricks: int, seconds: float = PROOF_SECON
 
 def claim_text(text: str) -> tuple[str, bool] | None:
     """A claim in the engine's own spelling (``claim 4``) and whether it says it is proven
-    (which only the room may apply), or ``None`` when ``text`` is no claim."""
+    (which only the room may apply), or ``None`` when ``text`` is no claim. Every action
+    a player sends comes through here: one whose first word is not ``claim`` is no claim,
+    and is not parsed a first time for nothing."""
+    if isinstance(text, str) and text.lstrip()[:len(CLAIM)].lower() != CLAIM:
+        return None
     try:
         action = Action.parse(text)
     except ValueError:
