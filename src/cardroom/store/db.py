@@ -530,10 +530,7 @@ def _write_change(connection: Connection, change: Change, bump: Any,
     if connection.execute(bump, parameters).rowcount != 1:
         return False
     if change.action is not None:
-        match, number, seat, text = change.action
-        connection.execute(_INSERT_ACTION, {
-            "table_id": change.table_id, "match_number": match, "number": number,
-            "seat": seat, "action": text, "created_at": change.updated_at})
+        connection.execute(_INSERT_ACTION, _action_row(change))
     for place, held in change.seats.items():
         connection.execute(
             update(SeatRow).where(SeatRow.table_id == change.table_id, SeatRow.seat == place)
@@ -578,12 +575,21 @@ class GroupCommit:
     its changes are written one by one, so only the faulty one fails; any other failure fails
     the whole group. A change whose caller gave up before its group was formed is not
     written (one already being written cannot be withdrawn).
+
+    An ordinary action (the version's compare-and-set and the action's row, nearly every
+    change) is written with the two statements compiled once and run on the driver's cursor:
+    SQLAlchemy's work around each statement cost three times SQLite's own (about 80 µs
+    against 25 µs an action, a tenth of a loaded server's CPU). Every other change takes
+    SQLAlchemy's path, in the same transaction.
     """
 
     def __init__(self, url: URL, writing: Callable[[], AbstractAsyncContextManager[None]]):
         self.engine = create_engine(url.set(drivername="sqlite"))
         """The writer's own synchronous engine (used by its thread alone)."""
         event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._bump = _DriverStatement(_BUMP_PLAIN, self.engine.dialect)
+        self._insert_action = _DriverStatement(_INSERT_ACTION, self.engine.dialect,
+                                               [column.name for column in ACTIONS.c])
         self._writing = writing
         """The store's own lock on writes, held while a group is written."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
@@ -659,7 +665,22 @@ class GroupCommit:
         """In the writer's thread: the group's changes in one transaction; their answers
         are returned only once it has committed."""
         with self.engine.begin() as connection:
-            return [_write_change(connection, *pending[:3]) for pending in group]
+            cursor = connection.connection.cursor()
+            try:
+                return [self._write_action(cursor, change, parameters)
+                        if bump is _BUMP_PLAIN and _only_an_action(change)
+                        else _write_change(connection, change, bump, parameters)
+                        for change, bump, parameters, _ in group]
+            finally:
+                cursor.close()
+
+    def _write_action(self, cursor: Any, change: Change, parameters: dict[str, Any]) -> bool:
+        """In the writer's thread: an ordinary action's compare-and-set and row, as
+        :func:`_write_change` writes them, on the driver's cursor."""
+        if self._bump.run(cursor, parameters) != 1:
+            return False
+        self._insert_action.run(cursor, _action_row(change))
+        return True
 
     async def close(self) -> None:
         """Finish the changes already queued, then release the thread and the connection;
@@ -672,6 +693,42 @@ class GroupCommit:
     def _release(self) -> None:
         self._thread.shutdown(wait=True)
         self.engine.dispose()
+
+
+def _action_row(change: Change) -> dict[str, Any]:
+    """The row of ``actions`` a change with an action adds."""
+    assert change.action is not None
+    match, number, seat, text = change.action
+    return {"table_id": change.table_id, "match_number": match, "number": number,
+            "seat": seat, "action": text, "created_at": change.updated_at}
+
+
+def _only_an_action(change: Change) -> bool:
+    """The change is an ordinary action: no seat, match, settings or closing with it."""
+    return (change.action is not None and not change.seats and change.match is None
+            and change.finish is None and change.settings is None and not change.close)
+
+
+class _DriverStatement:
+    """A statement of plain columns compiled once for a dialect, run on a driver's cursor
+    with its parameters by name (SQLAlchemy's statement, without its work per execution).
+    A broken constraint raises SQLAlchemy's ``IntegrityError``, as the statement run by
+    SQLAlchemy would."""
+
+    def __init__(self, statement: Any, dialect: Any, columns: list[str] | None = None) -> None:
+        compiled = statement.compile(dialect=dialect, column_keys=columns)
+        self.sql = str(compiled)
+        self.names = tuple(compiled.positiontup or ())
+        self._driver_integrity_error: type[Exception] = dialect.loaded_dbapi.IntegrityError
+
+    def run(self, cursor: Any, parameters: dict[str, Any]) -> int:
+        """Execute with ``parameters``; the rows it changed."""
+        values = tuple(parameters[name] for name in self.names)
+        try:
+            cursor.execute(self.sql, values)
+        except self._driver_integrity_error as error:
+            raise IntegrityError(self.sql, values, error) from error
+        return int(cursor.rowcount)
 
 
 def _settle(future: asyncio.Future[bool], outcome: bool | BaseException) -> None:
