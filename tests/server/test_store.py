@@ -12,7 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.store.data import NewTable
-from cardroom.store.db import Change, Store
+from cardroom.store.db import CHECKPOINT_AFTER, Change, Store
 
 
 async def _store_with_tables(path: Path, count: int) -> Store:
@@ -175,3 +175,27 @@ async def test_a_closed_store_refuses_changes_instead_of_hanging(tmp_path: Path)
     await store.close()
     with pytest.raises(RuntimeError, match="closed"):
         await asyncio.wait_for(store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))), 5)
+
+
+async def test_the_wal_is_checkpointed_and_started_over_while_changes_keep_coming(
+        tmp_path: Path) -> None:
+    """Changes are committed in the event loop without checkpointing; the checkpoint thread
+    copies the WAL back and starts it over, though writes never pause: it stays small, and
+    the database holds every change."""
+    path = tmp_path / "room.sqlite3"
+    wal = path.with_name(path.name + "-wal")
+    async with _open_tables(path, 4) as store:
+        assert store.group_commit is not None
+        changes = 4 * CHECKPOINT_AFTER
+        for n in range(changes):
+            assert await store.commit(Change(f"t{n % 4}", 1 + n // 4, 1.0,
+                                             action=(1, n // 4, n % 4, "pass")))
+        largest_before_checkpoint = wal.stat().st_size
+        checkpoint = store.group_commit._checkpoint
+        assert checkpoint is not None
+        await checkpoint
+        # A change adds two or three pages (about 10 KB) to the WAL: without checkpoints
+        # the 2,000 changes would have made it some 20 MB long.
+        assert largest_before_checkpoint < 10 * 1024 * 1024
+        assert wal.stat().st_size < 256 * 1024
+        assert len(await _actions(store, "t3")) == changes // 4
