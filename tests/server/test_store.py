@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -129,7 +130,8 @@ def _fail_commits(store: Store, how_many: int) -> None:
             left[0] -= 1
             raise OSError("disk full")
 
-    event.listen(store.group_commit.engine, "commit", commit)
+    for engine in store.group_commit.engines:
+        event.listen(engine, "commit", commit)
 
 
 async def test_a_group_whose_commit_fails_reports_no_change_written(tmp_path: Path) -> None:
@@ -199,3 +201,62 @@ async def test_the_wal_is_checkpointed_and_started_over_while_changes_keep_comin
         assert largest_before_checkpoint < 10 * 1024 * 1024
         assert wal.stat().st_size < 256 * 1024
         assert len(await _actions(store, "t3")) == changes // 4
+
+
+async def test_a_write_lock_held_by_another_process_never_stops_the_event_loop(
+        tmp_path: Path) -> None:
+    """Another process holding SQLite's write lock (an archive run on the same file, say):
+    the room's commit waits for it in the writer's thread, the event loop goes on serving
+    everything else meanwhile, and the change is written once, when the lock is let go."""
+    path = tmp_path / "room.sqlite3"
+    async with _open_tables(path, 1) as store:
+        other = sqlite3.connect(path, timeout=5)
+        other.execute("BEGIN IMMEDIATE")
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        commit = asyncio.create_task(store.commit(Change("t0", 1, 1.0, action=(1, 0, 1, "pass"))))
+        await asyncio.sleep(0.5)
+        assert not commit.done()  # waiting for the other process …
+        assert ticks >= 10  # … while the loop keeps running
+        other.rollback()
+        other.close()
+        assert await commit is True
+        ticker.cancel()
+        assert await _actions(store, "t0") == [(0, 1, "pass")]
+
+
+async def test_a_long_reader_never_holds_up_the_writes_and_the_wal_is_started_over_after_it(
+        tmp_path: Path) -> None:
+    """A backup's long read keeps SQLite from starting the WAL over: the checkpoints give up
+    on that at once, so no commit waits for the reader, and the first checkpoint after it
+    starts the WAL over."""
+    path = tmp_path / "room.sqlite3"
+    wal = path.with_name(path.name + "-wal")
+    async with _open_tables(path, 4) as store:
+        assert store.group_commit is not None
+        reader = sqlite3.connect(path)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM actions").fetchone()  # holds its snapshot
+        version = [1] * 4
+        for n in range(3 * CHECKPOINT_AFTER):
+            if n == 2 * CHECKPOINT_AFTER:
+                reader.rollback()
+                reader.close()
+            table = n % 4
+            # A commit that waited for the reader would wait SQLite's five seconds.
+            assert await asyncio.wait_for(store.commit(Change(
+                f"t{table}", version[table], 1.0,
+                action=(1, version[table] - 1, table, "pass"))), timeout=2.5)
+            version[table] += 1
+        checkpoint = store.group_commit._checkpoint
+        assert checkpoint is not None
+        await checkpoint
+        assert wal.stat().st_size < 256 * 1024
+        assert len(await _actions(store, "t1")) == 3 * CHECKPOINT_AFTER // 4

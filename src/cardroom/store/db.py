@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +31,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -576,7 +577,10 @@ class GroupCommit:
     commit appends to the WAL without waiting for the disk (about 25 µs); what can wait on
     the disk, copying the WAL back into the database (a checkpoint), is done in a thread
     every :data:`CHECKPOINT_AFTER` changes, never by a commit here (see
-    :meth:`_checkpoint_wal`). Each change
+    :meth:`_checkpoint_wal`). Nor does the loop ever wait for SQLite's lock: its writes give
+    up at once when another process holds it (``cardroom db archive`` or ``import-archive``
+    on the same file, say), and that group is written by the thread, which waits as long as
+    SQLite's usual five seconds. Each change
     keeps its own compare-and-set: one that lost its race writes nothing and answers False,
     the others are written. A group in which a change breaks a constraint is rolled back and
     its changes are written one by one, so only the faulty one fails; any other failure fails
@@ -591,17 +595,19 @@ class GroupCommit:
     """
 
     def __init__(self, url: URL, writing: Callable[[], AbstractAsyncContextManager[None]]):
-        self.engine = create_engine(url.set(drivername="sqlite"))
-        """The writer's own synchronous engine (the event loop's thread writes, a thread of
-        its own checkpoints)."""
-        event.listen(self.engine, "connect", _sqlite_pragmas)
-        event.listen(self.engine, "connect", _no_checkpoint_at_commit)
+        self.engine = _writer_engine(url, wait_for_lock=False)
+        """The engine the event loop writes with: it never waits for SQLite's lock."""
+        self._patient = _writer_engine(url, wait_for_lock=True)
+        """The engine of the writer's thread: it waits for SQLite's lock as long as the
+        room's other connections do."""
+        self.engines = (self.engine, self._patient)
+        """Both engines that write table changes."""
         self._bump = _DriverStatement(_BUMP_PLAIN, self.engine.dialect)
         self._insert_action = _DriverStatement(_INSERT_ACTION, self.engine.dialect,
                                                [column.name for column in ACTIONS.c])
         self._writing = writing
         """The store's own lock on writes, held while a group is written."""
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-checkpoint")
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self._checkpoint: asyncio.Task[None] | None = None
         self._since_checkpoint = 0
         """Changes written since the last checkpoint began."""
@@ -639,12 +645,12 @@ class GroupCommit:
                 if not group:
                     continue
                 async with self._writing():
-                    outcomes = self._write_group(group)
+                    outcomes = await self._write_somewhere(group)
                 self.groups += 1
-                self._checkpoint_when_due(len(group))
                 for (*_, future), outcome in zip(group, outcomes, strict=True):
                     _settle(future, outcome)
                 group = []
+                self._checkpoint_when_due(len(outcomes))
         except BaseException as error:
             unanswered, self._pending = group + self._pending, []
             for *_, future in unanswered:
@@ -665,28 +671,51 @@ class GroupCommit:
         self._checkpoint.add_done_callback(_log_checkpoint_failure)
 
     async def _checkpoint_wal(self) -> None:
-        """Copy the WAL back into the database in the checkpoint thread, and start it over.
+        """Copy the WAL back into the database in the writer's thread, and start it over.
 
         A passive checkpoint copies while the room goes on writing; but SQLite starts the WAL
         over only when a write begins with every frame copied, which never happens while
-        writes keep coming. So the last frames are copied, and the WAL truncated, with the
-        store's write lock held: changes wait (without holding up the event loop) for that
-        short part alone."""
+        writes keep coming. So once everything is copied, the WAL is truncated with the
+        store's write lock held, without waiting: if a reader still uses it (a backup's long
+        read, say), the next checkpoint tries again."""
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._checkpoint_now, "PASSIVE")
+        copied = await loop.run_in_executor(self._thread, self._checkpoint_now, "PASSIVE")
+        if not copied:
+            return
         async with self._writing():
-            await loop.run_in_executor(self._thread, self._checkpoint_now, "TRUNCATE")
+            # Shielded: a cancelled wait must not let the next group write while the
+            # thread still holds SQLite's lock.
+            await asyncio.shield(loop.run_in_executor(self._thread, self._checkpoint_now,
+                                                      "TRUNCATE"))
 
-    def _checkpoint_now(self, mode: str) -> None:
-        """In the checkpoint thread: a checkpoint of the WAL in ``mode``."""
+    def _checkpoint_now(self, mode: str) -> bool:
+        """In the writer's thread: a checkpoint of the WAL in ``mode`` that waits for no
+        lock; whether it copied every frame (and, truncating, started the WAL over)."""
         with self.engine.connect() as connection:
-            connection.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+            busy, frames, copied = connection.exec_driver_sql(
+                f"PRAGMA wal_checkpoint({mode})").one()
+        if busy:
+            log.debug("a %s checkpoint found the WAL in use; it is tried again later", mode)
+        return not busy and frames == copied
+
+    async def _write_somewhere(self, group: list[_Pending]) -> list[bool | Exception]:
+        """Write the group in the event loop, or, when SQLite's lock is another process's or
+        a change breaks a constraint, in the writer's thread (waiting for the lock, and one
+        change at a time after a broken constraint). The loop's attempt is one transaction,
+        rolled back whole when it fails, so the thread writes every change exactly once."""
+        try:
+            return self._write_together(group, self.engine)
+        except Exception as error:
+            if not (_busy(error) or isinstance(error, IntegrityError)):
+                raise
+        return await asyncio.get_running_loop().run_in_executor(
+            self._thread, self._write_group, group)
 
     def _write_group(self, group: list[_Pending]) -> list[bool | Exception]:
-        """The whole group in one transaction, or one by one if a change breaks a
-        constraint."""
+        """In the writer's thread: the whole group in one transaction, or one by one if a
+        change breaks a constraint."""
         try:
-            return self._write_together(group)
+            return self._write_together(group, self._patient)
         except IntegrityError as error:
             if len(group) == 1:
                 return [error]
@@ -695,17 +724,17 @@ class GroupCommit:
         return [self._write_alone(pending) for pending in group]
 
     def _write_alone(self, pending: _Pending) -> bool | Exception:
-        """One change in its own transaction; its answer only once that transaction has
-        committed."""
+        """In the writer's thread: one change in its own transaction; its answer only once
+        that transaction has committed."""
         try:
-            return self._write_together([pending])[0]
+            return self._write_together([pending], self._patient)[0]
         except Exception as error:
             return error
 
-    def _write_together(self, group: list[_Pending]) -> list[bool | Exception]:
-        """The group's changes in one transaction; their answers are returned only once it
-        has committed."""
-        with self.engine.begin() as connection:
+    def _write_together(self, group: list[_Pending], engine: Engine) -> list[bool | Exception]:
+        """The group's changes in one transaction on ``engine``; their answers are returned
+        only once it has committed."""
+        with engine.begin() as connection:
             cursor = connection.connection.cursor()
             try:
                 return [self._write_action(cursor, change, parameters)
@@ -736,6 +765,7 @@ class GroupCommit:
     def _release(self) -> None:
         self._thread.shutdown(wait=True)
         self.engine.dispose()
+        self._patient.dispose()
 
 
 CHECKPOINT_AFTER = 500
@@ -743,11 +773,31 @@ CHECKPOINT_AFTER = 500
 it, so the WAL stays near SQLite's own default of a checkpoint every 1,000 pages)."""
 
 
-def _no_checkpoint_at_commit(connection: Any, _record: Any) -> None:
-    """The writer's commits never checkpoint the WAL (it is done in a thread of its own)."""
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA wal_autocheckpoint=0")
-    cursor.close()
+def _writer_engine(url: URL, wait_for_lock: bool) -> Engine:
+    """A synchronous engine of the table writer's: its commits never checkpoint the WAL (a
+    checkpoint can wait on the disk: :meth:`GroupCommit._checkpoint_wal` does it), and,
+    unless ``wait_for_lock``, a write that finds SQLite's lock taken fails at once
+    (SQLITE_BUSY) instead of waiting for it."""
+    engine = create_engine(url.set(drivername="sqlite"))
+    event.listen(engine, "connect", _sqlite_pragmas)
+
+    def writer_pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
+        if not wait_for_lock:
+            cursor.execute("PRAGMA busy_timeout=0")
+        cursor.close()
+
+    event.listen(engine, "connect", writer_pragmas)
+    return engine
+
+
+def _busy(error: BaseException) -> bool:
+    """The error says SQLite's lock was taken (SQLITE_BUSY), whether raised by the driver or
+    wrapped by SQLAlchemy."""
+    driver_error = getattr(error, "orig", error)
+    return (isinstance(driver_error, sqlite3.OperationalError)
+            and getattr(driver_error, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY)
 
 
 def _log_checkpoint_failure(done: asyncio.Future[None]) -> None:
