@@ -580,12 +580,13 @@ class GroupCommit:
     :meth:`_checkpoint_wal`). Nor does the loop ever wait for SQLite's lock: its writes give
     up at once when another process holds it (``cardroom db archive`` or ``import-archive``
     on the same file, say), and that group is written by the thread, which waits as long as
-    SQLite's usual five seconds. Each change
-    keeps its own compare-and-set: one that lost its race writes nothing and answers False,
-    the others are written. A group in which a change breaks a constraint is rolled back and
-    its changes are written one by one, so only the faulty one fails; any other failure fails
-    the whole group. A change whose caller gave up before its group was formed is not
-    written (one already being written cannot be withdrawn).
+    SQLite's usual five seconds.
+
+    Each change keeps its own compare-and-set: one that lost its race writes nothing and
+    answers False, the others are written. A group in which a change breaks a constraint is
+    rolled back and its changes are written one by one, so only the faulty one fails; any
+    other failure fails the whole group. A change whose caller gave up before its group was
+    formed is not written (one already being written cannot be withdrawn).
 
     An ordinary action (the version's compare-and-set and the action's row, nearly every
     change) is written with the two statements compiled once and run on the driver's cursor:
