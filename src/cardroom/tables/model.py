@@ -324,6 +324,8 @@ class Table:
         since this runs for every viewer after every action. The messages share those parts:
         they are sent, never changed."""
         wanted = tuple(dict.fromkeys(seats))
+        if not wanted:  # nobody follows the table here: nothing to build
+            return {}
         views = self.game.views(wanted) if self.game is not None else {}
         shared = self._shared_update()
         return {seat: {**shared, "seat": seat,
