@@ -290,8 +290,7 @@ class Store:
             bump, parameters = _BUMP_PLAIN, {"b_id": change.table_id, "b_old": change.version,
                                              "b_new": change.version + 1,
                                              "b_at": change.updated_at}
-            if self._single_statement and change.action and not change.seats \
-                    and change.finish is None:
+            if self._single_statement and _only_an_action(change):
                 return await self._commit_action(change, parameters)
         else:
             values: dict[str, Any] = {"version": change.version + 1,
