@@ -70,6 +70,27 @@ def test_the_search_bot_bids_with_the_match_in_mind() -> None:
     assert SearchBot(1, level="fast").choose(after_seven_hearts([350, 0])) == "bid 8S"
 
 
+def test_the_bots_say_which_tactic_made_their_call() -> None:
+    """A stop bid and a safe winning bid are named as such, the hand's own bid is not, and
+    the card play leaves the name of the seat's last call alone (the arena reads it at the
+    hand's end)."""
+    for bot in (tactical(1), SearchBot(1, level="fast")):
+        bot.choose(after_seven_hearts([350, 0]))
+        assert bot.call_tactic == "stop"
+        bot.choose(after_seven_hearts([0, 0]))
+        assert bot.call_tactic is None
+    bot = tactical(0)
+    view = deal().view(0)
+    view["scores"] = [420, 0]
+    assert bot.choose(view) == "bid 6H" and bot.call_tactic == "safe"
+    game = deal()
+    for seat, call in ((0, "bid 6H"), (1, "pass"), (2, "pass"), (3, "pass")):
+        game.apply(call, seat=seat)
+    view = game.view(0)
+    bot.choose(view)  # the kitty exchange
+    assert bot.call_tactic == "safe"
+
+
 def test_the_tactics_win_matches() -> None:
     """Over 2,000 duplicate matches the tactics won 65% against the same bot without them
     (bench/RESULTS.md); over these 300 the whole confidence interval is above a half."""
@@ -77,3 +98,11 @@ def test_the_tactics_win_matches() -> None:
                        sets=150, seed=0)
     share = report.win_rate("a")
     assert report.matches == 300 and share.low > 0.5, share
+    # the arena tells the stop bids apart, and they go down more often than they make
+    stops = report.contracts_by_tactic("a")["stop"]
+    all_levels = report.contracts_by_level("a")
+    assert all(made + failed <= sum(all_levels[level][:2]) for level, (made, failed, _)
+               in stops.items())
+    made, failed = (sum(tally[i] for tally in stops.values()) for i in (0, 1))
+    assert made + failed >= 50 and failed > made, (made, failed)
+    assert report.contracts_by_tactic("b") == {}  # the plain rules bot bids on its hand

@@ -55,6 +55,12 @@ class MatchResult:
     their number of tricks (``"6"`` … ``"10"``), its others by kind as in ``a_kinds``;
     1000's by the bet (``"120"``): (level, made, failed)."""
     b_levels: tuple[tuple[str, int, int], ...] = ()
+    a_tactics: tuple[tuple[str, str, int, int], ...] = ()
+    """Team A's contracts whose winning call a match tactic made, by tactic and level: a
+    bot's ``call_tactic`` (``stop``: bid over the other side's match-winning bid, expecting
+    to go down more often than not): (tactic, level, made, failed). They are counted in
+    ``a_levels`` too."""
+    b_tactics: tuple[tuple[str, str, int, int], ...] = ()
 
 
 BotChoice = str | Callable[[int], Bot]
@@ -80,18 +86,23 @@ def play_match(rules: Any, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side
     bots = {seat: make(bot_a if team_of[seat] == a_side else bot_b,
                        seed * 8 * sides + seat + 8 * a_side)
             for seat in range(game.players)}
+    call_tactics: dict[tuple[int, int], str | None] = {}
+    """Per (place in the history of the hand being played, seat): the tactic of the seat's
+    latest call, as its bot says (``None``: the hand's worth, or a bot that does not say)."""
     for _ in range(MAX_ACTIONS):
         if game.is_over or (hands is not None and len(game.history) >= hands):
             break
         seat = game.to_act
         assert seat is not None
         game.apply(bots[seat].choose(game.view(seat)), seat=seat)
+        call_tactics[len(game.history), seat] = getattr(bots[seat], "call_tactic", None)
     else:
         raise RuntimeError(f"match with seed {seed} did not end in {MAX_ACTIONS} actions")
     contracts = {"a": [0, 0], "b": [0, 0]}
     kinds: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
     levels: dict[str, dict[str, list[int]]] = {"a": {}, "b": {}}
-    for hand in (result.to_dict() for result in game.history):
+    tactics: dict[str, dict[tuple[str, str], list[int]]] = {"a": {}, "b": {}}
+    for place, hand in enumerate(result.to_dict() for result in game.history):
         kind, level = spec.contract_kind(hand), spec.contract_label(hand)
         if hand["contractor"] is None or hand["made"] is None or kind is None or level is None:
             continue
@@ -100,6 +111,11 @@ def play_match(rules: Any, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side
         contracts[team][outcome] += 1
         kinds[team].setdefault(kind, [0, 0])[outcome] += 1
         levels[team].setdefault(level, [0, 0])[outcome] += 1
+        # card play leaves call_tactic alone, so the contractor's entry names the tactic of
+        # its winning call (its last call of the hand; every contractor called)
+        tactic = call_tactics.get((place, hand["contractor"]))
+        if tactic is not None:
+            tactics[team].setdefault((tactic, level), [0, 0])[outcome] += 1
     points = list(game.scores)
     return MatchResult(
         seed=seed, a_seats=tuple(teams[a_side]), a_won=game.winner == a_side,
@@ -109,7 +125,8 @@ def play_match(rules: Any, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side
         b_contracts=(contracts["b"][0], contracts["b"][1]),
         record=game.record.to_text() if keep_record else None,
         a_kinds=_tally(kinds["a"]), b_kinds=_tally(kinds["b"]),
-        a_levels=_tally(levels["a"]), b_levels=_tally(levels["b"]))
+        a_levels=_tally(levels["a"]), b_levels=_tally(levels["b"]),
+        a_tactics=_tally_tactics(tactics["a"]), b_tactics=_tally_tactics(tactics["b"]))
 
 
 def level_order(level: str) -> tuple[int, str]:
@@ -124,6 +141,14 @@ def _tally(kinds: dict[str, list[int]]) -> tuple[tuple[str, int, int], ...]:
     return tuple((kind, made, failed)
                  for kind, (made, failed) in sorted(kinds.items(),
                                                     key=lambda item: level_order(item[0])))
+
+
+def _tally_tactics(tactics: dict[tuple[str, str], list[int]]
+                   ) -> tuple[tuple[str, str, int, int], ...]:
+    """Made and failed contracts by tactic and level, in a fixed order."""
+    return tuple((tactic, level, made, failed)
+                 for (tactic, level), (made, failed) in sorted(
+                     tactics.items(), key=lambda item: (item[0][0], level_order(item[0][1]))))
 
 
 _Work = tuple[str, dict, int, "BotChoice", "BotChoice", bool, int | None]
@@ -242,18 +267,40 @@ class ArenaReport:
         always = game_spec(self.game).contract_levels
         return _made_shares(rows, {level: [0, 0] for level in always}, key=level_order)
 
+    def contracts_by_tactic(self, side: str) -> dict[str, dict[str, tuple[int, int, Interval]]]:
+        """Contracts a side won with a call a match tactic made (a stop bid …), by tactic
+        then level: made, failed, share made. They are among :meth:`contracts_by_level`'s."""
+        rows: dict[str, list[tuple[str, int, int]]] = {}
+        for result in self.results:
+            for tactic, level, made, failed in (result.a_tactics if side == "a"
+                                                else result.b_tactics):
+                rows.setdefault(tactic, []).append((level, made, failed))
+        return {tactic: _made_shares(tallies, {}, key=level_order)
+                for tactic, tallies in sorted(rows.items())}
+
     def level_lines(self, side: str) -> list[str]:
         """The side's contract-level distribution as text: per level, how many contracts
         (and their share of all the side's contracts), how many were made and the share
-        made, with its interval."""
+        made, with its interval; then the contracts a match tactic called, by tactic, and
+        the rest (the hand's own bids) level by level."""
         levels = self.contracts_by_level(side)
         total = sum(made + failed for made, failed, _ in levels.values())
-        lines = []
-        for level, (made, failed, share) in levels.items():
-            count = made + failed
-            part = f" ({count / total:.0%} of its contracts)" if total else ""
-            lines.append(f"  level {level}: {count}{part}, {made} made, {failed} failed, "
-                         f"made {share}")
+        lines = [f"  level {level}: {made + failed}"
+                 + (f" ({(made + failed) / total:.0%} of its contracts)" if total else "")
+                 + f", {made} made, {failed} failed, made {share}"
+                 for level, (made, failed, share) in levels.items()]
+        by_tactic = self.contracts_by_tactic(side)
+        own = {level: [made, failed] for level, (made, failed, _) in levels.items()}
+        for tactic, tallies in by_tactic.items():
+            lines.append(f"  of these, called by the match tactics ({tactic}): "
+                         + _level_list(tallies))
+            for level, (made, failed, _) in tallies.items():
+                own[level][0] -= made
+                own[level][1] -= failed
+        if by_tactic:
+            rest = _made_shares(((level, made, failed) for level, (made, failed) in own.items()
+                                 if made + failed), {}, key=level_order)
+            lines.append("  the rest, called on the hand's own worth: " + _level_list(rest))
         return lines
 
     def to_dict(self) -> dict[str, object]:
@@ -277,7 +324,9 @@ class ArenaReport:
                 "points_per_hand": interval(self.points_per_hand(side)),
                 "contracts": {"made": made, "failed": failed, "made_share": interval(share)},
                 "by_kind": tallies(self.contracts_by_kind(side)),
-                "by_level": tallies(self.contracts_by_level(side))}
+                "by_level": tallies(self.contracts_by_level(side)),
+                "by_tactic": {tactic: tallies(levels) for tactic, levels
+                              in self.contracts_by_tactic(side).items()}}
         return {"game": self.game, "matches": self.matches, "sides_per_set": self.sides,
                 "a_edge_per_hand": interval(self.edge_per_hand()), **sides}
 
@@ -315,6 +364,12 @@ def _made_shares(rows: Iterable[tuple[str, int, int]], totals: dict[str, list[in
         tally[1] += failed
     return {name: (made, failed, proportion(made, made + failed))
             for name, (made, failed) in sorted(totals.items(), key=lambda item: key(item[0]))}
+
+
+def _level_list(tallies: dict[str, tuple[int, int, Interval]]) -> str:
+    """Levels as one line of text: each with its made count and share."""
+    return "; ".join(f"level {level}: {made} of {made + failed} made, {share}"
+                     for level, (made, failed, share) in tallies.items()) or "none"
 
 
 def duplicate_sets(rules: Any, matches: int) -> int:

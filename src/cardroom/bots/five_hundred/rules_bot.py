@@ -25,7 +25,7 @@ from cardroom.bots.five_hundred.simple import (
     suit_lengths,
     worth,
 )
-from cardroom.bots.five_hundred.tactics import match_bid
+from cardroom.bots.five_hundred.tactics import MatchCall, Tactic, match_bid
 from cardroom.bots.five_hundred.valuation import (
     MISERE_ALLOWANCE,
     PARTNER_TRICKS,
@@ -196,6 +196,11 @@ class RulesBot:
         """Bid with the match score in mind
         (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
         bot itself bids on the hand alone."""
+        self.call_tactic: Tactic | None = None
+        """The match tactic that made the bot's last call, ``None`` when the hand's own
+        worth made it. Card play leaves it alone, so at a hand's end it still names the
+        tactic of the contractor's winning call (:mod:`cardroom.tools.arena` tells stop bids
+        apart by it)."""
 
     def choose(self, view: FiveHundredView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
@@ -220,7 +225,9 @@ class RulesBot:
         score makes of that."""
         levels = self.levels(table)
         choice = self._hand_bid(table, legal, levels)
-        return match_bid(table.view, levels, choice) if self.match_tactics else choice
+        call = match_bid(table.view, levels, choice) if self.match_tactics else MatchCall(choice)
+        self.call_tactic = call.tactic
+        return call.action
 
     def _hand_bid(self, table: Table, legal: list[str], levels: dict[Suit | None, int]) -> str:
         offers = [bid for bid in legal_trick_bids(legal) if bid.tricks <= levels[bid.trump]]

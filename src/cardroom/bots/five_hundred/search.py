@@ -49,7 +49,7 @@ from cardroom.bots.five_hundred.knowledge import contract_bid, dead_cards, playe
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import JOKERS, FastSearch, Position, SolverTimeout
-from cardroom.bots.five_hundred.tactics import match_bid
+from cardroom.bots.five_hundred.tactics import MatchCall, Tactic, match_bid
 from cardroom.bots.five_hundred.valuation import misere_danger
 from cardroom.bots.five_hundred.valued_bids import discard_values, valued_bid, view_levels
 from cardroom.bots.levels import Level, search_bot_name
@@ -148,6 +148,9 @@ class SearchBot:
         self.last_reason: str | None = None
         """Why the last card was not searched (``None`` when it was): also logged at debug
         level, so that a table the search does not cover says so."""
+        self.call_tactic: Tactic | None = None
+        """The match tactic that made the bot's last call (``None``: the hand's worth made
+        it, or the sanity check stepped the tactic's bid down)."""
 
     def choose(self, view: FiveHundredView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
@@ -172,6 +175,7 @@ class SearchBot:
         phases, tables whose whole deals take too long to solve and whenever the sampling
         finds nothing in time."""
         fallback = self.heuristic.choose(view)
+        self.call_tactic = self.heuristic.call_tactic
         if not searchable(view) or not self.level.bid_samples:
             return fallback
         deadline = time.perf_counter() + self.level.bid_budget
@@ -209,18 +213,26 @@ class SearchBot:
         """A call in the bot's :data:`Bidding` style (the rules bot's ``fallback`` where the
         style has nothing to say), through the match tactics and the sanity check."""
         style = "rules" if self.bidding == "valued" and not self._valued(view) else self.bidding
+        self.call_tactic = None
         if style == "rules" or fallback not in view["legal_actions"] or not (
                 fallback in VALUED_SPECIALS or _is_trick_bid(fallback)):
-            return sane_bid(view, fallback, self.heuristic.levels(Table(view)), self.rng,
-                            deadline, samples)
+            return self._checked(sane_bid(view, fallback, self.heuristic.levels(Table(view)),
+                                          self.rng, deadline, samples),
+                                 MatchCall(fallback, self.heuristic.call_tactic))
         if style == "sampled":
             levels = self.heuristic.levels(Table(view))
             order = sorted(levels, key=lambda strain: -levels[strain])
             return choose_bid(view, self.rng, deadline, samples, order)
         levels = view_levels(view)
-        choice = valued_bid(view) or fallback
-        return sane_bid(view, match_bid(view, levels, choice), levels, self.rng, deadline,
-                        samples, raise_bids=False)
+        call = match_bid(view, levels, valued_bid(view) or fallback)
+        return self._checked(sane_bid(view, call.action, levels, self.rng, deadline, samples,
+                                      raise_bids=False), call)
+
+    def _checked(self, action: str, call: MatchCall) -> str:
+        """``action``, the sanity check's answer to ``call``; the call's tactic is kept as
+        :attr:`call_tactic` when the check let the call stand."""
+        self.call_tactic = call.tactic if action == call.action else None
+        return action
 
     # card play
 

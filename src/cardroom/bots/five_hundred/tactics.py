@@ -11,9 +11,15 @@ A hand's bid is worth what it does to the chance of winning the match, not its p
   the most valuable.
 
 The hand valuation (a level per strain) comes from the caller: the rules bot's.
+
+A call the tactics changed says which tactic changed it (:class:`MatchCall`), so that a
+measurement can tell a contract bid on the hand's worth from a stop bid, which is bid expecting
+to go down more often than not (``python -m cardroom.tools.arena`` reports them apart).
 """
 
 from __future__ import annotations
+
+from typing import Literal, NamedTuple
 
 from cardroom.bots.five_hundred.knowledge import legal_trick_bids
 from cardroom.bots.seen import seat_of
@@ -28,24 +34,39 @@ stretch of 1 won 56.1%, 2 won 62.0%, 3 won 65.2%, and 4 or no limit the same as 
 (bench/RESULTS.md)."""
 
 
-def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str) -> str:
+Tactic = Literal["stop", "safe"]
+"""Which tactic made a call: ``stop``, a bid over the other side's match-winning bid;
+``safe``, the match-winning bid with most tricks to spare."""
+
+
+class MatchCall(NamedTuple):
+    """A call with the match score in mind, and the tactic that made it (``None``: the
+    hand's own call, unchanged)."""
+
+    action: str
+    tactic: Tactic | None = None
+
+
+def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str
+              ) -> MatchCall:
     """``choice`` (the hand's own bid or pass), changed where the match score calls for it."""
     if view["phase"] != "bidding" or view.get("game", "500") != "500":
-        return choice
+        return MatchCall(choice)
     side = view["side_of"][seat_of(view)]
     rules = view["rules"]
     high = view["high_bid"]
     legal = legal_trick_bids(view["legal_actions"])
     if not legal:
-        return choice
+        return MatchCall(choice)
     bidding = choice.startswith("bid ")
     if not bidding and high is not None and view["side_of"][high["seat"]] != side:
-        return _stopping_bid(view, levels, legal, high, side) or choice
+        stop = _stopping_bid(view, levels, legal, high, side)
+        return MatchCall(choice) if stop is None else MatchCall(stop, "stop")
     if bidding and rules["target"] is not None:
         safe = _safe_winning_bid(view, levels, legal, side)
-        if safe is not None:
-            return safe
-    return choice
+        if safe is not None and safe != choice:
+            return MatchCall(safe, "safe")
+    return MatchCall(choice)
 
 
 def _value(view: FiveHundredView, text: str) -> int:
