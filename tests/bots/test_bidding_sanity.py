@@ -11,6 +11,7 @@ kitty and puts back the rules bot's discard)."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from contextlib import contextmanager
 import pytest
 
 from cardroom.bots.five_hundred import bidding
+from cardroom.bots.five_hundred.aims import game_aims
 from cardroom.bots.five_hundred.bidding import (
     CHECKED_LEVEL,
     CROWDED_STOP_STRETCH,
@@ -29,11 +31,13 @@ from cardroom.bots.five_hundred.bidding import (
     made_share,
     play_contract,
 )
-from cardroom.bots.five_hundred.rules_bot import Table
+from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.search import LEVELS, SearchBot
+from cardroom.bots.five_hundred.solver import FastSearch, Position
 from cardroom.games.cards import Card, cards_of
 from cardroom.games.five_hundred import Bid, Game, Rules, strain_for
 from cardroom.games.five_hundred.shapes import FiveHundredView
+from cardroom.games.registry import replay
 
 PATIENT = dataclasses.replace(LEVELS["default"], bid_budget=3600.0, bid_samples=6)
 """The default level with the clock taken out of the bidding (and fewer deals per check, to
@@ -229,3 +233,62 @@ def test_crowded_tables_bid_no_stretched_stop_and_no_nine_without_a_trick_to_spa
         game.scores = [rng.choice(SCORES) for _ in game.scores]
         auction(game, [patient(seed * 8 + seat) for seat in range(game.players)], seen)
     assert bids >= 40
+
+
+def rules_bots_misere_calls(rules: Rules, count: int) -> Iterator[tuple[Game, int, str]]:
+    """The first ``count`` deals whose auction, bid by the rules bot, reaches a misère or
+    open misère: the game just before that call, the seat and the call."""
+    found = 0
+    for seed in itertools.count():
+        game = Game.new(rules, seed=seed)
+        bots = [RulesBot(seat) for seat in range(game.players)]
+        while game.phase == "bidding" and found < count:
+            seat = game.to_act
+            assert seat is not None
+            call = bots[seat].choose(game.view(seat))
+            if call in ("bid misere", "bid open-misere"):
+                found += 1
+                yield game, seat, call
+                break
+            game.apply(call, seat=seat)
+        if found == count:
+            return
+
+
+def takes_no_trick(game: Game, seat: int, call: str) -> bool:
+    """Whether the seat, playing ``call`` with the others passing and its exchange the rules
+    bot's, takes no trick double dummy on the real deal, by the engine's own contract and
+    the solver's exact play."""
+    played = replay(game.record)
+    played.apply(call, seat=seat)
+    bots = [RulesBot(other) for other in range(played.players)]
+    while played.phase != "play":
+        other = played.to_act
+        assert other is not None
+        view = played.view(other)
+        played.apply("pass" if view["phase"] == "bidding" else bots[other].choose(view),
+                     seat=other)
+    aims = game_aims(played)
+    assert aims is not None
+    return FastSearch(Position.from_game(played), aims.counted,
+                      maximisers=aims.maximisers).value() == 0
+
+
+def test_three_handed_misere_calls_are_checked_on_sampled_deals() -> None:
+    """At three players the rules bot calls a misère or open misère on hands that mostly
+    take a trick (12 of these 16 do, double dummy on the real deal: each such failure costs
+    as much as a success gains). The search bot, bidding by the same rules, checks the call
+    on its sampled deals and passes instead where they do not make it, yet still calls the
+    ones they do."""
+    failing = kept = kept_failing = 0
+    for game, seat, call in rules_bots_misere_calls(Rules.preset("three-handed"), 16):
+        clean = takes_no_trick(game, seat, call)
+        choice = patient(seat).choose(game.view(seat))
+        failing += not clean
+        if choice == call:
+            kept += 1
+            kept_failing += not clean
+        else:
+            assert trick_bid(choice) is not None or choice == "pass", choice
+    assert failing >= 10, failing
+    assert kept >= 1 and kept_failing <= 1, (kept, kept_failing)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from cardroom.bots.five_hundred.aims import contract_aims
 from cardroom.bots.five_hundred.knowledge import (
     STRAINS,
     contract_bid,
@@ -31,7 +32,12 @@ from cardroom.bots.five_hundred.knowledge import (
 )
 from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
-from cardroom.bots.five_hundred.valuation import hand_levels, in_suit, kitty_discards
+from cardroom.bots.five_hundred.valuation import (
+    hand_levels,
+    in_suit,
+    kitty_discards,
+    shed_for_misere,
+)
 from cardroom.bots.seen import hand_of, mask_of_texts, seat_of
 from cardroom.games.cards import JOKERS_MASK, Card, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
@@ -549,6 +555,52 @@ CROWDED_PLAYERS = 5
 checked level needs a trick in hand over the valuation (no sampled check is possible)."""
 
 
+NO_TRICKS_SHARE = {Contract.MISERE: 0.5, Contract.OPEN_MISERE: 0.6}
+"""Share of the sampled deals on which a misère or open misère bid by rule must take no
+trick, double dummy, where whole deals are solved. At three players the rules bot made 6 of
+its 16 misères and 52 of its 136 open misères (bench/RESULTS.md), each failure as costly as a
+success gains. Double dummy is about fair to a closed misère (the defenders cannot see the
+bidder's cards, nor it theirs) and kind to an open one (its bidder cannot see theirs), which
+asks more of the deals."""
+
+
+def sampled_no_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,
+                      samples: int) -> float | None:
+    """The share of sampled deals (as :class:`WholeDealSampler` deals them) on which the
+    seat, playing the misère or open misère ``bid`` with its partners out, takes no trick
+    double dummy after taking the kitty and shedding its most dangerous cards (the rules
+    bot's discard); ``None`` when no deal was solved in time, the table's whole deals are not
+    solved (:data:`WHOLE_DEAL_PLAYERS`) or ``bid`` is another contract."""
+    if view.get("players") not in WHOLE_DEAL_PLAYERS or bid.contract not in NO_TRICKS_SHARE:
+        return None
+    seat, players, rules = seat_of(view), view["players"], view["rules"]
+    team = team_of(view, seat)
+    active = tuple(other for other in range(players) if other == seat or other not in team)
+    aims = contract_aims(bid, active, (seat,))
+    assert aims is not None
+    joker_low = rules["joker_low_in_misere"]
+    strain = strain_for(None, joker_low)
+    leader = seat if rules["first_lead"] == "contractor" else next(
+        other for step in range(1, players + 1)
+        if (other := (view["dealer"] + step) % players) in active)
+    sampler = WholeDealSampler(view, rng)
+    clean: list[bool] = []
+
+    def step() -> None:
+        deal = sampler.deal(sampler.kitty_size)
+        taken = deal.hands[seat] | deal.kitty
+        shed = shed_for_misere(cards_of(taken), sampler.kitty_size, sampler.deck, joker_low)
+        hands = [hand if other in active else 0 for other, hand in enumerate(deal.hands)]
+        hands[seat] = taken & ~sum(card.mask for card in shed)
+        position = Position(tuple(hands), strain, leader, active=active,
+                            joker_forced=rules["misere_joker_forced"])
+        search = FastSearch(position, aims.counted, deadline, maximisers=aims.maximisers)
+        clean.append(search.value() == 0)
+
+    solved = run_until(deadline, samples, step)
+    return sum(clean[:solved]) / solved if solved else None
+
+
 def sampled_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,
                    samples: int) -> list[int] | None:
     """Tricks the seat takes as contractor in ``bid``'s strain on sampled deals (as
@@ -615,7 +667,7 @@ def raised_bid(view: FiveHundredView, bid: Bid, worth: int, tricks: list[int]) -
 
 def sane_bid(view: FiveHundredView, choice: str, levels: dict[Suit | None, int],
              rng: random.Random, deadline: float, samples: int,
-             raise_bids: bool = True) -> str:
+             raise_bids: bool = True, check_no_tricks: bool = True) -> str:
     """``choice`` (the rules bot's bid, match tactics included), raised where the sampled
     deals justify more, or a lower bid or a pass where it is not sane.
 
@@ -628,13 +680,24 @@ def sane_bid(view: FiveHundredView, choice: str, levels: dict[Suit | None, int],
     (:data:`MAKE_SHARE`, :data:`TEN_SHARE`); where no deal is solved, a ten without a joker
     at all, and at five or six players a nine or ten the valuation does not reach with a
     trick to spare. A bid stepped down becomes the most valuable lower bid the hand is worth
-    (checked again), else a pass."""
+    (checked again), else a pass. With ``check_no_tricks`` (off for bids whose misère chance
+    was weighed already), a misère or open misère the sampled deals do not make often enough
+    (:data:`NO_TRICKS_SHARE`) becomes the most valuable trick bid the hand is worth (checked
+    as any other), else a pass."""
     if view["phase"] != "bidding" or not choice.startswith("bid "):
         return choice
     bid = Bid.parse(choice[4:])
-    if not bid.is_trick_bid:
-        return choice
     legal: list[str] = view["legal_actions"]
+    if not bid.is_trick_bid:
+        share = (sampled_no_tricks(view, bid, rng, deadline, samples) if check_no_tricks
+                 else None)
+        if share is None or share >= NO_TRICKS_SHARE[bid.contract]:
+            return choice
+        within = [offer for offer in legal_trick_bids(legal)
+                  if offer.tricks <= levels.get(offer.trump, 0)]
+        if not within:
+            return "pass" if "pass" in legal else choice
+        bid = max(within, key=lambda offer: offer.value)
     crowded = players_of(view) >= CROWDED_PLAYERS
     joker = holds_joker(view)
     solved: dict[Suit | None, list[int] | None] = {}

@@ -226,7 +226,7 @@ class SearchBot:
         levels = view_levels(view)
         call = match_bid(view, levels, valued_bid(view) or fallback)
         return self._checked(sane_bid(view, call.action, levels, self.rng, deadline, samples,
-                                      raise_bids=False), call)
+                                      raise_bids=False, check_no_tricks=False), call)
 
     def _checked(self, action: str, call: MatchCall) -> str:
         """``action``, the sanity check's answer to ``call``; the call's tactic is kept as
