@@ -32,6 +32,25 @@ def test_simple_bots_beat_random_bots_clearly() -> None:
     report = run_arena(Rules.preset("online"), "simple", "random", sets=10, seed=1)
     assert report.win_rate("a").low > 0.8
     assert report.points_per_hand("a").value > report.points_per_hand("b").value
+    assert report.head_to_head() == report.win_rate("a")  # two sides: the same thing
+
+
+def test_head_to_head_counts_the_b_sides_a_finished_ahead_of() -> None:
+    """At three players A is ahead of both others when it wins the match, behind the one
+    that wins it otherwise, and ahead of the third when it has more points."""
+    rules = Rules.preset("three-handed")
+    report = run_arena(rules, "rules", "simple", sets=4, seed=3)
+    for result in report.results:
+        if result.a_won:
+            assert result.a_ahead == 2
+        else:
+            assert result.a_ahead in (0, 0.5, 1)
+    ahead = sum(result.a_ahead for result in report.results)
+    assert report.head_to_head().value == round(ahead) / (2 * report.matches)
+    assert report.head_to_head().value > 0.5  # the rules bot is ahead of the simple one
+    summary = report.summary("three-handed")
+    assert "head to head: A ahead of a B side" in summary
+    assert report.to_dict()["a_head_to_head"][0] == report.head_to_head().value
 
 
 def test_records_are_written_and_replay(tmp_path) -> None:

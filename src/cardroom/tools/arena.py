@@ -55,6 +55,10 @@ class MatchResult:
     their number of tricks (``"6"`` … ``"10"``), its others by kind as in ``a_kinds``;
     1000's by the bet (``"120"``): (level, made, failed)."""
     b_levels: tuple[tuple[str, int, int], ...] = ()
+    a_ahead: float = 0.0
+    """Of the B sides, how many team A finished ahead of: every one when A won the match,
+    none that won it, and the others by the score (a tie counts half). At a table of two
+    sides, 1 for a win."""
     a_tactics: tuple[tuple[str, str, int, int], ...] = ()
     """Team A's contracts whose winning call a match tactic made, by tactic and level: a
     bot's ``call_tactic`` (``stop``: bid over the other side's match-winning bid, expecting
@@ -119,6 +123,8 @@ def play_match(rules: Any, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side
     points = list(game.scores)
     return MatchResult(
         seed=seed, a_seats=tuple(teams[a_side]), a_won=game.winner == a_side,
+        a_ahead=sum(_ahead(game.winner, points, a_side, other)
+                    for other in range(sides) if other != a_side),
         hands=len(game.history), a_points=points[a_side],
         b_points=(sum(points) - points[a_side]) / (sides - 1),
         a_contracts=(contracts["a"][0], contracts["a"][1]),
@@ -127,6 +133,14 @@ def play_match(rules: Any, seed: int, bot_a: BotChoice, bot_b: BotChoice, a_side
         a_kinds=_tally(kinds["a"]), b_kinds=_tally(kinds["b"]),
         a_levels=_tally(levels["a"]), b_levels=_tally(levels["b"]),
         a_tactics=_tally_tactics(tactics["a"]), b_tactics=_tally_tactics(tactics["b"]))
+
+
+def _ahead(winner: int | None, points: list[int], side: int, other: int) -> float:
+    """1 if ``side`` finished the match ahead of ``other`` (won it, or the other did not and
+    has fewer points), ½ for equal points, else 0."""
+    if winner is not None and winner in (side, other):
+        return float(winner == side)
+    return 0.5 if points[side] == points[other] else float(points[side] > points[other])
 
 
 def level_order(level: str) -> tuple[int, str]:
@@ -230,6 +244,16 @@ class ArenaReport:
         wins = sum(r.a_won for r in self.results)
         return proportion(wins if side == "a" else self.matches - wins, self.matches)
 
+    def head_to_head(self) -> Interval:
+        """Share of (match, B side) pairs in which team A finished ahead of that B side
+        (:attr:`MatchResult.a_ahead`): at tables of more than two sides, how often A beats
+        one rules side, where an even match gives a half (its win share, one in three at
+        three players). The pairs of one match are not independent: the interval is a
+        little narrow."""
+        pairs = self.matches * (self.sides - 1)
+        ahead = sum(result.a_ahead for result in self.results)
+        return proportion(round(ahead), pairs)
+
     def points_per_hand(self, side: str) -> Interval:
         """Points a side scored per hand, match by match."""
         return mean([(r.a_points if side == "a" else r.b_points) / max(r.hands, 1)
@@ -328,6 +352,7 @@ class ArenaReport:
                 "by_tactic": {tactic: tallies(levels) for tactic, levels
                               in self.contracts_by_tactic(side).items()}}
         return {"game": self.game, "matches": self.matches, "sides_per_set": self.sides,
+                "a_head_to_head": interval(self.head_to_head()),
                 "a_edge_per_hand": interval(self.edge_per_hand()), **sides}
 
     def summary(self, preset: str) -> str:
@@ -339,6 +364,9 @@ class ArenaReport:
                  f"match wins: A {self.win_rate('a')}, B {self.win_rate('b')}"
                  + (f" (B holds {self.sides - 1} of the {self.sides} sides: an even match "
                     f"gives A 1 in {self.sides})" if self.sides > 2 else ""),
+                 *([f"head to head: A ahead of a B side at the match's end in "
+                    f"{self.head_to_head()} of (match, B side) pairs (even: a half)"]
+                   if self.sides > 2 else []),
                  f"points per hand: A {self.points_per_hand('a')}, "
                  f"B {self.points_per_hand('b')}",
                  f"A's edge per hand, same deals: {self.edge_per_hand()}"]
