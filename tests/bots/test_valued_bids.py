@@ -8,17 +8,24 @@ from __future__ import annotations
 import random
 import time
 from math import comb
+from typing import Any
 
 import pytest
 
 from cardroom.bots.five_hundred import valued_bids
 from cardroom.bots.five_hundred.bidding import choose_discard, plain_discards
+from cardroom.bots.five_hundred.evaluator import at_least, discounted, shipped
 from cardroom.bots.five_hundred.search import SearchBot
+from cardroom.bots.five_hundred.tactics import match_bid
 from cardroom.bots.five_hundred.valued_bids import (
+    MIN_MAKE_CHANCE,
     bid_points,
     bidding_context,
+    level_chance_needed,
     pass_points,
+    sure_levels,
     valued_bid,
+    view_levels,
 )
 from cardroom.bots.seen import mask_of_texts
 from cardroom.games.cards import JOKERS_MASK, Card, Suit, cards_of
@@ -174,3 +181,42 @@ def test_the_prior_ranks_the_discards_and_decides_when_no_deal_is_solved() -> No
     assert valued is not None
     values = valued(seen[0])
     assert len(values) == len(seen[0]) and all(isinstance(v, float) for v in values)
+
+
+def test_a_safe_winning_bid_is_one_the_hand_makes_often_enough() -> None:
+    """When a made contract wins the match, the match tactics take the winning bid with
+    most tricks to spare. Spare counted from the evaluator's levels (a level made half the
+    time) let them raise to a coin flip; counted from the levels the valued bidding would
+    bid at all, every safe bid is made at least as often as a bid must be."""
+    rules = Rules.preset("online")
+    evaluator = shipped()
+    chances_old: list[float] = []
+    safe = 0
+    for seed in range(60):
+        game = deal_with(cards_of_seed(rules, seed), seed=seed)
+        view = game.view(FIRST)
+        view["scores"] = [0, 440]  # seat 1's side wins with any contract of 60 or more
+        choice = valued_bid(view) or "pass"
+        strains = evaluator.strains(mask_of_texts(view["hand"]), bidding_context(view))
+        call = match_bid(view, view_levels(view), choice, sure_levels(view))
+        if call.tactic == "safe":
+            safe += 1
+            bid = Bid.parse(call.action[4:])
+            assert made_chance(strains, bid) >= level_chance_needed(bid.tricks), call
+        old = match_bid(view, view_levels(view), choice)
+        if old.tactic == "safe":
+            chances_old.append(made_chance(strains, Bid.parse(old.action[4:])))
+    assert safe >= 5, safe
+    assert min(chances_old) < MIN_MAKE_CHANCE, chances_old  # the coin flips it stops
+
+
+def made_chance(strains: dict[Suit | None, Any], bid: Bid) -> float:
+    """The evaluator's chance, after the table-play discount, that ``bid`` is made."""
+    return at_least(discounted(strains[bid.trump], bid.trump), bid.tricks)
+
+
+def cards_of_seed(rules: Rules, seed: int) -> list[str]:
+    """Ten random cards of the deck, as texts."""
+    cards = list(cards_of(rules.deck_spec.mask))
+    random.Random(f"safe-{seed}").shuffle(cards)
+    return [str(card) for card in cards[:10]]

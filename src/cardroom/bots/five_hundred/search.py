@@ -51,7 +51,12 @@ from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import JOKERS, FastSearch, Position, SolverTimeout
 from cardroom.bots.five_hundred.tactics import MatchCall, Tactic, match_bid
 from cardroom.bots.five_hundred.valuation import misere_danger
-from cardroom.bots.five_hundred.valued_bids import discard_values, valued_bid, view_levels
+from cardroom.bots.five_hundred.valued_bids import (
+    discard_values,
+    sure_levels,
+    valued_bid,
+    view_levels,
+)
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.seen import hand_of, mask_of_texts, played_cards, unseen_cards
 from cardroom.games.cards import Card, Suit, cards_of, iter_indexes
@@ -224,7 +229,7 @@ class SearchBot:
             order = sorted(levels, key=lambda strain: -levels[strain])
             return choose_bid(view, self.rng, deadline, samples, order)
         levels = view_levels(view)
-        call = match_bid(view, levels, valued_bid(view) or fallback)
+        call = match_bid(view, levels, valued_bid(view) or fallback, sure_levels(view))
         return self._checked(sane_bid(view, call.action, levels, self.rng, deadline, samples,
                                       raise_bids=False, check_no_tricks=False), call)
 

@@ -47,9 +47,12 @@ class MatchCall(NamedTuple):
     tactic: Tactic | None = None
 
 
-def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str
-              ) -> MatchCall:
-    """``choice`` (the hand's own bid or pass), changed where the match score calls for it."""
+def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str,
+              safe_levels: dict[Suit | None, int] | None = None) -> MatchCall:
+    """``choice`` (the hand's own bid or pass), changed where the match score calls for it:
+    a stop bid stretches from ``levels``; a safe winning bid stays within ``safe_levels``
+    (``levels`` when not given: the rules bot's levels are made nine times in ten, a learned
+    evaluator's level may be a coin flip)."""
     if view["phase"] != "bidding" or view.get("game", "500") != "500":
         return MatchCall(choice)
     side = view["side_of"][seat_of(view)]
@@ -63,7 +66,8 @@ def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str
         stop = _stopping_bid(view, levels, legal, high, side)
         return MatchCall(choice) if stop is None else MatchCall(stop, "stop")
     if bidding and rules["target"] is not None:
-        safe = _safe_winning_bid(view, levels, legal, side)
+        safe = _safe_winning_bid(view, levels if safe_levels is None else safe_levels,
+                                 legal, side)
         if safe is not None and safe != choice:
             return MatchCall(safe, "safe")
     return MatchCall(choice)

@@ -124,8 +124,13 @@ def pass_points(view: FiveHundredView) -> float:
 def make_chance_needed(bid: Bid) -> float:
     """The chance the hand must make ``bid`` with for the bid to be made at all."""
     if bid.contract is Contract.TRICKS:
-        return HIGH_LEVEL_MAKE_CHANCE.get(bid.tricks, MIN_MAKE_CHANCE)
+        return level_chance_needed(bid.tricks)
     return MIN_MAKE_CHANCE
+
+
+def level_chance_needed(tricks: int) -> float:
+    """The chance a trick bid of ``tricks`` must be made with for the bid to be made."""
+    return HIGH_LEVEL_MAKE_CHANCE.get(tricks, MIN_MAKE_CHANCE)
 
 
 def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None) -> dict[str, float]:
@@ -181,6 +186,24 @@ def view_levels(view: FiveHundredView, evaluator: Evaluator | None = None
     """The evaluator's levels (:meth:`~cardroom.bots.five_hundred.evaluator.Evaluator.levels`)
     of the seat's own hand, in the bidding as it stands."""
     return (evaluator or shipped()).levels(mask_of_texts(hand_of(view)), bidding_context(view))
+
+
+def sure_levels(view: FiveHundredView, evaluator: Evaluator | None = None
+                ) -> dict[Suit | None, int]:
+    """The highest level (6 to 10) in each strain that the hand makes often enough to bid
+    it at all (:func:`level_chance_needed`, after the table-play discount; 0: not even six).
+    The match tactics win safely within these: :func:`view_levels` counts a level the hand
+    makes half the time, and a match-winning eight bid on it was made 9 times in 26 at the
+    table (bench/RESULTS.md)."""
+    evaluator = evaluator or shipped()
+    strains = evaluator.strains(mask_of_texts(hand_of(view)), bidding_context(view))
+    levels: dict[Suit | None, int] = {}
+    for strain, distribution in strains.items():
+        chances = discounted(distribution, strain)
+        levels[strain] = max((level for level in range(6, TRICKS_PER_HAND + 1)
+                              if at_least(chances, level) >= level_chance_needed(level)),
+                             default=0)
+    return levels
 
 
 def discard_values(view: FiveHundredView, bid: Bid, trump: Suit | None,
