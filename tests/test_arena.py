@@ -45,8 +45,11 @@ def test_head_to_head_counts_the_b_sides_a_finished_ahead_of() -> None:
             assert result.a_ahead == 2
         else:
             assert result.a_ahead in (0, 0.5, 1)
-    ahead = sum(result.a_ahead for result in report.results)
-    assert report.head_to_head().value == round(ahead) / (2 * report.matches)
+    pairs = [1.0] * (2 * sum(r.a_won for r in report.results))
+    for result in report.results:
+        if not result.a_won:  # behind the winner; against the other, by the points
+            pairs += [0.0, result.a_ahead]
+    assert report.head_to_head().value == pytest.approx(sum(pairs) / len(pairs))
     assert report.head_to_head().value > 0.5  # the rules bot is ahead of the simple one
     summary = report.summary("three-handed")
     assert "head to head: A ahead of a B side" in summary

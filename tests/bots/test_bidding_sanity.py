@@ -292,3 +292,31 @@ def test_three_handed_misere_calls_are_checked_on_sampled_deals() -> None:
             assert trick_bid(choice) is not None or choice == "pass", choice
     assert failing >= 10, failing
     assert kept >= 1 and kept_failing <= 1, (kept, kept_failing)
+
+
+@pytest.mark.parametrize(("preset", "first_lead"), [("online", "contractor"),
+                                                    ("online", "dealer_left"),
+                                                    ("two-handed", "contractor")])
+def test_a_misere_check_tells_a_low_hand_from_a_high_one(preset: str, first_lead: str) -> None:
+    """With the partner out (four players, whoever leads first) or a dead hand nobody plays
+    (two players), the sampled deals make a misère of the lowest cards and break one of aces
+    and the joker."""
+    rules = dataclasses.replace(Rules.preset(preset), first_lead=first_lead)
+    deck = sorted(cards_of(rules.deck_spec.mask), key=lambda card: (card.rank or 99, card))
+    low = [str(card) for card in deck[:10] if not card.is_joker]
+    aces = [str(card) for card in deck if card.rank == 14][:4]
+    kings = [str(card) for card in deck if card.rank == 13][:4]
+    high = ["JK", *aces, *kings, low[0]]
+    shares = []
+    for hand in (low, high):
+        mine = [Card.parse(text) for text in hand]
+        rest = [card for card in deck if card not in mine]
+        random.Random(2).shuffle(rest)
+        dealt = (len(deck) - rules.kitty_size) // 10  # two players: a dead hand too
+        hands = [mine] + [rest[10 * n:10 * n + 10] for n in range(dealt - 1)]
+        game = Game.from_deal(rules, rules.players - 1, hands, rest[10 * (dealt - 1):])
+        view = game.view(0)  # (misère may not be legal yet: the check solves it all the same)
+        shares.append(bidding.sampled_no_tricks(view, Bid.parse("misere"), random.Random(0),
+                                                time.perf_counter() + 3600, 6))
+    assert shares[0] is not None and shares[0] >= 0.8, shares
+    assert shares[1] is not None and shares[1] <= 0.2, shares

@@ -3,6 +3,7 @@ safely, never bid into the losing score; and it wins matches."""
 
 from __future__ import annotations
 
+import random
 from functools import partial
 from typing import Any
 
@@ -106,3 +107,30 @@ def test_the_tactics_win_matches() -> None:
     made, failed = (sum(tally[i] for tally in stops.values()) for i in (0, 1))
     assert made + failed >= 50 and failed > made, (made, failed)
     assert report.contracts_by_tactic("b") == {}  # the plain rules bot bids on its hand
+
+
+def test_the_search_bots_winning_call_keeps_its_tactic_through_the_exchange() -> None:
+    """The arena reads a contractor's ``call_tactic`` at the hand's end, after its kitty
+    exchange: the exchange must leave the tactic of the winning call alone (it consults the
+    rules bot, whose own call may have been another)."""
+    rules = Rules.preset("online")
+    rng = random.Random(4)
+    named = 0
+    for seed in range(30):
+        game = Game.new(rules, seed=seed)
+        game.scores = [rng.choice([300, 400, 440, 480]) for _ in game.scores]
+        bots = [SearchBot(seed * 4 + seat, level="fast") for seat in range(4)]
+        tactic_of_call: dict[int, str | None] = {}
+        while game.phase == "bidding":
+            seat = game.to_act
+            assert seat is not None
+            game.apply(bots[seat].choose(game.view(seat)), seat=seat)
+            tactic_of_call[seat] = bots[seat].call_tactic
+        contractor = game.high_bidder
+        if contractor is None or game.phase == "bidding":
+            continue
+        while game.to_act == contractor and game.phase != "play":
+            game.apply(bots[contractor].choose(game.view(contractor)), seat=contractor)
+        assert bots[contractor].call_tactic == tactic_of_call[contractor], seed
+        named += tactic_of_call[contractor] is not None
+    assert named >= 3, named

@@ -197,7 +197,7 @@ class Interval:
         return f"{self.value:.1f} [{self.low:.1f}, {self.high:.1f}]"
 
 
-def proportion(successes: int, trials: int) -> Interval:
+def proportion(successes: float, trials: int) -> Interval:
     """Wilson score interval of a proportion (good even near 0% or 100%)."""
     if trials == 0:
         return Interval(math.nan, math.nan, math.nan, percent=True)
@@ -246,13 +246,12 @@ class ArenaReport:
 
     def head_to_head(self) -> Interval:
         """Share of (match, B side) pairs in which team A finished ahead of that B side
-        (:attr:`MatchResult.a_ahead`): at tables of more than two sides, how often A beats
-        one rules side, where an even match gives a half (its win share, one in three at
-        three players). The pairs of one match are not independent: the interval is a
-        little narrow."""
+        (:attr:`MatchResult.a_ahead`, a tie counting half): at tables of more than two
+        sides, how often A beats one of B's sides, where an even match gives a half (its
+        win share, one in three at three players). The pairs of one match are not
+        independent: the interval is a little narrow."""
         pairs = self.matches * (self.sides - 1)
-        ahead = sum(result.a_ahead for result in self.results)
-        return proportion(round(ahead), pairs)
+        return proportion(sum(result.a_ahead for result in self.results), pairs)
 
     def points_per_hand(self, side: str) -> Interval:
         """Points a side scored per hand, match by match."""

@@ -266,11 +266,16 @@ def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple
         guess=None if guess is None else round(guess))
 
 
-def first_leader(view: FiveHundredView, contractor: int) -> int:
-    """Who leads the first trick when ``contractor`` wins the bidding."""
-    if view["rules"]["first_lead"] == "dealer_left":
-        return (view["dealer"] + 1) % view["players"]
-    return contractor
+def first_leader(view: FiveHundredView, contractor: int,
+                 active: Sequence[int] | None = None) -> int:
+    """Who leads the first trick when ``contractor`` wins the bidding: the contractor, or
+    under ``dealer_left`` the first seat after the dealer that plays (of ``active``, when
+    some sit the hand out)."""
+    if view["rules"]["first_lead"] != "dealer_left":
+        return contractor
+    players = view["players"]
+    return next(seat for step in range(1, players + 1)
+                if (seat := (view["dealer"] + step) % players) in (active or range(players)))
 
 
 def run_until(deadline: float, samples: int, step: Callable[[], None]) -> int:
@@ -569,29 +574,32 @@ def sampled_no_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadl
     """The share of sampled deals (as :class:`WholeDealSampler` deals them) on which the
     seat, playing the misère or open misère ``bid`` with its partners out, takes no trick
     double dummy after taking the kitty and shedding its most dangerous cards (the rules
-    bot's discard); ``None`` when no deal was solved in time, the table's whole deals are not
-    solved (:data:`WHOLE_DEAL_PLAYERS`) or ``bid`` is another contract."""
+    bot's discard; a Wilkinson open misère takes no kitty); ``None`` when no deal was
+    solved in time, the table's whole deals are not solved (:data:`WHOLE_DEAL_PLAYERS`) or
+    ``bid`` is another contract."""
     if view.get("players") not in WHOLE_DEAL_PLAYERS or bid.contract not in NO_TRICKS_SHARE:
         return None
-    seat, players, rules = seat_of(view), view["players"], view["rules"]
+    seat, rules = seat_of(view), view["rules"]
     team = team_of(view, seat)
-    active = tuple(other for other in range(players) if other == seat or other not in team)
+    active = tuple(other for other in range(view["players"])
+                   if other == seat or other not in team)
+    exchange = not (bid.contract is Contract.OPEN_MISERE and rules["wilkinson_misere"])
     aims = contract_aims(bid, active, (seat,))
     assert aims is not None
     joker_low = rules["joker_low_in_misere"]
     strain = strain_for(None, joker_low)
-    leader = seat if rules["first_lead"] == "contractor" else next(
-        other for step in range(1, players + 1)
-        if (other := (view["dealer"] + step) % players) in active)
+    leader = first_leader(view, seat, active)
     sampler = WholeDealSampler(view, rng)
     clean: list[bool] = []
 
     def step() -> None:
         deal = sampler.deal(sampler.kitty_size)
-        taken = deal.hands[seat] | deal.kitty
-        shed = shed_for_misere(cards_of(taken), sampler.kitty_size, sampler.deck, joker_low)
         hands = [hand if other in active else 0 for other, hand in enumerate(deal.hands)]
-        hands[seat] = taken & ~sum(card.mask for card in shed)
+        if exchange:
+            taken = deal.hands[seat] | deal.kitty
+            shed = shed_for_misere(cards_of(taken), sampler.kitty_size, sampler.deck,
+                                   joker_low)
+            hands[seat] = taken & ~sum(card.mask for card in shed)
         position = Position(tuple(hands), strain, leader, active=active,
                             joker_forced=rules["misere_joker_forced"])
         search = FastSearch(position, aims.counted, deadline, maximisers=aims.maximisers)

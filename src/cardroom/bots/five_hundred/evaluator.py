@@ -18,7 +18,7 @@ training library is needed to play.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -258,16 +258,18 @@ class Evaluator:
         result[None] = self.tricks(hand, None, context)
         return result
 
-    def levels(self, hand: int, context: Context) -> dict[Suit | None, int]:
-        """The highest level (6 to 10) the hand makes at least :data:`LEVEL_CONFIDENCE` of
-        the time in each strain, after :func:`discounted` (0: not even six): what a sound
-        bidder with this hand would call, for reading the calls of the hands of sampled
-        deals."""
+    def levels(self, hand: int, context: Context,
+               needed: Callable[[int], float] = lambda level: LEVEL_CONFIDENCE
+               ) -> dict[Suit | None, int]:
+        """The highest level (6 to 10) the hand makes at least ``needed(level)`` of the time
+        in each strain, after :func:`discounted` (0: not even six). By default
+        :data:`LEVEL_CONFIDENCE`: what a sound bidder with this hand would call, for reading
+        the calls of the hands of sampled deals."""
         levels: dict[Suit | None, int] = {}
         for strain, distribution in self.strains(hand, context).items():
             tail = np.cumsum(discounted(distribution, strain)[::-1])[::-1]
             levels[strain] = max((level for level in range(6, TRICKS_PER_HAND + 1)
-                                  if tail[level] >= LEVEL_CONFIDENCE), default=0)
+                                  if tail[level] >= needed(level)), default=0)
         return levels
 
     def misere(self, hand: int, context: Context) -> float:

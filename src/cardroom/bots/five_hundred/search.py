@@ -155,7 +155,8 @@ class SearchBot:
         level, so that a table the search does not cover says so."""
         self.call_tactic: Tactic | None = None
         """The match tactic that made the bot's last call (``None``: the hand's worth made
-        it, or the sanity check stepped the tactic's bid down)."""
+        it, or the sanity check stepped the tactic's bid down). Only calls set it: at a
+        hand's end it names the tactic of the contractor's winning call."""
 
     def choose(self, view: FiveHundredView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
@@ -180,7 +181,8 @@ class SearchBot:
         phases, tables whose whole deals take too long to solve and whenever the sampling
         finds nothing in time."""
         fallback = self.heuristic.choose(view)
-        self.call_tactic = self.heuristic.call_tactic
+        if view["phase"] == "bidding":  # the fallback's, unless the bidding below says else
+            self.call_tactic = self.heuristic.call_tactic
         if not searchable(view) or not self.level.bid_samples:
             return fallback
         deadline = time.perf_counter() + self.level.bid_budget
@@ -218,24 +220,33 @@ class SearchBot:
         """A call in the bot's :data:`Bidding` style (the rules bot's ``fallback`` where the
         style has nothing to say), through the match tactics and the sanity check."""
         style = "rules" if self.bidding == "valued" and not self._valued(view) else self.bidding
-        self.call_tactic = None
+        by_rule = MatchCall(fallback, self.heuristic.call_tactic)
         if style == "rules" or fallback not in view["legal_actions"] or not (
                 fallback in VALUED_SPECIALS or _is_trick_bid(fallback)):
-            return self._checked(sane_bid(view, fallback, self.heuristic.levels(Table(view)),
-                                          self.rng, deadline, samples),
-                                 MatchCall(fallback, self.heuristic.call_tactic))
+            return self._checked(view, by_rule, self.heuristic.levels(Table(view)), deadline,
+                                 samples)
         if style == "sampled":
             levels = self.heuristic.levels(Table(view))
             order = sorted(levels, key=lambda strain: -levels[strain])
-            return choose_bid(view, self.rng, deadline, samples, order)
+            action = choose_bid(view, self.rng, deadline, samples, order)
+            if action is not None:
+                self.call_tactic = None
+            return action
         levels = view_levels(view)
-        call = match_bid(view, levels, valued_bid(view) or fallback, sure_levels(view))
-        return self._checked(sane_bid(view, call.action, levels, self.rng, deadline, samples,
-                                      raise_bids=False, check_no_tricks=False), call)
+        valued = valued_bid(view)
+        if valued is None:  # the seat may not pass and values no bid: the rules bot's call
+            return self._checked(view, by_rule, self.heuristic.levels(Table(view)), deadline,
+                                 samples)
+        return self._checked(view, match_bid(view, levels, valued, sure_levels(view)), levels,
+                             deadline, samples, valued=True)
 
-    def _checked(self, action: str, call: MatchCall) -> str:
-        """``action``, the sanity check's answer to ``call``; the call's tactic is kept as
-        :attr:`call_tactic` when the check let the call stand."""
+    def _checked(self, view: FiveHundredView, call: MatchCall, levels: dict[Suit | None, int],
+                 deadline: float, samples: int, valued: bool = False) -> str:
+        """``call`` through the sanity check (:func:`sane_bid`; a valued call is neither
+        raised nor has its misère checked again: its expected score weighed both), keeping
+        the call's tactic as :attr:`call_tactic` when the check lets the call stand."""
+        action = sane_bid(view, call.action, levels, self.rng, deadline, samples,
+                          raise_bids=not valued, check_no_tricks=not valued)
         self.call_tactic = call.tactic if action == call.action else None
         return action
 

@@ -153,7 +153,7 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None) -> dic
         bid = Bid.parse(action[4:])
         if bid.contract is Contract.TRICKS:
             distribution = discounted(strains[bid.trump], bid.trump)
-            if at_least(distribution, bid.tricks) >= make_chance_needed(bid):
+            if at_least(distribution, bid.tricks) >= level_chance_needed(bid.tricks):
                 points[action] = trick_bid_points(rules, bid, distribution)
         elif bid.contract in (Contract.MISERE, Contract.OPEN_MISERE):
             misere = evaluator.misere(hand, context) if misere is None else misere
@@ -190,20 +190,15 @@ def view_levels(view: FiveHundredView, evaluator: Evaluator | None = None
 
 def sure_levels(view: FiveHundredView, evaluator: Evaluator | None = None
                 ) -> dict[Suit | None, int]:
-    """The highest level (6 to 10) in each strain that the hand makes often enough to bid
-    it at all (:func:`level_chance_needed`, after the table-play discount; 0: not even six).
-    The match tactics win safely within these: :func:`view_levels` counts a level the hand
-    makes half the time, and a match-winning eight bid on it was made 9 times in 26 at the
-    table (bench/RESULTS.md)."""
-    evaluator = evaluator or shipped()
-    strains = evaluator.strains(mask_of_texts(hand_of(view)), bidding_context(view))
-    levels: dict[Suit | None, int] = {}
-    for strain, distribution in strains.items():
-        chances = discounted(distribution, strain)
-        levels[strain] = max((level for level in range(6, TRICKS_PER_HAND + 1)
-                              if at_least(chances, level) >= level_chance_needed(level)),
-                             default=0)
-    return levels
+    """The highest level (6 to 10) in each strain that the hand makes at least
+    :data:`MIN_MAKE_CHANCE` of the time, after the table-play discount (0: not even six). The
+    match tactics win safely within these: :func:`view_levels` counts a level the hand makes
+    half the time, and a match-winning eight bid on it was made 9 times in 26 at the table
+    (bench/RESULTS.md). The surer chance an eight or nine needs as the hand's own bid
+    (:data:`HIGH_LEVEL_MAKE_CHANCE`) is not asked: a contract that wins the match at once is
+    worth a little more risk than one that only scores."""
+    return (evaluator or shipped()).levels(mask_of_texts(hand_of(view)), bidding_context(view),
+                                           lambda level: MIN_MAKE_CHANCE)
 
 
 def discard_values(view: FiveHundredView, bid: Bid, trump: Suit | None,
