@@ -19,6 +19,11 @@ from tests.conftest import ServerProcess
 
 from cardroom.tools.client import Client
 
+ANALYSIS_WAIT_MS = 180_000
+"""How long a test waits for the solver's analysis of a replayed match. Alone it takes
+seconds; it runs in the room's bot workers while the other test workers load the same two
+cores, and once took over a minute."""
+
 QUICK = {"target": 50}
 """A 500 match that ends with the first made contract (or soon after)."""
 
@@ -118,7 +123,7 @@ def test_a_finished_match_replays_card_by_card(browser, replay_room, size: str) 
 
         page.click("[data-testid=replay-analyse]")  # the solver's verdict on the card shown
         analysis = page.locator("[data-testid=replay-analysis]")
-        expect(analysis).to_have_attribute("data-state", "ready", timeout=60_000)
+        expect(analysis).to_have_attribute("data-state", "ready", timeout=ANALYSIS_WAIT_MS)
         expect(page.locator("[data-testid=replay-par]")).to_contain_text("Double dummy")
         expect(page.locator("[data-testid=replay-verdict]")).to_contain_text(
             re.compile(r"was best|cost \d trick"))
@@ -247,7 +252,7 @@ def test_a_1000_deal_replays_with_the_solvers_verdicts_in_points(browser, replay
         expect(shown(page, "[data-testid=table]")).to_be_visible()
         page.click("[data-testid=replay-analyse]")
         analysis = page.locator("[data-testid=replay-analysis]")
-        expect(analysis).to_have_attribute("data-state", "ready", timeout=60_000)
+        expect(analysis).to_have_attribute("data-state", "ready", timeout=ANALYSIS_WAIT_MS)
         expect(page.locator("[data-testid=replay-par]")).to_have_text(re.compile(
             r"^Double dummy, [\w ]+ (makes|fails) the bet of \d+( blind)? and the defenders "
             r"score \d+\. At the table [\w ]+ (made it|went down) with \d+\."))
