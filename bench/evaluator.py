@@ -3,7 +3,8 @@ data, the share of hands that made each level against the chance the model gave 
 the mean absolute error of the expected tricks against the best constant guess.
 
 Run: ``python -m bench.evaluator --data data/evaluator`` (after ``cardroom evaluator
-generate``). Prints one table per model; the integrator copies them to bench/RESULTS.md.
+generate``; ``--players 3`` for the three-handed model and its data). Prints one table per
+model; the integrator copies them to bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ def calibration(predicted: np.ndarray, made: np.ndarray) -> list[tuple[float, fl
 
 
 def main(data: Annotated[Path, typer.Option(help="The training data.")]
-         = Path("data/evaluator")) -> None:
+         = Path("data/evaluator"),
+         players: Annotated[int, typer.Option(help="The table size the data and model are "
+                                                   "of.")] = 4) -> None:
     """Print the shipped evaluator's calibration on the held-out chunks of ``data``."""
     console = Console()
-    model = shipped()
+    model = shipped(players)
     splits = split_rows(data)
     for kind in ("suit", "no_trumps"):
         split = splits[kind]

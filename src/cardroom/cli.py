@@ -514,9 +514,11 @@ def evaluator_generate(
     = 20_000,
     seed: Annotated[str, typer.Option(help="Seed of the deals.")] = "evaluator-1",
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    players: Annotated[int, typer.Option(help="Players at the table: 4, or 3 (each size "
+                                              "has its own model and data folder).")] = 4,
 ) -> None:
-    """Solve random four-handed deals double dummy, in every strain and as a misère, for
-    the hand evaluator's training."""
+    """Solve random deals double dummy, in every strain and as a misère, for the hand
+    evaluator's training."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from cardroom.tools.evaluator_data import generate
@@ -528,7 +530,7 @@ def evaluator_generate(
         with Progress(*columns, console=console) as progress:
             task = progress.add_task("deals solved", total=deals)
             written = generate(out, deals, seed, jobs,
-                               lambda done: progress.update(task, completed=done))
+                               lambda done: progress.update(task, completed=done), players)
     except ValueError as error:  # the folder holds another seed's deals
         raise _fail(console, str(error)) from None
     console.print(f"{written} chunks written to {out}.")
@@ -538,17 +540,23 @@ def evaluator_generate(
 def evaluator_train(
     data: Annotated[Path, typer.Option(help="Folder of the data's chunk files.")]
     = Path("data/evaluator"),
-    model: Annotated[Path, typer.Option(help="Where to write the fitted evaluator.")]
-    = Path("src/cardroom/bots/five_hundred/evaluator.npz"),
+    model: Annotated[Path | None, typer.Option(
+        help="Where to write the fitted evaluator (default: the model the bots load for "
+             "the table size).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the fit.")] = 1,
+    players: Annotated[int, typer.Option(help="Players at the table the data is of.")] = 4,
 ) -> None:
     """Fit the hand evaluator to the solved deals (needs scikit-learn: the train extra) and
     report its held-out errors."""
     from rich.table import Table as RichTable
 
+    from cardroom.bots.five_hundred.evaluator import MODEL_FILES
     from cardroom.tools.evaluator_training import train
 
     console = _console()
+    if players not in MODEL_FILES:
+        raise _fail(console, f"no evaluator is made for {players} players")
+    model = model or Path("src/cardroom/bots/five_hundred") / MODEL_FILES[players]
     try:
         with console.status("fitting the suit, no-trumps and misère models"):
             fits = train(data, model, seed)

@@ -34,6 +34,8 @@ from cardroom.bots.five_hundred.bidding import (
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.search import LEVELS, SearchBot
 from cardroom.bots.five_hundred.solver import FastSearch, Position
+from cardroom.bots.five_hundred.valued_bids import bidding_context, evaluator_for
+from cardroom.bots.seen import hand_of, mask_of_texts
 from cardroom.games.cards import Card, cards_of
 from cardroom.games.five_hundred import Bid, Game, Rules, strain_for
 from cardroom.games.five_hundred.shapes import FiveHundredView
@@ -277,13 +279,15 @@ def takes_no_trick(game: Game, seat: int, call: str) -> bool:
 def test_three_handed_misere_calls_are_checked_on_sampled_deals() -> None:
     """At three players the rules bot calls a misère or open misère on hands that mostly
     take a trick (12 of these 16 do, double dummy on the real deal: each such failure costs
-    as much as a success gains). The search bot, bidding by the same rules, checks the call
+    as much as a success gains). The search bot bidding by the same rules checks the call
     on its sampled deals and passes instead where they do not make it, yet still calls the
     ones they do."""
     failing = kept = kept_failing = 0
     for game, seat, call in rules_bots_misere_calls(Rules.preset("three-handed"), 16):
         clean = takes_no_trick(game, seat, call)
-        choice = patient(seat).choose(game.view(seat))
+        bot = patient(seat)
+        bot.bidding = "rules"
+        choice = bot.choose(game.view(seat))
         failing += not clean
         if choice == call:
             kept += 1
@@ -292,6 +296,23 @@ def test_three_handed_misere_calls_are_checked_on_sampled_deals() -> None:
             assert trick_bid(choice) is not None or choice == "pass", choice
     assert failing >= 10, failing
     assert kept >= 1 and kept_failing <= 1, (kept, kept_failing)
+
+
+def test_three_handed_valued_bidding_reads_which_misere_hands_make() -> None:
+    """The default bidding at three players weighs a misère by the three-handed evaluator's
+    chance: it calls none of the rules bot's failing misères, and the evaluator gives the
+    hands that make theirs (double dummy on the real deal) far better chances than the
+    hands that fail."""
+    chances: dict[bool, list[float]] = {True: [], False: []}
+    for game, seat, call in rules_bots_misere_calls(Rules.preset("three-handed"), 16):
+        clean = takes_no_trick(game, seat, call)
+        view = game.view(seat)
+        chances[clean].append(evaluator_for(view).misere(mask_of_texts(hand_of(view)),
+                                                         bidding_context(view)))
+        if not clean:
+            assert patient(seat).choose(view) != call
+    assert len(chances[True]) >= 3, chances
+    assert min(chances[True]) > sum(chances[False]) / len(chances[False]) + 0.1, chances
 
 
 @pytest.mark.parametrize(("preset", "first_lead"), [("online", "contractor"),

@@ -1,4 +1,4 @@
-"""Training data for the hand evaluator: random deals of four-handed 500, solved exactly.
+"""Training data for the hand evaluator: random deals of 500, solved exactly.
 
 Each deal is dealt by the engine from a seed (so the data is reproducible), bid by the rules
 bot in every seat up to each seat's first call (so the context a seat bids in looks like a
@@ -7,6 +7,10 @@ and in no trumps after the seat takes the kitty and puts back the rules bot's di
 as a misère (the partner out, the seat shedding its riskiest cards). Every solution gives
 two rows: the hand as dealt with the kitty still to take, and the ten cards kept with the
 kitty taken (what the exchange compares).
+
+Four-handed and three-handed tables learn apart (``players``: each has its own model, as a
+seat with a partner and a seat alone take their tricks differently); at three players every
+seat plays for itself and nobody sits out of a misère.
 
 Deals are written in chunks, one ``.npz`` file each, named by their number: a run that is
 stopped and started again skips the chunks already written, and the same seed always gives
@@ -32,10 +36,12 @@ from cardroom.games.five_hundred import Bid, Game, Rules, strain_for
 
 CHUNK_DEALS = 20
 """Deals per chunk file."""
-TABLES: tuple[tuple[str, str | None], ...] = (
-    ("online", None), ("classic", None), ("american", None), ("australian", None),
-    ("online", "46"), ("classic", "43-red-trump-4"))
-"""The four-handed tables the deals cycle through (a preset, and a deck in its place): their
+TABLES: dict[int, tuple[tuple[str, str | None], ...]] = {
+    4: (("online", None), ("classic", None), ("american", None), ("australian", None),
+        ("online", "46"), ("classic", "43-red-trump-4")),
+    3: (("three-handed", None),),
+}
+"""The tables the deals cycle through, by players (a preset, and a deck in its place): their
 decks are the evaluator's :data:`~cardroom.bots.five_hundred.evaluator.LEARNED_DECKS`."""
 
 
@@ -61,9 +67,10 @@ class Rows:
         return out
 
 
-def table_rules(number: int) -> Rules:
-    """The rules of deal ``number``'s table (:data:`TABLES`, in turn)."""
-    preset, deck = TABLES[number % len(TABLES)]
+def table_rules(number: int, players: int = 4) -> Rules:
+    """The rules of deal ``number``'s table at ``players`` (:data:`TABLES`, in turn)."""
+    tables = TABLES[players]
+    preset, deck = tables[number % len(tables)]
     rules = Rules.preset(preset)
     return rules if deck is None else Rules.from_dict({**rules.to_dict(), "deck": deck})
 
@@ -82,32 +89,43 @@ def first_call_bids(game: Game, seed: int) -> dict[int, list[tuple[int, Bid | No
     return seen
 
 
-def leader_for(rules: Rules, dealer: int, contractor: int, active: tuple[int, ...]) -> int:
+def leader_for(rules: Rules, dealer: int, contractor: int, active: tuple[int, ...],
+               players: int = 4) -> int:
     """Who leads the first trick of a contract won by ``contractor``."""
     if rules.first_lead == "contractor":
         return contractor
-    return next(seat for step in range(1, 5) if (seat := (dealer + step) % 4) in active)
+    return next(seat for step in range(1, players + 1)
+                if (seat := (dealer + step) % players) in active)
 
 
-def solve_deal(number: int, seed: str) -> Rows:
-    """Every row deal ``number`` gives (see the module's docstring)."""
-    rules = table_rules(number)
+def partner_of(seat: int, players: int) -> int | None:
+    """The seat's partner: across the table at four players, nobody at three."""
+    return (seat + 2) % 4 if players == 4 else None
+
+
+def solve_deal(number: int, seed: str, players: int = 4) -> Rows:
+    """Every row deal ``number`` of a ``players``-handed table gives (see the module's
+    docstring)."""
+    rules = table_rules(number, players)
     spec = rules.deck_spec
     rng = random.Random(f"{seed}:{number}")
-    game = Game.new(rules, rng.randrange(2**31), dealer=rng.randrange(4))
-    hands, kitty, dealer = list(game.hands), game.kitty, game.dealer
+    game = Game.new(rules, rng.randrange(2**31), dealer=rng.randrange(players))
+    hands = [*game.hands, *[0] * (4 - players)]
+    kitty, dealer = game.kitty, game.dealer
+    everyone = tuple(range(players))
     bids = first_call_bids(game, rng.randrange(2**31))
     rows = Rows()
     for seat, before in bids.items():
-        partners = (seat, (seat + 2) % 4)
+        partner = partner_of(seat, players)
+        mates = () if partner is None else (partner,)
         taken = hands[seat] | kitty
-        leader = leader_for(rules, dealer, seat, (0, 1, 2, 3))
+        leader = leader_for(rules, dealer, seat, everyone, players)
 
         def context(kitty_left: int, seat: int = seat,
                     before: list[tuple[int, Bid | None]] = before,
-                    leader: int = leader) -> Context:
-            return context_from_bids(rules.deck, kitty_left, leader == seat, seat,
-                                     ((seat + 2) % 4,), before)
+                    leader: int = leader, mates: tuple[int, ...] = mates) -> Context:
+            return context_from_bids(rules.deck, kitty_left, leader == seat, seat, mates,
+                                     before)
 
         for trump in (*Suit, None):
             kind: Kind = "no_trumps" if trump is None else "suit"
@@ -115,28 +133,30 @@ def solve_deal(number: int, seed: str) -> Rows:
             kept = taken & ~rules_discard(strain, taken, spec.kitty, spec.mask)
             dealt = list(hands)
             dealt[seat] = kept
-            position = Position(tuple(dealt), strain, leader,
+            position = Position(tuple(dealt), strain, leader, active=everyone,
                                 joker_any_time=trump is None and rules.nt_joker == "play_any_time")
-            tricks = FastSearch(position, partners).value()
+            tricks = FastSearch(position, (seat, *mates)).value()
             rows.add(kind, features(hands[seat], kind, trump, context(spec.kitty)), tricks)
             rows.add(kind, features(kept, kind, trump, context(0)), tricks)
-        _solve_misere(rows, rules, hands, seat, taken, dealer, context)
+        _solve_misere(rows, rules, hands, seat, taken, dealer, context, players)
     return rows
 
 
 def _solve_misere(rows: Rows, rules: Rules, hands: list[int], seat: int, taken: int,
-                  dealer: int, context: Callable[[int], Context]) -> None:
+                  dealer: int, context: Callable[[int], Context], players: int) -> None:
     """The misère rows of ``seat``: success when the seat, its partner out, takes no trick."""
     spec = rules.deck_spec
     joker_low = rules.joker_low_in_misere
     shed = shed_for_misere(cards_of(taken), spec.kitty, spec.mask, joker_low)
     kept = taken & ~sum(card.mask for card in shed)
-    active = tuple(sorted(s for s in range(4) if s != (seat + 2) % 4))
+    partner = partner_of(seat, players)
+    active = tuple(s for s in range(players) if s != partner)
     dealt = list(hands)
     dealt[seat] = kept
-    dealt[(seat + 2) % 4] = 0
+    if partner is not None:
+        dealt[partner] = 0
     strain = strain_for(None, joker_low)
-    position = Position(tuple(dealt), strain, leader_for(rules, dealer, seat, active),
+    position = Position(tuple(dealt), strain, leader_for(rules, dealer, seat, active, players),
                         active=active, joker_forced=rules.misere_joker_forced)
     opponents = tuple(s for s in active if s != seat)
     taken_tricks = FastSearch(position, (seat,), maximisers=opponents).value()
@@ -150,11 +170,11 @@ def chunk_path(out: Path, chunk: int) -> Path:
     return out / f"chunk-{chunk:05d}.npz"
 
 
-def write_chunk(out: Path, chunk: int, seed: str) -> int:
+def write_chunk(out: Path, chunk: int, seed: str, players: int = 4) -> int:
     """Solve the deals of chunk ``chunk`` and write them; how many rows it holds."""
     rows = Rows()
     for number in range(chunk * CHUNK_DEALS, (chunk + 1) * CHUNK_DEALS):
-        dealt = solve_deal(number, seed)
+        dealt = solve_deal(number, seed, players)
         for kind in KINDS:
             rows.features[kind] += dealt.features[kind]
             rows.targets[kind] += dealt.targets[kind]
@@ -174,9 +194,15 @@ SEED_FILE = "seed.txt"
 """Names the seed a data folder's chunks were dealt from."""
 
 
+def data_label(seed: str, players: int) -> str:
+    """What a data folder's deals are dealt from: the seed, and the players where not four."""
+    return seed if players == 4 else f"{seed} ({players} players)"
+
+
 def check_seed(out: Path, seed: str) -> None:
-    """Remember ``seed`` as the data folder's, or refuse another (``ValueError``): chunks of
-    two seeds in one folder would share their numbers and so their deals' place."""
+    """Remember ``seed`` (a :func:`data_label`) as the data folder's, or refuse another
+    (``ValueError``): chunks of two seeds, or two table sizes, in one folder would share
+    their numbers and so their deals' place."""
     path = out / SEED_FILE
     if not path.exists():
         path.write_text(seed + "\n", encoding="utf-8")
@@ -201,19 +227,22 @@ def load_chunks(out: Path) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
 
 
 def generate(out: Path, deals: int, seed: str, jobs: int,
-             progress: Callable[[int], None]) -> int:
-    """Write every missing chunk of the first ``deals`` deals into ``out`` with ``jobs``
-    processes, calling ``progress`` with the number of deals done after each chunk; how
-    many chunks were written."""
+             progress: Callable[[int], None], players: int = 4) -> int:
+    """Write every missing chunk of the first ``deals`` deals of ``players``-handed tables
+    into ``out`` with ``jobs`` processes, calling ``progress`` with the number of deals done
+    after each chunk; how many chunks were written."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
+    if players not in TABLES:
+        raise ValueError(f"the evaluator learns {' and '.join(map(str, TABLES))} players, "
+                         f"not {players}")
     out.mkdir(parents=True, exist_ok=True)
-    check_seed(out, seed)
+    check_seed(out, data_label(seed, players))
     missing = missing_chunks(out, deals)
     done = (-(-deals // CHUNK_DEALS) - len(missing)) * CHUNK_DEALS
     progress(done)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(write_chunk, out, chunk, seed) for chunk in missing]
+        futures = [pool.submit(write_chunk, out, chunk, seed, players) for chunk in missing]
         for future in as_completed(futures):
             future.result()
             done += CHUNK_DEALS

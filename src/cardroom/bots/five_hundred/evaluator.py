@@ -34,8 +34,10 @@ from cardroom.games.five_hundred.rules import DECKS
 Kind = Literal["suit", "no_trumps", "misere"]
 KINDS: tuple[Kind, ...] = ("suit", "no_trumps", "misere")
 """The evaluator's three models: a trump suit (any of the four), no trumps, and misère."""
-LEARNED_DECKS = ("43", "45", "46", "43-red-trump-4")
-"""The four-handed decks the model learned (its training deals cycle through them)."""
+LEARNED_DECKS: dict[int, tuple[str, ...]] = {4: ("43", "45", "46", "43-red-trump-4"),
+                                             3: ("33",)}
+"""The decks each table size's model learned, by players (its training deals cycle through
+them)."""
 TRICK_OUTCOMES = TRICKS_PER_HAND + 1
 """The trick models predict a probability for each count from 0 to 10."""
 TRUMP_PLACES = 14
@@ -59,7 +61,14 @@ eights or bid no nine with a laydown ten: bench/RESULTS.md)."""
 LEVEL_CONFIDENCE = 0.5
 """A hand is worth a level in a strain (:meth:`Evaluator.levels`) when it makes it at least
 this often."""
-MODEL_FILE = "evaluator.npz"
+MODEL_FILES = {4: "evaluator.npz", 3: "evaluator-three.npz"}
+"""Each table size's model, by players: a seat with a partner and a seat alone take their
+tricks differently, so each size learns from its own deals."""
+
+
+def learned(players: int, deck: str) -> bool:
+    """Whether an evaluator was fitted for this table: its size and its deck."""
+    return deck in LEARNED_DECKS.get(players, ())
 
 
 @dataclass(frozen=True)
@@ -259,14 +268,18 @@ class Evaluator:
         return result
 
     def levels(self, hand: int, context: Context,
-               needed: Callable[[int], float] = lambda level: LEVEL_CONFIDENCE
+               needed: Callable[[int], float] = lambda level: LEVEL_CONFIDENCE,
+               strains: dict[Suit | None, np.ndarray] | None = None
                ) -> dict[Suit | None, int]:
         """The highest level (6 to 10) the hand makes at least ``needed(level)`` of the time
         in each strain, after :func:`discounted` (0: not even six). By default
         :data:`LEVEL_CONFIDENCE`: what a sound bidder with this hand would call, for reading
-        the calls of the hands of sampled deals."""
+        the calls of the hands of sampled deals. ``strains``: the hand's :meth:`strains`
+        in this context, when the caller has them already."""
         levels: dict[Suit | None, int] = {}
-        for strain, distribution in self.strains(hand, context).items():
+        if strains is None:
+            strains = self.strains(hand, context)
+        for strain, distribution in strains.items():
             tail = np.cumsum(discounted(distribution, strain)[::-1])[::-1]
             levels[strain] = max((level for level in range(6, TRICKS_PER_HAND + 1)
                                   if tail[level] >= needed(level)), default=0)
@@ -279,9 +292,11 @@ class Evaluator:
 
 
 @cache
-def shipped() -> Evaluator:
-    """The evaluator shipped inside the package (loaded once per process)."""
-    data = resources.files("cardroom.bots.five_hundred").joinpath(MODEL_FILE).read_bytes()
+def shipped(players: int = 4) -> Evaluator:
+    """The evaluator shipped inside the package for a table of ``players`` (loaded once per
+    process)."""
+    name = MODEL_FILES[players]
+    data = resources.files("cardroom.bots.five_hundred").joinpath(name).read_bytes()
     return load_bytes(data)
 
 

@@ -44,7 +44,7 @@ from cardroom.bots.five_hundred.bidding import (
     sane_bid,
     unexplained_calls,
 )
-from cardroom.bots.five_hundred.evaluator import LEARNED_DECKS
+from cardroom.bots.five_hundred.evaluator import learned
 from cardroom.bots.five_hundred.knowledge import contract_bid, dead_cards, players_of
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
@@ -53,6 +53,7 @@ from cardroom.bots.five_hundred.tactics import MatchCall, Tactic, match_bid
 from cardroom.bots.five_hundred.valuation import misere_danger
 from cardroom.bots.five_hundred.valued_bids import (
     discard_values,
+    hand_strains,
     sure_levels,
     valued_bid,
     view_levels,
@@ -91,10 +92,6 @@ bids; ``sampled``, by solving sampled deals for each bid
 30 points a deal to the rules bot's bidding, bench/RESULTS.md). The valued and the rules
 bids then go through the match tactics and the sampled sanity check; the sampled ones are
 made as found."""
-VALUED_PLAYERS = (4,)
-"""Tables the valued bidding plays at: the evaluator learned four-handed deals of the decks
-it names (:data:`~cardroom.bots.five_hundred.evaluator.LEARNED_DECKS`); other tables bid as
-the rules bot does."""
 VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere")
 """The calls besides trick bids that the valued bidding weighs; the rules bot's choice of
 any other no-tricks bid (Nello, Across The Corner or The Table, double nullo …) stands."""
@@ -203,8 +200,7 @@ class SearchBot:
 
     def _valued(self, view: FiveHundredView) -> bool:
         """Whether the bot bids (and exchanges) by the learned evaluator at this table."""
-        return (self.bidding == "valued" and players_of(view) in VALUED_PLAYERS
-                and view["rules"]["deck"] in LEARNED_DECKS)
+        return self.bidding == "valued" and learned(players_of(view), view["rules"]["deck"])
 
     def _discard_prior(self, view: FiveHundredView) -> DiscardPrior | None:
         """The evaluator's ranking of the kitty discards of a trick contract, for the
@@ -232,13 +228,15 @@ class SearchBot:
             if action is not None:
                 self.call_tactic = None
             return action
-        levels = view_levels(view)
-        valued = valued_bid(view)
+        strains = hand_strains(view)
+        levels = view_levels(view, strains=strains)
+        valued = valued_bid(view, strains=strains)
         if valued is None:  # the seat may not pass and values no bid: the rules bot's call
             return self._checked(view, by_rule, self.heuristic.levels(Table(view)), deadline,
                                  samples)
-        return self._checked(view, match_bid(view, levels, valued, sure_levels(view)), levels,
-                             deadline, samples, valued=True)
+        return self._checked(view, match_bid(view, levels, valued,
+                                             sure_levels(view, strains=strains)),
+                             levels, deadline, samples, valued=True)
 
     def _checked(self, view: FiveHundredView, call: MatchCall, levels: dict[Suit | None, int],
                  deadline: float, samples: int, valued: bool = False) -> str:

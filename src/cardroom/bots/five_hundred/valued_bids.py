@@ -36,7 +36,7 @@ from cardroom.bots.five_hundred.evaluator import (
     features,
     shipped,
 )
-from cardroom.bots.five_hundred.knowledge import TRICKS_PER_HAND, team_of
+from cardroom.bots.five_hundred.knowledge import TRICKS_PER_HAND, players_of, team_of
 from cardroom.bots.seen import hand_of, mask_of_texts, seat_of
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred import Bid, Contract
@@ -82,6 +82,23 @@ def bidding_context(view: FiveHundredView, kitty: int | None = None) -> Context:
     partners = [mate for mate in team_of(view, seat) if mate != seat]
     return context_from_bids(deck, DECKS[deck].kitty if kitty is None else kitty, leads, seat,
                              partners, bids, read_partners=False)
+
+
+Strains = dict[Suit | None, np.ndarray]
+"""The evaluator's trick distribution of a hand in each strain (:meth:`Evaluator.strains`)."""
+
+
+def evaluator_for(view: FiveHundredView) -> Evaluator:
+    """The shipped evaluator of the view's table size."""
+    return shipped(players_of(view))
+
+
+def hand_strains(view: FiveHundredView, evaluator: Evaluator | None = None) -> Strains:
+    """The seat's hand valued in every strain in the bidding as it stands: computed once a
+    decision and handed to :func:`bid_points`, :func:`view_levels` and :func:`sure_levels`,
+    which would each compute it again."""
+    return (evaluator or evaluator_for(view)).strains(mask_of_texts(hand_of(view)),
+                                                      bidding_context(view))
 
 
 def trick_bid_points(rules: dict[str, Any], bid: Bid, distribution: np.ndarray) -> float:
@@ -133,15 +150,16 @@ def level_chance_needed(tricks: int) -> float:
     return HIGH_LEVEL_MAKE_CHANCE.get(tricks, MIN_MAKE_CHANCE)
 
 
-def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None) -> dict[str, float]:
+def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None,
+               strains: Strains | None = None) -> dict[str, float]:
     """The expected points of passing and of every legal trick and plain no-tricks bid
     (misère, open misère) that the hand makes often enough (:func:`make_chance_needed`), by
-    action."""
-    evaluator = evaluator or shipped()
+    action (``strains``: :func:`hand_strains`, when the caller has it)."""
+    evaluator = evaluator or evaluator_for(view)
     rules = view["rules"]
     hand = mask_of_texts(hand_of(view))
     context = bidding_context(view)
-    strains = evaluator.strains(hand, context)
+    strains = strains or evaluator.strains(hand, context)
     misere: float | None = None
     points: dict[str, float] = {}
     for action in view["legal_actions"]:
@@ -163,12 +181,13 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None) -> dic
     return points
 
 
-def valued_bid(view: FiveHundredView, evaluator: Evaluator | None = None) -> str | None:
+def valued_bid(view: FiveHundredView, evaluator: Evaluator | None = None,
+               strains: Strains | None = None) -> str | None:
     """The bid with the best expected score, ``"pass"`` when none beats passing (by
     :data:`OVER_PARTNER_MARGIN` when the partner holds the high bid) or none is made often
     enough (:func:`make_chance_needed`), or ``None`` when the seat may not pass and no bid
     is made often enough."""
-    points = bid_points(view, evaluator)
+    points = bid_points(view, evaluator, strains)
     bids = {action: value for action, value in points.items() if action != "pass"}
     if not bids:
         return "pass" if "pass" in points else None
@@ -181,15 +200,16 @@ def valued_bid(view: FiveHundredView, evaluator: Evaluator | None = None) -> str
     return best if bids[best] > points["pass"] + margin else "pass"
 
 
-def view_levels(view: FiveHundredView, evaluator: Evaluator | None = None
-                ) -> dict[Suit | None, int]:
+def view_levels(view: FiveHundredView, evaluator: Evaluator | None = None,
+                strains: Strains | None = None) -> dict[Suit | None, int]:
     """The evaluator's levels (:meth:`~cardroom.bots.five_hundred.evaluator.Evaluator.levels`)
     of the seat's own hand, in the bidding as it stands."""
-    return (evaluator or shipped()).levels(mask_of_texts(hand_of(view)), bidding_context(view))
+    return (evaluator or evaluator_for(view)).levels(
+        mask_of_texts(hand_of(view)), bidding_context(view), strains=strains)
 
 
-def sure_levels(view: FiveHundredView, evaluator: Evaluator | None = None
-                ) -> dict[Suit | None, int]:
+def sure_levels(view: FiveHundredView, evaluator: Evaluator | None = None,
+                strains: Strains | None = None) -> dict[Suit | None, int]:
     """The highest level (6 to 10) in each strain that the hand makes at least
     :data:`MIN_MAKE_CHANCE` of the time, after the table-play discount (0: not even six). The
     match tactics win safely within these: :func:`view_levels` counts a level the hand makes
@@ -197,8 +217,9 @@ def sure_levels(view: FiveHundredView, evaluator: Evaluator | None = None
     (bench/RESULTS.md). The surer chance an eight or nine needs as the hand's own bid
     (:data:`HIGH_LEVEL_MAKE_CHANCE`) is not asked: a contract that wins the match at once is
     worth a little more risk than one that only scores."""
-    return (evaluator or shipped()).levels(mask_of_texts(hand_of(view)), bidding_context(view),
-                                           lambda level: MIN_MAKE_CHANCE)
+    return (evaluator or evaluator_for(view)).levels(
+        mask_of_texts(hand_of(view)), bidding_context(view), lambda level: MIN_MAKE_CHANCE,
+        strains)
 
 
 def discard_values(view: FiveHundredView, bid: Bid, trump: Suit | None,
@@ -206,7 +227,7 @@ def discard_values(view: FiveHundredView, bid: Bid, trump: Suit | None,
                    ) -> list[float]:
     """The expected points of the contract ``bid`` after each candidate discard (a mask of
     the cards put back), the ten cards kept valued with the kitty taken."""
-    evaluator = evaluator or shipped()
+    evaluator = evaluator or evaluator_for(view)
     hand = mask_of_texts(hand_of(view))
     context = bidding_context(view, kitty=0)
     kind: Kind = "suit" if trump is not None else "no_trumps"
