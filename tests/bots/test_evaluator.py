@@ -137,6 +137,7 @@ def _check_rows(players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 @pytest.mark.parametrize("players", [4, 3])
 def test_the_shipped_model_predicts_solved_deals_it_never_saw(players: int) -> None:
     model = shipped(players)
+    assert model.table_play_loss == ev.TABLE_PLAY_LOSS[players]
     for kind, (rows, tricks) in _check_rows(players).items():
         if kind == "misere":
             chances = model.misere_chances(rows)

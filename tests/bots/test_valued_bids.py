@@ -14,7 +14,7 @@ import pytest
 
 from cardroom.bots.five_hundred import valued_bids
 from cardroom.bots.five_hundred.bidding import choose_discard, plain_discards
-from cardroom.bots.five_hundred.evaluator import at_least, discounted, shipped
+from cardroom.bots.five_hundred.evaluator import at_least, shipped
 from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.bots.five_hundred.tactics import match_bid
 from cardroom.bots.five_hundred.valued_bids import (
@@ -211,7 +211,7 @@ def test_a_safe_winning_bid_is_one_the_hand_makes_often_enough() -> None:
 
 def made_chance(strains: dict[Suit | None, Any], bid: Bid) -> float:
     """The evaluator's chance, after the table-play discount, that ``bid`` is made."""
-    return at_least(discounted(strains[bid.trump], bid.trump), bid.tricks)
+    return at_least(shipped().discounted(strains[bid.trump], bid.trump), bid.tricks)
 
 
 def cards_of_seed(rules: Rules, seed: int) -> list[str]:

@@ -5,7 +5,7 @@ For every legal trick bid the evaluator gives the distribution of the tricks the
 takes in its strain after the kitty exchange (reading the partner's and opponents' calls so
 far); a no-tricks bid gets the chance that the hand, after its exchange, takes no trick.
 The distribution is moved down by
-:data:`~cardroom.bots.five_hundred.evaluator.TABLE_PLAY_DISCOUNT` tricks (it was learned from
+:data:`~cardroom.bots.five_hundred.evaluator.TABLE_PLAY_LOSS` (it was learned from
 double-dummy play, which is kinder to the contractor than a table where nobody sees the
 cards), bids it makes less than :data:`MIN_MAKE_CHANCE` of the time (more at eight and up:
 :data:`HIGH_LEVEL_MAKE_CHANCE`) are left out, and the rest are scored with the table's rules:
@@ -32,7 +32,6 @@ from cardroom.bots.five_hundred.evaluator import (
     Kind,
     at_least,
     context_from_bids,
-    discounted,
     features,
     shipped,
 )
@@ -170,7 +169,7 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None,
             continue
         bid = Bid.parse(action[4:])
         if bid.contract is Contract.TRICKS:
-            distribution = discounted(strains[bid.trump], bid.trump)
+            distribution = evaluator.discounted(strains[bid.trump], bid.trump)
             if at_least(distribution, bid.tricks) >= level_chance_needed(bid.tricks):
                 points[action] = trick_bid_points(rules, bid, distribution)
         elif bid.contract in (Contract.MISERE, Contract.OPEN_MISERE):
@@ -233,6 +232,6 @@ def discard_values(view: FiveHundredView, bid: Bid, trump: Suit | None,
     kind: Kind = "suit" if trump is not None else "no_trumps"
     rows = np.asarray([features(hand & ~discard, kind, trump, context)
                        for discard in candidates])
-    return [trick_bid_points(view["rules"], bid, discounted(distribution, trump))
+    return [trick_bid_points(view["rules"], bid, evaluator.discounted(distribution, trump))
             for distribution in evaluator.trick_distributions(kind, rows)]
 
