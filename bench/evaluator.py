@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardroom.bots.five_hundred.evaluator import shipped
+from cardroom.tools.evaluator_data import check_players
 from cardroom.tools.evaluator_training import split_rows
 
 EDGES = (0.2, 0.4, 0.6, 0.8)
@@ -37,6 +38,7 @@ def main(data: Annotated[Path, typer.Option(help="The training data.")]
                                                    "of.")] = 4) -> None:
     """Print the shipped evaluator's calibration on the held-out chunks of ``data``."""
     console = Console()
+    check_players(data, players)
     model = shipped(players)
     splits = split_rows(data)
     for kind in ("suit", "no_trumps"):

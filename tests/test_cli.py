@@ -323,3 +323,10 @@ def test_evaluator_generate_goes_on_where_it_stopped_and_train_refuses_too_littl
                                   str(tmp_path / "model.npz")])
     assert trained.exit_code == 1 and "too few chunks" in trained.output
     assert not (tmp_path / "model.npz").exists()
+    # a folder of four-handed deals never becomes the three-handed model
+    three = runner.invoke(app, ["evaluator", "train", "--players", "3", "--data", str(out),
+                                "--model", str(tmp_path / "three.npz")])
+    assert three.exit_code == 1 and "4-handed deals, not 3-handed" in three.output
+    assert not (tmp_path / "three.npz").exists()
+    unknown = runner.invoke(app, ["evaluator", "train", "--players", "6"])
+    assert unknown.exit_code == 1 and "no evaluator is made for 6 players" in unknown.output

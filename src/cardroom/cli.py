@@ -507,8 +507,9 @@ app.add_typer(evaluator_app, name="evaluator")
 
 @evaluator_app.command("generate", cls=ReadableCommand)
 def evaluator_generate(
-    out: Annotated[Path, typer.Option(help="Folder of the data's chunk files.")]
-    = Path("data/evaluator"),
+    out: Annotated[Path | None, typer.Option(
+        help="Folder of the data's chunk files (default: data/evaluator, or "
+             "data/evaluator-3 for three players).")] = None,
     deals: Annotated[int, typer.Option(help="Deals in all (chunks already written are "
                                             "kept: a stopped run goes on where it was).")]
     = 20_000,
@@ -521,9 +522,10 @@ def evaluator_generate(
     evaluator's training."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from cardroom.tools.evaluator_data import generate
+    from cardroom.tools.evaluator_data import data_folder, generate
 
     console = _console()
+    out = out or data_folder(players)
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())
     try:
@@ -538,8 +540,9 @@ def evaluator_generate(
 
 @evaluator_app.command("train", cls=ReadableCommand)
 def evaluator_train(
-    data: Annotated[Path, typer.Option(help="Folder of the data's chunk files.")]
-    = Path("data/evaluator"),
+    data: Annotated[Path | None, typer.Option(
+        help="Folder of the data's chunk files (default: the table size's, as generate "
+             "writes it).")] = None,
     model: Annotated[Path | None, typer.Option(
         help="Where to write the fitted evaluator (default: the model the bots load for "
              "the table size).")] = None,
@@ -551,12 +554,18 @@ def evaluator_train(
     from rich.table import Table as RichTable
 
     from cardroom.bots.five_hundred.evaluator import MODEL_FILES
+    from cardroom.tools.evaluator_data import check_players, data_folder
     from cardroom.tools.evaluator_training import train
 
     console = _console()
     if players not in MODEL_FILES:
         raise _fail(console, f"no evaluator is made for {players} players")
+    data = data or data_folder(players)
     model = model or Path("src/cardroom/bots/five_hundred") / MODEL_FILES[players]
+    try:
+        check_players(data, players)
+    except ValueError as error:
+        raise _fail(console, str(error)) from None
     try:
         with console.status("fitting the suit, no-trumps and misère models"):
             fits = train(data, model, seed)

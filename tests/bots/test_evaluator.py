@@ -4,7 +4,9 @@ within the error bench/RESULTS.md states, and its training writes a model that l
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -116,13 +118,50 @@ def test_the_data_is_the_same_from_the_same_seed_and_a_stopped_run_goes_on(
     assert all(np.array_equal(first[name], again[name]) for name in first.files)
 
 
-def test_three_handed_data_has_every_seat_alone_and_its_own_seed(tmp_path: Path) -> None:
+FOUR_HANDED_DEAL_0 = "259c0a7669c4773c"
+"""The start of the SHA-256 of deal 0's rows (seed ``seed-x``), four-handed: the data the
+shipped four-handed model was fitted on is dealt and solved the same way whatever else the
+generator learns to do."""
+
+
+def rows_digest(rows: evaluator_data.Rows) -> str:
+    """A fingerprint of every row and target."""
+    digest = hashlib.sha256()
+    for name, array in sorted(rows.arrays().items()):
+        digest.update(name.encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()[:16]
+
+
+def test_four_handed_data_is_dealt_and_solved_as_the_shipped_model_learned_it() -> None:
+    assert rows_digest(solve_deal(0, "seed-x")) == FOUR_HANDED_DEAL_0
+
+
+def test_three_handed_data_has_every_seat_alone_and_its_own_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    solves: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    real = evaluator_data.FastSearch
+
+    def recording(position: Any, side: Any, **options: Any) -> Any:
+        solves.append((tuple(position.active), tuple(side)))
+        return real(position, side, **options)
+
+    monkeypatch.setattr(evaluator_data, "FastSearch", recording)
     rows = solve_deal(0, "seed-x", players=3)
     assert len(rows.targets["suit"]) == 24  # 3 seats x 4 suits x (dealt, kept)
     assert len(rows.targets["misere"]) == 6
-    assert generate(tmp_path / "three", 1, "seed-x", 1, lambda done: None, players=3) == 1
+    # every seat, in five strains and a misère, plays alone against both others
+    assert sorted(set(solves)) == [((0, 1, 2), (seat,)) for seat in range(3)]
+    assert len(solves) == 18
+    monkeypatch.setattr(evaluator_data, "CHUNK_DEALS", 1)
+    three = tmp_path / "three"
+    assert generate(three, 1, "seed-x", 1, lambda done: None, players=3) == 1
+    assert evaluator_data.data_players(three) == 3
     with pytest.raises(ValueError, match="players"):
-        generate(tmp_path / "three", 1, "seed-x", 1, lambda done: None)  # a four-handed run
+        generate(three, 1, "seed-x", 1, lambda done: None)  # a four-handed run
+    with pytest.raises(ValueError, match="3-handed deals, not 4-handed"):
+        evaluator_data.check_players(three, 4)  # fitting a four-handed model on them
+    evaluator_data.check_players(three, 3)
     with pytest.raises(ValueError, match="not 5"):
         generate(tmp_path / "five", 1, "seed-x", 1, lambda done: None, players=5)
 

@@ -132,10 +132,12 @@ def test_passing_is_worth_the_high_bids_expected_result_for_its_side() -> None:
     assert for_us == -against
 
 
-def test_five_handed_tables_bid_as_the_rules_bot() -> None:
+def test_five_and_two_handed_tables_bid_as_the_rules_bot_and_three_handed_by_value() -> None:
     bot = SearchBot(1)
-    game = Game.new(Rules.preset("five-handed"), seed=2)
-    assert not bot._valued(game.view(game.to_act))
+    for preset, valued in (("five-handed", False), ("two-handed", False),
+                           ("three-handed", True)):
+        game = Game.new(Rules.preset(preset), seed=2)
+        assert bot._valued(game.view(game.to_act)) is valued, preset
     four = Game.new(Rules.preset("online"), seed=2)
     assert bot._valued(four.view(four.to_act))
     assert not SearchBot(1, bidding="rules")._valued(four.view(four.to_act))

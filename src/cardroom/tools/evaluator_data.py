@@ -20,6 +20,7 @@ the same chunk. Run ``cardroom evaluator generate --deals 20000 --out data/evalu
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,7 +145,8 @@ def solve_deal(number: int, seed: str, players: int = 4) -> Rows:
 
 def _solve_misere(rows: Rows, rules: Rules, hands: list[int], seat: int, taken: int,
                   dealer: int, context: Callable[[int], Context], players: int) -> None:
-    """The misère rows of ``seat``: success when the seat, its partner out, takes no trick."""
+    """The misère rows of ``seat``: success when the seat takes no trick (its partner, at
+    four players, sitting out)."""
     spec = rules.deck_spec
     joker_low = rules.joker_low_in_misere
     shed = shed_for_misere(cards_of(taken), spec.kitty, spec.mask, joker_low)
@@ -197,6 +199,30 @@ SEED_FILE = "seed.txt"
 def data_label(seed: str, players: int) -> str:
     """What a data folder's deals are dealt from: the seed, and the players where not four."""
     return seed if players == 4 else f"{seed} ({players} players)"
+
+
+def data_players(out: Path) -> int | None:
+    """The table size of the deals in data folder ``out``, from its seed's label (``None``:
+    the folder holds no deals)."""
+    path = out / SEED_FILE
+    if not path.exists():
+        return None
+    found = re.search(r"\((\d+) players\)$", path.read_text(encoding="utf-8").strip())
+    return int(found.group(1)) if found else 4
+
+
+def check_players(out: Path, players: int) -> None:
+    """Refuse (``ValueError``) to read ``out`` as data of ``players``-handed deals when its
+    deals are of another table size: a model fitted on them would value every hand wrongly."""
+    found = data_players(out)
+    if found is not None and found != players:
+        raise ValueError(f"{out} holds {found}-handed deals, not {players}-handed: "
+                         f"use --players {found} or another folder")
+
+
+def data_folder(players: int) -> Path:
+    """The default folder of a table size's data."""
+    return Path("data/evaluator" if players == 4 else f"data/evaluator-{players}")
 
 
 def check_seed(out: Path, seed: str) -> None:

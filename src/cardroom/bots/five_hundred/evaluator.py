@@ -10,9 +10,11 @@ worth of the ten cards kept, which is how the exchange compares discards.
 
 Suits share one model: the hand is described relative to the strain (its trumps by their
 place in the trump order, then its other suits by length), so a spade hand and the same
-hand in hearts read alike. The shipped models (a multinomial logistic regression for the
-tricks, a small network for the misère: whichever fitted the held-out deals better) are
-stored as weights in ``evaluator.npz`` beside this module and run with numpy alone: no
+hand in hearts read alike. Each table size has its own models, fitted on its own deals
+(:data:`MODEL_FILES`: ``evaluator.npz`` for four players, ``evaluator-three.npz`` for
+three): for each, a multinomial logistic regression or a small network, whichever fitted the
+held-out deals better (four players: logistic tricks and a network misère; three: networks
+throughout). They are stored as weights beside this module and run with numpy alone: no
 training library is needed to play.
 """
 
@@ -37,7 +39,9 @@ KINDS: tuple[Kind, ...] = ("suit", "no_trumps", "misere")
 LEARNED_DECKS: dict[int, tuple[str, ...]] = {4: ("43", "45", "46", "43-red-trump-4"),
                                              3: ("33",)}
 """The decks each table size's model learned, by players (its training deals cycle through
-them)."""
+them). The three-handed model learned the ``three-handed`` preset's rules only; house options
+beside that deck (how the joker plays in no trumps, who leads) are valued as if they were
+the preset's."""
 TRICK_OUTCOMES = TRICKS_PER_HAND + 1
 """The trick models predict a probability for each count from 0 to 10."""
 TRUMP_PLACES = 14
@@ -83,7 +87,8 @@ class Context:
     """What a seat knows besides its cards when it values its hand for a contract."""
 
     deck: str
-    """The rules' deck name (``43``, ``45``, ``46``, ``43-red-trump-4``)."""
+    """The rules' deck name (:data:`LEARNED_DECKS`: ``43``, ``45``, ``46``,
+    ``43-red-trump-4`` at four players, ``33`` at three)."""
     kitty: int
     """Cards the contractor still takes from the kitty (0: the exchange is done)."""
     leads: bool
@@ -308,10 +313,14 @@ class Evaluator:
         return float(self.misere_chances(row)[0])
 
 
-@cache
 def shipped(players: int = 4) -> Evaluator:
     """The evaluator shipped inside the package for a table of ``players`` (loaded once per
-    process)."""
+    process and table size, however the size is spelled)."""
+    return _shipped(players)
+
+
+@cache
+def _shipped(players: int) -> Evaluator:
     name = MODEL_FILES[players]
     data = resources.files("cardroom.bots.five_hundred").joinpath(name).read_bytes()
     return load_bytes(data, TABLE_PLAY_LOSS[players])

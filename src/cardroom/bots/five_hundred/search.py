@@ -12,11 +12,11 @@ is still too big to solve in time, or no sample finishes, it plays as the rules 
 says why (:attr:`SearchBot.last_reason`, logged at debug level). The kitty exchange and the
 joker's nomination compare their choices the same way, over whole deals
 (:mod:`cardroom.bots.five_hundred.bidding`, which can bid by sampling as well). At
-four-handed tables it bids by the expected score of each bid and ranks its kitty discards
-with the learned hand evaluator (:mod:`cardroom.bots.five_hundred.valued_bids`); elsewhere
-its bids are the rules bot's; either way with the match score in mind, checked and raised on
-solved sampled deals (:func:`~cardroom.bots.five_hundred.bidding.sane_bid`). Nello's gift is
-the rules bot's.
+four- and three-handed tables with a deck an evaluator learned it bids by the expected score
+of each bid and ranks its kitty discards with the learned hand evaluator of its table size
+(:mod:`cardroom.bots.five_hundred.valued_bids`); elsewhere its bids are the rules bot's;
+either way with the match score in mind, checked and raised on solved sampled deals
+(:func:`~cardroom.bots.five_hundred.bidding.sane_bid`). Nello's gift is the rules bot's.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
