@@ -15,7 +15,8 @@ import pytest
 from cardroom.bots.five_hundred import valued_bids
 from cardroom.bots.five_hundred.bidding import choose_discard, plain_discards
 from cardroom.bots.five_hundred.evaluator import at_least, shipped
-from cardroom.bots.five_hundred.search import SearchBot
+from cardroom.bots.five_hundred.rules_bot import RulesBot
+from cardroom.bots.five_hundred.search import CALLED_PARTNER_WORTH, SearchBot
 from cardroom.bots.five_hundred.tactics import match_bid
 from cardroom.bots.five_hundred.valued_bids import (
     MIN_MAKE_CHANCE,
@@ -221,3 +222,23 @@ def cards_of_seed(rules: Rules, seed: int) -> list[str]:
     cards = list(cards_of(rules.deck_spec.mask))
     random.Random(f"safe-{seed}").shuffle(cards)
     return [str(card) for card in cards[:10]]
+
+
+def test_at_five_players_the_search_bot_counts_on_its_called_partner() -> None:
+    """A five-player contractor names a card it lacks and its holder (two at eight and up)
+    plays with it: the search bot values that partner as CALLED_PARTNER_WORTH partners where
+    the rules bot counts one, so it opens hands the rules bot passes and bids the rules bot's
+    strain higher."""
+    assert CALLED_PARTNER_WORTH > 1.0
+    rules = Rules.preset("five-handed")
+    opened = {"rules": 0, "search": 0}
+    for seed in range(40):
+        game = Game.new(rules, seed=seed)
+        view = game.view(game.to_act)
+        careful, bold = RulesBot(1).choose(view), SearchBot(1).choose(view)
+        opened["rules"] += careful != "pass"
+        opened["search"] += bold != "pass"
+        if careful != "pass":
+            mine, theirs = Bid.parse(bold[4:]), Bid.parse(careful[4:])
+            assert mine.trump == theirs.trump and mine.tricks > theirs.tricks, (careful, bold)
+    assert opened["rules"] <= 10 and opened["search"] >= 25, opened

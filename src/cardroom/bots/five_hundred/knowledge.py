@@ -83,17 +83,17 @@ valued its ten cards as against three opponents' and passed out about 70% of the
 making every trick contract it bid."""
 
 
-def expected_partners(view: FiveHundredView, seat: int) -> float:
-    """How many partners will help a contract ``seat`` wins: its teammates, one called
-    partner with five players, none with three; with two, the dead hands' worth
-    (:data:`DEAD_HAND_PARTNERS`)."""
+def expected_partners(view: FiveHundredView, seat: int, called: float = 1.0) -> float:
+    """How many partners will help a contract ``seat`` wins: its teammates; with five
+    players the called partner, worth ``called`` partners; none with three; with two, the
+    dead hands' worth (:data:`DEAD_HAND_PARTNERS`)."""
     mates = len(team_of(view, seat)) - 1
     if mates:
         return float(mates)
     players = players_of(view)
     if players == 2:
         return DEAD_HAND_PARTNERS
-    return 1.0 if players == 5 else 0.0
+    return called if players == 5 else 0.0
 
 
 def holds_joker(view: FiveHundredView) -> bool:

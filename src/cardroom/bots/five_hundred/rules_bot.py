@@ -189,10 +189,15 @@ class RulesBot:
 
     name = "rules"
 
-    def __init__(self, seed: int = 0, match_tactics: bool = False) -> None:
+    def __init__(self, seed: int = 0, match_tactics: bool = False,
+                 called_partner: float = 1.0) -> None:
         self.seed = seed  # deterministic; the seed keeps the registry uniform
         self.helper = SimpleBot(seed)
         self.match_tactics = match_tactics
+        self.called_partner = called_partner
+        """How many partners a five-player contractor's called partner is worth when the
+        hand is valued (the rules bot: one; the search bot counts more:
+        :data:`~cardroom.bots.five_hundred.search.CALLED_PARTNER_WORTH`)."""
         """Bid with the match score in mind
         (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
         bot itself bids on the hand alone."""
@@ -245,7 +250,7 @@ class RulesBot:
         """The highest level worth bidding in each strain, counting partner's support."""
         view = table.view
         levels = hand_levels(table.hand, table.deck, table.kitty_size,
-                             expected_partners(view, table.seat))
+                             expected_partners(view, table.seat, self.called_partner))
         high = view["high_bid"]
         mates = sorted(table.friends - {table.seat})
         partner_bid = next((bid for bid in (_last_trick_bid(view["bidding"], mate)
