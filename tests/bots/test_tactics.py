@@ -7,7 +7,7 @@ import random
 from functools import partial
 from typing import Any
 
-from cardroom.bots import RulesBot, SearchBot
+from cardroom.bots import GameBot, RulesBot, SearchBot, make_bot
 from cardroom.bots.five_hundred.rules_bot import Table
 from cardroom.bots.five_hundred.tactics import STOP_STRETCH
 from cardroom.games.five_hundred import Bid, Game, Rules
@@ -134,3 +134,18 @@ def test_the_search_bots_winning_call_keeps_its_tactic_through_the_exchange() ->
         assert bots[contractor].call_tactic == tactic_of_call[contractor], seed
         named += tactic_of_call[contractor] is not None
     assert named >= 3, named
+
+
+def test_a_bot_made_by_its_registry_name_says_its_calls_tactic() -> None:
+    """The arena makes bots by name (``search`` …): the registry's wrapper must pass on the
+    tactic of the game bot's call, or every contract is tallied as the hand's own bid."""
+    bot = GameBot("rules", seed=1)
+    bot._bots["500"] = tactical(1)
+    assert bot.call_tactic is None
+    assert bot.choose(after_seven_hearts([350, 0])).startswith("bid ")
+    assert bot.call_tactic == "stop"
+    bot.choose(after_seven_hearts([0, 0]))
+    assert bot.call_tactic is None
+    searching = make_bot("search", seed=0)
+    searching.choose(after_seven_hearts([350, 0]))
+    assert searching.call_tactic == "stop"

@@ -109,6 +109,15 @@ class GameBot:
         self.name = name
         self.seed = seed
         self._bots: dict[str, Bot] = {"500": _FACTORIES[name](seed)}
+        self._last: Bot | None = None
+        """The game's bot that made the last choice."""
+
+    @property
+    def call_tactic(self) -> str | None:
+        """The match tactic behind the last call of the bot that made the last choice
+        (``None``: the hand's worth, or a bot that does not say): what the arena tallies
+        contracts by, whichever game's bot made the call."""
+        return getattr(self._last, "call_tactic", None)
 
     def choose(self, view: AnyView) -> str:
         """The action of the game's own bot (see :class:`cardroom.bots.base.Bot`), chosen by
@@ -121,6 +130,7 @@ class GameBot:
             if game not in GAME_FACTORIES:
                 raise ValueError(f"no bots for the game {game!r}")
             bot = self._bots[game] = GAME_FACTORIES[game][self.name](self.seed)
+        self._last = bot
         return bot.choose(view)
 
 
