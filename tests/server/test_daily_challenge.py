@@ -18,7 +18,7 @@ from cardroom.protocol import ErrorCode, Quota
 from cardroom.store.data import ChallengeEntry
 from cardroom.store.db import Store
 from cardroom.tables import replays
-from cardroom.tables.challenge import day_deals, utc_day
+from cardroom.tables.challenge import DayBoard, day_deals, utc_day
 from cardroom.tables.matchpoints import BOTS
 from cardroom.tables.model import Table
 from cardroom.tables.profiles import profile
@@ -218,6 +218,20 @@ async def test_the_deals_come_from_the_days_secret_not_the_date() -> None:
     assert all(0 <= seed < 2**62 for seed in one)
 
 
+async def final_board(room: Room, day: str) -> DayBoard:
+    """A past day's 500 board once the bots have played its deals too (the day's end sets
+    them to it; until then the board has no bots' row, and a player's rank may still
+    change)."""
+    board = await room.challenge.board(GAMES["500"], day)
+    for _ in range(1000):
+        if board.bots_ready:
+            break
+        await asyncio.sleep(0.01)
+        board = await room.challenge.board(GAMES["500"], day)
+    assert board.bots_ready
+    return board
+
+
 async def test_each_day_has_new_deals_and_a_past_day_closes_and_opens_to_all(
         room: Room, clock: Clock) -> None:
     (ann, _), (bob, _) = [await room.register(n) for n in ("Ann", "Bob")]
@@ -242,7 +256,7 @@ async def test_each_day_has_new_deals_and_a_past_day_closes_and_opens_to_all(
     assert table.id not in room.tables
     # The day is over: anybody may replay its deals; the entry keeps the deal it finished.
     assert await replays.find(room, bob, table.id, 1, None) is not None
-    board = await room.challenge.board(GAMES["500"], first_day)
+    board = await final_board(room, first_day)
     assert board.over and board.row_of(ann.id) is not None
     assert board.row_of(ann.id).played == 1  # type: ignore[union-attr]
     assert board.to_dict(None, "The bots")["deals_shown"]
