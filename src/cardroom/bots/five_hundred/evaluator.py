@@ -284,17 +284,19 @@ class Evaluator:
         return result
 
     def levels(self, hand: int, context: Context,
-               needed: Callable[[int], float] = lambda level: LEVEL_CONFIDENCE,
-               strains: dict[Suit | None, np.ndarray] | None = None
+               needed: Callable[[int], float] = lambda level: LEVEL_CONFIDENCE
                ) -> dict[Suit | None, int]:
         """The highest level (6 to 10) the hand makes at least ``needed(level)`` of the time
         in each strain, after :meth:`discounted` (0: not even six). By default
         :data:`LEVEL_CONFIDENCE`: what a sound bidder with this hand would call, for reading
-        the calls of the hands of sampled deals. ``strains``: the hand's :meth:`strains`
-        in this context, when the caller has them already."""
+        the calls of the hands of sampled deals."""
+        return self.levels_of(self.strains(hand, context), needed)
+
+    def levels_of(self, strains: dict[Suit | None, np.ndarray],
+                  needed: Callable[[int], float] = lambda level: LEVEL_CONFIDENCE
+                  ) -> dict[Suit | None, int]:
+        """:meth:`levels` of a hand whose :meth:`strains` the caller has already."""
         levels: dict[Suit | None, int] = {}
-        if strains is None:
-            strains = self.strains(hand, context)
         for strain, distribution in strains.items():
             tail = np.cumsum(self.discounted(distribution, strain)[::-1])[::-1]
             levels[strain] = max((level for level in range(6, TRICKS_PER_HAND + 1)
@@ -335,8 +337,7 @@ def load_bytes(data: bytes, table_play_loss: LossShares | None = None) -> Evalua
                                      table_play_loss)
 
 
-def discounted(distribution: np.ndarray, trump: Suit | None,
-               shares: LossShares = TABLE_PLAY_LOSS[4]) -> np.ndarray:
+def discounted(distribution: np.ndarray, trump: Suit | None, shares: LossShares) -> np.ndarray:
     """A learned distribution of the tricks with ``trump`` as trumps (``None``: no trumps)
     as they go at a real table: moved down by ``shares`` (:data:`TABLE_PLAY_LOSS`) of the
     tricks it expects to lose."""

@@ -194,13 +194,13 @@ class RulesBot:
         self.seed = seed  # deterministic; the seed keeps the registry uniform
         self.helper = SimpleBot(seed)
         self.match_tactics = match_tactics
+        """Bid with the match score in mind
+        (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
+        bot itself bids on the hand alone."""
         self.called_partner = called_partner
         """How many partners a five-player contractor's called partner is worth when the
         hand is valued (the rules bot: one; the search bot counts more:
         :data:`~cardroom.bots.five_hundred.search.CALLED_PARTNER_WORTH`)."""
-        """Bid with the match score in mind
-        (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
-        bot itself bids on the hand alone."""
         self.call_tactic: Tactic | None = None
         """The match tactic that made the bot's last call, ``None`` when the hand's own
         worth made it. Card play leaves it alone, so at a hand's end it still names the

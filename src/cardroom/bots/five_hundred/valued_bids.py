@@ -203,8 +203,8 @@ def view_levels(view: FiveHundredView, evaluator: Evaluator | None = None,
                 strains: Strains | None = None) -> dict[Suit | None, int]:
     """The evaluator's levels (:meth:`~cardroom.bots.five_hundred.evaluator.Evaluator.levels`)
     of the seat's own hand, in the bidding as it stands."""
-    return (evaluator or evaluator_for(view)).levels(
-        mask_of_texts(hand_of(view)), bidding_context(view), strains=strains)
+    evaluator = evaluator or evaluator_for(view)
+    return evaluator.levels_of(strains or hand_strains(view, evaluator))
 
 
 def sure_levels(view: FiveHundredView, evaluator: Evaluator | None = None,
@@ -216,9 +216,9 @@ def sure_levels(view: FiveHundredView, evaluator: Evaluator | None = None,
     (bench/RESULTS.md). The surer chance an eight or nine needs as the hand's own bid
     (:data:`HIGH_LEVEL_MAKE_CHANCE`) is not asked: a contract that wins the match at once is
     worth a little more risk than one that only scores."""
-    return (evaluator or evaluator_for(view)).levels(
-        mask_of_texts(hand_of(view)), bidding_context(view), lambda level: MIN_MAKE_CHANCE,
-        strains)
+    evaluator = evaluator or evaluator_for(view)
+    return evaluator.levels_of(strains or hand_strains(view, evaluator),
+                               lambda level: MIN_MAKE_CHANCE)
 
 
 def discard_values(view: FiveHundredView, bid: Bid, trump: Suit | None,
