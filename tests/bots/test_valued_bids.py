@@ -15,8 +15,9 @@ import pytest
 from cardroom.bots.five_hundred import valued_bids
 from cardroom.bots.five_hundred.bidding import choose_discard, plain_discards
 from cardroom.bots.five_hundred.evaluator import at_least, shipped
-from cardroom.bots.five_hundred.rules_bot import RulesBot
-from cardroom.bots.five_hundred.search import CALLED_PARTNER_WORTH, SearchBot
+from cardroom.bots.five_hundred.knowledge import PartnerWorth
+from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
+from cardroom.bots.five_hundred.search import PARTNER_WORTH, SearchBot
 from cardroom.bots.five_hundred.tactics import match_bid
 from cardroom.bots.five_hundred.valued_bids import (
     MIN_MAKE_CHANCE,
@@ -226,10 +227,10 @@ def cards_of_seed(rules: Rules, seed: int) -> list[str]:
 
 def test_at_five_players_the_search_bot_counts_on_its_called_partner() -> None:
     """A five-player contractor names a card it lacks and its holder (two at eight and up)
-    plays with it: the search bot values that partner as CALLED_PARTNER_WORTH partners where
+    plays with it: the search bot values that partner as more than one partner where
     the rules bot counts one, so it opens hands the rules bot passes and bids the rules bot's
     strain higher."""
-    assert CALLED_PARTNER_WORTH > 1.0
+    assert min(PARTNER_WORTH.called, PARTNER_WORTH.two_called) > 1.0
     rules = Rules.preset("five-handed")
     opened = {"rules": 0, "search": 0}
     for seed in range(40):
@@ -242,3 +243,22 @@ def test_at_five_players_the_search_bot_counts_on_its_called_partner() -> None:
             mine, theirs = Bid.parse(bold[4:]), Bid.parse(careful[4:])
             assert mine.trump == theirs.trump and mine.tricks > theirs.tricks, (careful, bold)
     assert opened["rules"] <= 10 and opened["search"] >= 25, opened
+
+
+def test_at_five_players_two_called_partners_count_from_the_level_that_calls_two() -> None:
+    """A five-player contractor calls one partner below eight and two from eight up, so a
+    bot valuing its called partners at (below eight, from eight) bids eight or more only
+    where the two partners' worth reaches that level, and otherwise what one partner's
+    worth allows."""
+    rules = Rules.preset("five-handed")
+    raised = 0
+    for seed in range(60):
+        game = Game.new(rules, seed=seed)
+        table = Table(game.view(game.to_act))
+        one = RulesBot(1, partner_worth=PartnerWorth(called=2.0, two_called=2.0)).levels(table)
+        two = RulesBot(1, partner_worth=PartnerWorth(called=4.0, two_called=4.0)).levels(table)
+        split = RulesBot(1, partner_worth=PartnerWorth(called=2.0, two_called=4.0)).levels(table)
+        for strain, level in split.items():
+            assert level == (two[strain] if two[strain] >= 8 else one[strain]), (seed, strain)
+        raised += any(split[strain] > one[strain] for strain in split)
+    assert raised >= 5, raised

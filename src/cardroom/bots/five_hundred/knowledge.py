@@ -7,6 +7,8 @@ without importing another bot's private helpers.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from cardroom.games.cards import Card, Suit
 from cardroom.games.five_hundred import Bid, Contract, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -83,17 +85,37 @@ valued its ten cards as against three opponents' and passed out about 70% of the
 making every trick contract it bid."""
 
 
-def expected_partners(view: FiveHundredView, seat: int, called: float = 1.0) -> float:
-    """How many partners will help a contract ``seat`` wins: its teammates; with five
-    players the called partner, worth ``called`` partners; none with three; with two, the
-    dead hands' worth (:data:`DEAD_HAND_PARTNERS`)."""
+@dataclass(frozen=True)
+class PartnerWorth:
+    """How many partners a bot counts each helper of its contracts as when it values its
+    hand: a teammate, and at five players the partners it calls, one below the level that
+    calls two and two from it (the rules bot counts each as one)."""
+
+    teammate: float = 1.0
+    called: float = 1.0
+    """The one partner a five-player contract below eight calls."""
+    two_called: float = 1.0
+    """The two partners a five-player contract of eight or more calls, together."""
+
+
+ONE_EACH = PartnerWorth()
+"""Every helper counted as one partner (the rules bot's reckoning)."""
+
+
+def expected_partners(view: FiveHundredView, seat: int, worth: PartnerWorth = ONE_EACH,
+                      two_called: bool = False) -> float:
+    """How many partners will help a contract ``seat`` wins, by ``worth``: its teammates;
+    with five players the called partner, or both when ``two_called``; none with three; with
+    two, the dead hands' worth (:data:`DEAD_HAND_PARTNERS`)."""
     mates = len(team_of(view, seat)) - 1
     if mates:
-        return float(mates)
+        return mates * worth.teammate
     players = players_of(view)
     if players == 2:
         return DEAD_HAND_PARTNERS
-    return called if players == 5 else 0.0
+    if players != 5:
+        return 0.0
+    return worth.two_called if two_called else worth.called
 
 
 def holds_joker(view: FiveHundredView) -> bool:

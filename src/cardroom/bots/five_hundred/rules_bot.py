@@ -16,7 +16,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from cardroom.bots.five_hundred.knowledge import expected_partners, legal_trick_bids, plays_by_card
+from cardroom.bots.five_hundred.knowledge import (
+    ONE_EACH,
+    PartnerWorth,
+    expected_partners,
+    legal_trick_bids,
+    plays_by_card,
+)
 from cardroom.bots.five_hundred.simple import (
     SeatView,
     SimpleBot,
@@ -43,6 +49,7 @@ from cardroom.bots.five_hundred.valuation import (
 from cardroom.bots.seen import mask_of_texts
 from cardroom.games.cards import JOKER, JOKER_INDEX, Card, Rank, Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract
+from cardroom.games.five_hundred.exchange import TWO_PARTNERS_FROM
 from cardroom.games.five_hundred.rules import DECKS
 from cardroom.games.five_hundred.shapes import FiveHundredView, SeatBid
 
@@ -190,17 +197,17 @@ class RulesBot:
     name = "rules"
 
     def __init__(self, seed: int = 0, match_tactics: bool = False,
-                 called_partner: float = 1.0) -> None:
+                 partner_worth: PartnerWorth = ONE_EACH) -> None:
         self.seed = seed  # deterministic; the seed keeps the registry uniform
         self.helper = SimpleBot(seed)
         self.match_tactics = match_tactics
         """Bid with the match score in mind
         (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
         bot itself bids on the hand alone."""
-        self.called_partner = called_partner
-        """How many partners a five-player contractor's called partner is worth when the
-        hand is valued (the rules bot: one; the search bot counts more:
-        :data:`~cardroom.bots.five_hundred.search.CALLED_PARTNER_WORTH`)."""
+        self.partner_worth = partner_worth
+        """How many partners it counts its teammates and called partners as when it values
+        its hand (the rules bot: one each; the search bot, at tables without a learned
+        evaluator, more: :data:`~cardroom.bots.five_hundred.search.PARTNER_WORTH`)."""
         self.call_tactic: Tactic | None = None
         """The match tactic that made the bot's last call, ``None`` when the hand's own
         worth made it. Card play leaves it alone, so at a hand's end it still names the
@@ -249,8 +256,7 @@ class RulesBot:
     def levels(self, table: Table) -> dict[Suit | None, int]:
         """The highest level worth bidding in each strain, counting partner's support."""
         view = table.view
-        levels = hand_levels(table.hand, table.deck, table.kitty_size,
-                             expected_partners(view, table.seat, self.called_partner))
+        levels = self._own_levels(table)
         high = view["high_bid"]
         mates = sorted(table.friends - {table.seat})
         partner_bid = next((bid for bid in (_last_trick_bid(view["bidding"], mate)
@@ -262,6 +268,20 @@ class RulesBot:
             raised = partner_bid.tricks + math.floor(extra)
             levels[partner_bid.trump] = max(levels[partner_bid.trump], raised)
         return levels
+
+    def _own_levels(self, table: Table) -> dict[Suit | None, int]:
+        """The hand's levels with the usual allowance for partners: at five players one
+        called partner's worth, and from the level that calls two partners up the two
+        partners' worth wherever it reaches that level."""
+        worth = self.partner_worth
+        partners = expected_partners(table.view, table.seat, worth)
+        levels = hand_levels(table.hand, table.deck, table.kitty_size, partners)
+        two = expected_partners(table.view, table.seat, worth, two_called=True)
+        if two == partners:
+            return levels
+        high = hand_levels(table.hand, table.deck, table.kitty_size, two)
+        return {strain: high[strain] if high[strain] >= TWO_PARTNERS_FROM else level
+                for strain, level in levels.items()}
 
     def _special_bid(self, table: Table, legal: list[str]) -> str | None:
         """A no-tricks contract this hand is low enough for, if one is legal."""

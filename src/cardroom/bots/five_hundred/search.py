@@ -45,7 +45,12 @@ from cardroom.bots.five_hundred.bidding import (
     unexplained_calls,
 )
 from cardroom.bots.five_hundred.evaluator import learned
-from cardroom.bots.five_hundred.knowledge import contract_bid, dead_cards, players_of
+from cardroom.bots.five_hundred.knowledge import (
+    PartnerWorth,
+    contract_bid,
+    dead_cards,
+    players_of,
+)
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
 from cardroom.bots.five_hundred.solver import JOKERS, FastSearch, Position, SolverTimeout
@@ -92,14 +97,16 @@ bids; ``sampled``, by solving sampled deals for each bid
 30 points a deal to the rules bot's bidding, bench/RESULTS.md). The valued and the rules
 bids then go through the match tactics and the sampled sanity check; the sampled ones are
 made as found."""
-CALLED_PARTNER_WORTH = 3.0
-"""How many partners the search bot counts a five-player contractor's called partner as, when
-it values its hand by the rules bot's reckoning (there is no five-handed evaluator). The
-partner is whoever holds a card the contractor names (so a top card it lacks), and at eight
-and up there are two of them: counted as one partner, as the rules bot does, both bots made
-92-94% of their five-handed contracts, sixes three times in four, and search finished ahead
-of a rules bot in 54% of head to head pairs; counted as two, 65%; as three, 81% (100
-matches each, bench/RESULTS.md)."""
+PARTNER_WORTH = PartnerWorth(called=2.5, two_called=5.0)
+"""How many partners the search bot counts its teammates and called partners as where it
+values its hand by the rules bot's reckoning (tables without a learned evaluator). A
+five-player contractor's called partner holds a card the contractor names, so a top card it
+lacks, and from eight up it calls two. Counted as one partner, as the rules bot does, both
+bots made 92-94% of their five-handed contracts, sixes three times in four, and search
+finished ahead of a rules bot in 54% of head to head pairs; as three at every level, 81%,
+but its sixes and sevens were made 63-68% and its eights 89%. Counting two partners from
+eight up as five (2.5 each), it bids eight on most hands it opens and makes 78% of them,
+at 82% head to head (100-match pilots, bench/RESULTS.md)."""
 VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere")
 """The calls besides trick bids that the valued bidding weighs; the rules bot's choice of
 any other no-tricks bid (Nello, Across The Corner or The Table, double nullo …) stands."""
@@ -149,7 +156,7 @@ class SearchBot:
         self.bidding: Bidding = bidding
         self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
-        self.heuristic = RulesBot(seed, match_tactics=True, called_partner=CALLED_PARTNER_WORTH)
+        self.heuristic = RulesBot(seed, match_tactics=True, partner_worth=PARTNER_WORTH)
         """Decides where the search does not reach: the bidding (with the match score in
         mind), contracts the solver has no objective for, positions too big to solve in
         time."""

@@ -152,13 +152,22 @@ def give(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
 # -- after the exchange: calling partners, naming the joker's suit --------------------------------
 
 
+TWO_PARTNERS_FROM = 8
+"""Five players: a contractor of this many tricks or more calls two partners, below it one."""
+
+
+def partners_called(tricks: int) -> int:
+    """How many partners a five-player contractor of ``tricks`` calls."""
+    return 2 if tricks >= TWO_PARTNERS_FROM else 1
+
+
 def after_exchange(game: State) -> list[dict[str, Any]]:
     """After the kitty: five players call partners, then the joker may be named."""
     contract: Bid = game.contract  # type: ignore[assignment]
     if game.players == 5 and contract.is_trick_bid and not game.called:
         game.move_to(CALL_PHASE, game.contractor)
         return [{"type": "calling", "seat": game.contractor,
-                 "count": 2 if contract.tricks >= 8 else 1}]
+                 "count": partners_called(contract.tricks)}]
     if (game.rules.joker_suit_nomination and contract.is_trick_bid
             and contract.trump is None and game.joker_suit is None
             and game.hands[game.contractor] & JOKERS_MASK):  # type: ignore[index]
@@ -203,7 +212,7 @@ def call(game: State, seat: int, action: Action) -> list[dict[str, Any]]:
     card = action.cards[0]
     game.called.append(card.index)
     events: list[dict[str, Any]] = [{"type": "call", "seat": seat, "card": card.text}]
-    if game.contract.tricks >= 8 and len(game.called) < 2:  # type: ignore[union-attr]
+    if len(game.called) < partners_called(game.contract.tricks):  # type: ignore[union-attr]
         return events
     holders = {s for s in range(game.players) for i in game.called if game.hands[s] >> i & 1}
     game.partners = tuple(sorted(holders))
