@@ -262,3 +262,21 @@ def test_at_five_players_two_called_partners_count_from_the_level_that_calls_two
             assert level == (two[strain] if two[strain] >= 8 else one[strain]), (seed, strain)
         raised += any(split[strain] > one[strain] for strain in split)
     assert raised >= 5, raised
+
+
+def test_at_six_players_the_search_bot_counts_a_teammate_as_less_than_a_partner() -> None:
+    """Two teammates spread a six-handed team's cards over three hands: counted as two
+    whole partners, the search bot's sevens and eights failed a third of the time, so it
+    counts each as PARTNER_WORTH.teammate and bids no higher than the rules bot, lower on
+    some hands."""
+    assert PARTNER_WORTH.teammate < 1.0
+    rules = Rules.preset("six-handed")
+    lower = 0
+    for seed in range(40):
+        game = Game.new(rules, seed=seed)
+        table = Table(game.view(game.to_act))
+        careful = RulesBot(1).levels(table)
+        counted = RulesBot(1, partner_worth=PARTNER_WORTH).levels(table)
+        assert all(counted[strain] <= level for strain, level in careful.items()), seed
+        lower += counted != careful
+    assert lower >= 10, lower

@@ -97,16 +97,23 @@ bids; ``sampled``, by solving sampled deals for each bid
 30 points a deal to the rules bot's bidding, bench/RESULTS.md). The valued and the rules
 bids then go through the match tactics and the sampled sanity check; the sampled ones are
 made as found."""
-PARTNER_WORTH = PartnerWorth(called=2.5, two_called=5.0)
+PARTNER_WORTH = PartnerWorth(teammate=0.75, called=2.5, two_called=5.0)
 """How many partners the search bot counts its teammates and called partners as where it
-values its hand by the rules bot's reckoning (tables without a learned evaluator). A
-five-player contractor's called partner holds a card the contractor names, so a top card it
-lacks, and from eight up it calls two. Counted as one partner, as the rules bot does, both
-bots made 92-94% of their five-handed contracts, sixes three times in four, and search
-finished ahead of a rules bot in 54% of head to head pairs; as three at every level, 81%,
-but its sixes and sevens were made 63-68% and its eights 89%. Counting two partners from
-eight up as five (2.5 each), it bids eight on most hands it opens and makes 78% of them,
-at 82% head to head (100-match pilots, bench/RESULTS.md)."""
+values its hand by the rules bot's reckoning (tables without a learned evaluator: five and
+six players).
+
+- Five players: a called partner holds a card the contractor names, so a top card it lacks,
+  and from eight up the contractor calls two. Counted as one partner, as the rules bot does,
+  both bots made 92-94% of their five-handed contracts, sixes three times in four, and search
+  finished ahead of a rules bot in 54% of head to head pairs; as three at every level, 81%,
+  but its sixes and sevens were made 63-68% and its eights 89%. Counting two partners from
+  eight up as five (2.5 each), it bids eight on most hands it opens and makes 78% of them,
+  at 82% head to head.
+- Six players, teams of three: each of the two teammates counted as a whole partner, search
+  made 70% of its sevens and 62% of its eights and won 69% of the matches; counted as three
+  quarters, 73% and 71%, and won 74% (a half: 63%).
+
+100-match pilots each, bench/RESULTS.md."""
 VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere")
 """The calls besides trick bids that the valued bidding weighs; the rules bot's choice of
 any other no-tricks bid (Nello, Across The Corner or The Table, double nullo …) stands."""
