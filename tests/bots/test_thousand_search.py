@@ -13,7 +13,7 @@ import logging
 import pytest
 
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
-from cardroom.bots.thousand.search import SolverLevel, ThousandSearchBot
+from cardroom.bots.thousand.search import CAUTION, SolverLevel, ThousandSearchBot
 from cardroom.games.thousand import PRESET_NAMES, Game, Rules
 
 TABLES: dict[str, Rules] = {
@@ -133,3 +133,28 @@ def test_the_bot_never_sees_a_hidden_card() -> None:
             choices.append(bot.choose(state.view(seat)))
         assert choices[0] == choices[1]
 
+
+
+def test_the_search_bot_bids_and_bets_with_caution() -> None:
+    """The search bot's defence beats the contracts it lets others win, so it bids and bets
+    CAUTION points under the rules bot's valuation: never higher than the rules bot on the
+    same view, and lower (a pass for a bid, a smaller bet) on some."""
+    assert CAUTION > 0
+    rules = Rules.preset("seed")
+    rules_bot, search_bot = ThousandRulesBot(1), ThousandSearchBot(1)
+    lower = {"bidding": 0, "bet": 0}
+    for seed in range(150):
+        game = Game.new(rules, seed=seed)
+        while game.phase in ("bidding", "discard", "bet") and game.hand_number == 1:
+            seat = game.to_act
+            assert seat is not None
+            view = game.view(seat)
+            careful = rules_bot.choose(view)
+            if game.phase in lower and careful.split()[0] in ("bid", "bet"):
+                cautious = search_bot.choose(view)
+                careful_points = int(careful.split()[1])
+                cautious_points = int(cautious.split()[1]) if cautious != "pass" else 0
+                assert cautious_points <= careful_points, (seed, careful, cautious)
+                lower[game.phase] += cautious_points < careful_points
+            game.apply(careful, seat=seat)
+    assert lower["bidding"] >= 2 and lower["bet"] >= 30, lower

@@ -85,8 +85,12 @@ class ThousandRulesBot:
 
     name = "rules"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, caution: float = 0.0) -> None:
         self.seed = seed  # deterministic; the seed keeps the registry uniform
+        self.caution = caution
+        """Points taken off the hand's value in bids and final bets besides
+        :data:`BID_MARGIN` (the rules bot: none; the search bot, whose defence beats the
+        contracts it lets others win, more: :data:`~cardroom.bots.thousand.search.CAUTION`)."""
 
     def choose(self, view: ThousandView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
@@ -112,7 +116,8 @@ class ThousandRulesBot:
         if "look" in legal:
             return "look"
         hand = mask_of_texts(hand_of(view))
-        worth = (hand_value(hand) + BANK_ALLOWANCE[view["rules"]["bank_use"]] - BID_MARGIN)
+        worth = (hand_value(hand) + BANK_ALLOWANCE[view["rules"]["bank_use"]] - BID_MARGIN
+                 - self.caution)
         bids = [text for text in legal if text.startswith("bid ")]
         affordable = [text for text in bids if int(text.split()[1]) <= worth]
         if affordable:
@@ -128,7 +133,7 @@ class ThousandRulesBot:
 
     def bet(self, seen: Seen, legal: list[str]) -> str:
         """The highest final bet the hand (and the counted discards) should make."""
-        worth = hand_value(seen.hand) - BID_MARGIN
+        worth = hand_value(seen.hand) - BID_MARGIN - self.caution
         if seen.rules["count_discards"]:
             worth += points_of(seen.discards)
         bets = [text for text in legal if int(text.split()[1]) <= worth]
