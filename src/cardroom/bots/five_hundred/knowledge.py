@@ -88,10 +88,13 @@ making every trick contract it bid."""
 @dataclass(frozen=True)
 class PartnerWorth:
     """How many partners a bot counts each helper of its contracts as when it values its
-    hand: a teammate, and at five players the partners it calls, one below the level that
-    calls two and two from it (the rules bot counts each as one)."""
+    hand: a teammate in a team of three, and at five players the partners it calls, one
+    below the level that calls two and two from it (the rules bot counts each as one; a
+    lone teammate is always one)."""
 
-    teammate: float = 1.0
+    teammate_of_three: float = 1.0
+    """Each of the two teammates of a team of three (six players), whose cards are spread
+    over three hands."""
     called: float = 1.0
     """The one partner a five-player contract below eight calls."""
     two_called: float = 1.0
@@ -109,7 +112,7 @@ def expected_partners(view: FiveHundredView, seat: int, worth: PartnerWorth = ON
     two, the dead hands' worth (:data:`DEAD_HAND_PARTNERS`)."""
     mates = len(team_of(view, seat)) - 1
     if mates:
-        return mates * worth.teammate
+        return mates * (worth.teammate_of_three if mates == 2 else 1.0)
     players = players_of(view)
     if players == 2:
         return DEAD_HAND_PARTNERS

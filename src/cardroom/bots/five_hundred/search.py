@@ -97,10 +97,11 @@ bids; ``sampled``, by solving sampled deals for each bid
 30 points a deal to the rules bot's bidding, bench/RESULTS.md). The valued and the rules
 bids then go through the match tactics and the sampled sanity check; the sampled ones are
 made as found."""
-PARTNER_WORTH = PartnerWorth(teammate=0.75, called=2.5, two_called=5.0)
-"""How many partners the search bot counts its teammates and called partners as where it
-values its hand by the rules bot's reckoning (tables without a learned evaluator: five and
-six players).
+PARTNER_WORTH = PartnerWorth(teammate_of_three=0.75, called=2.5, two_called=5.0)
+"""How many partners the search bot counts its teammates of a team of three and its called
+partners as when it values its hand by the rules bot's reckoning (as it does at five and six
+players, where it has no learned evaluator; four-handed partners count one, as the rules
+bot counts them).
 
 - Five players: a called partner holds a card the contractor names, so a top card it lacks,
   and from eight up the contractor calls two. Counted as one partner, as the rules bot does,
