@@ -267,8 +267,8 @@ def test_at_five_players_two_called_partners_count_from_the_level_that_calls_two
 def test_at_six_players_the_search_bot_counts_a_teammate_as_less_than_a_partner() -> None:
     """Two teammates spread a six-handed team's cards over three hands: counted as two
     whole partners, the search bot's sevens and eights failed a third of the time, so it
-    counts each as PARTNER_WORTH.teammate_of_three and bids no higher than the rules bot, lower on
-    some hands."""
+    counts each as PARTNER_WORTH.teammate_of_three and bids no higher than the rules bot,
+    lower on some hands."""
     assert PARTNER_WORTH.teammate_of_three < 1.0
     rules = Rules.preset("six-handed")
     lower = 0
@@ -280,7 +280,12 @@ def test_at_six_players_the_search_bot_counts_a_teammate_as_less_than_a_partner(
         assert all(counted[strain] <= level for strain, level in careful.items()), seed
         lower += counted != careful
     assert lower >= 10, lower
-    for seed in range(20):  # a lone partner (four players) counts one, as the rules bot's
+
+
+def test_at_four_players_the_search_bot_counts_its_partner_as_the_rules_bot_does() -> None:
+    """A lone partner counts one: the search bot's fallback valuation at four players, which
+    also checks its valued bids, is the rules bot's, whatever it counts at six."""
+    for seed in range(20):
         game = Game.new(Rules.preset("online"), seed=seed)
         table = Table(game.view(game.to_act))
         assert RulesBot(1, partner_worth=PARTNER_WORTH).levels(table) == RulesBot(1).levels(

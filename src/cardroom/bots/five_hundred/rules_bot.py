@@ -205,9 +205,10 @@ class RulesBot:
         (:func:`~cardroom.bots.five_hundred.tactics.match_bid`): the search bot does; the rules
         bot itself bids on the hand alone."""
         self.partner_worth = partner_worth
-        """How many partners it counts its teammates and called partners as when it values
-        its hand (the rules bot: one each; the search bot, at tables without a learned
-        evaluator, more: :data:`~cardroom.bots.five_hundred.search.PARTNER_WORTH`)."""
+        """How many partners it counts its teammates of a team of three and its called
+        partners as when it values its hand (the rules bot: one each; the search bot, as
+        measured at five and six players:
+        :data:`~cardroom.bots.five_hundred.search.PARTNER_WORTH`)."""
         self.call_tactic: Tactic | None = None
         """The match tactic that made the bot's last call, ``None`` when the hand's own
         worth made it. Card play leaves it alone, so at a hand's end it still names the

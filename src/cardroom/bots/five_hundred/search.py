@@ -112,7 +112,7 @@ bot counts them).
   at 82% head to head.
 - Six players, teams of three: each of the two teammates counted as a whole partner, search
   made 70% of its sevens and 62% of its eights and won 69% of the matches; counted as three
-  quarters, 73% and 71%, and won 74% (a half: 63%).
+  quarters, 73% and 71%, and won 74% (a half: 66% of 70 matches).
 
 100-match pilots each, bench/RESULTS.md."""
 VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere")
