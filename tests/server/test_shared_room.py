@@ -18,11 +18,13 @@ from cardroom.tables.room import Player, Room, RoomError, RoomSettings
 
 
 class Hub:
-    """Pub/sub between rooms in one event loop; ``lose`` drops every notice meanwhile."""
+    """Pub/sub between rooms in one event loop; ``lose`` drops every notice meanwhile, and a
+    bus in ``cut`` neither sends nor hears anything (its process is dead to the others)."""
 
     def __init__(self) -> None:
-        self.handlers: dict[str, list[Handler]] = {}
+        self.handlers: dict[str, list[tuple[LinkedBus, Handler]]] = {}
         self.lose = False
+        self.cut: set[LinkedBus] = set()
 
     def bus(self) -> LinkedBus:
         return LinkedBus(self)
@@ -36,12 +38,13 @@ class LinkedBus:
         self.joined = True
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
-        if not self.hub.lose:
-            for handler in list(self.hub.handlers.get(channel, ())):
-                await handler(notice)
+        if not self.hub.lose and self not in self.hub.cut:
+            for bus, handler in list(self.hub.handlers.get(channel, ())):
+                if bus not in self.hub.cut:
+                    await handler(notice)
 
     def subscribe(self, channel: str, handler: Handler) -> None:
-        self.hub.handlers.setdefault(channel, []).append(handler)
+        self.hub.handlers.setdefault(channel, []).append((self, handler))
 
     async def close(self) -> None:
         pass
@@ -66,7 +69,7 @@ async def rooms(tmp_path: Path, monkeypatch) -> AsyncIterator[tuple[Hub, Room, R
     monkeypatch.setattr(sync_module, "SWEEP", 0.2)
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     hub = Hub()
-    settings = RoomSettings(bot_delay=0, bot_workers=1, takeover_delay=0.5,
+    settings = RoomSettings(bot_delay=0, bot_workers=1, lease_seconds=1.5,
                             disconnect_grace=60)
     made = []
     for _ in range(2):

@@ -133,6 +133,10 @@ class StoredTable:
     rated: bool = True
     challenge: dict[str, Any] | None = None
     """A daily challenge entry's table: its entry, day and deal seeds (``None``: ordinary)."""
+    owner: str | None = None
+    """The process that owns the table in a shared room (see :mod:`cardroom.store.leases`)."""
+    owner_epoch: int = 0
+    """Its owner's fencing token."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,7 @@ from cardroom.store.data import (
     StoredTable,
     TableSettings,
 )
+from cardroom.store.leases import LeaseStore
 from cardroom.store.models import (
     ACTIONS,
     CHAT_LINES,
@@ -80,8 +81,13 @@ log = logging.getLogger(__name__)
 _INSERT_ACTION = insert(ACTIONS)
 _BUMP = (update(TABLES)
          .where(TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_old")))
+_BUMP_FENCED = _BUMP.where(TABLES.c.owner_epoch == bindparam("b_epoch"))
+"""The compare-and-set of a change by the table's owner in a shared room: also refused once
+another process has taken the table (its epoch moved on: :mod:`cardroom.store.leases`)."""
 _BUMP_PLAIN = _BUMP.values(version=bindparam("b_new"), updated_at=bindparam("b_at"))
 """The compare-and-set of an ordinary action (compiled once: this is the hot path)."""
+_BUMP_PLAIN_FENCED = _BUMP_FENCED.values(version=bindparam("b_new"),
+                                         updated_at=bindparam("b_at"))
 _PLAYERS = PlayerRow.__table__
 _SEATS = SeatRow.__table__
 _MATCHES = MatchRow.__table__
@@ -91,17 +97,24 @@ _MATCH_COLUMNS = tuple(_MATCHES.c[name] for name in (
 """What a :class:`StoredMatch` is read from: named, so a reader (the load test's check of an
 older checkout's database) needs no column a later migration added."""
 _BUGS = BugRow.__table__
-_BUMPED = _BUMP_PLAIN.returning(TABLES.c.id).cte("bumped")
-_BUMP_AND_INSERT = insert(ACTIONS).from_select(
-    ["table_id", "match_number", "number", "seat", "action", "created_at"],
-    select(_BUMPED.c.id, *(bindparam(f"a_{name}", type_=ACTIONS.c[name].type)
-                           for name in ("match_number", "number", "seat", "action",
-                                        "created_at"))))
-"""An ordinary action as one PostgreSQL statement: the action row is inserted only if the
-compare-and-set of the version matched, so one round trip does what BEGIN, UPDATE, INSERT
-and COMMIT did in four (a single statement is atomic on its own). Its parameters are named
-apart from every column (``a_…``, ``b_…``): SQLAlchemy adds a parameter named like a column
-of ``tables`` to the UPDATE's SET clause."""
+
+
+def _bump_and_insert(bump: Any) -> Any:
+    """An ordinary action as one PostgreSQL statement: the action row is inserted only if the
+    compare-and-set ``bump`` matched, so one round trip does what BEGIN, UPDATE, INSERT and
+    COMMIT did in four (a single statement is atomic on its own). Its parameters are named
+    apart from every column (``a_…``, ``b_…``): SQLAlchemy adds a parameter named like a
+    column of ``tables`` to the UPDATE's SET clause."""
+    bumped = bump.returning(TABLES.c.id).cte("bumped")
+    return insert(ACTIONS).from_select(
+        ["table_id", "match_number", "number", "seat", "action", "created_at"],
+        select(bumped.c.id, *(bindparam(f"a_{name}", type_=ACTIONS.c[name].type)
+                              for name in ("match_number", "number", "seat", "action",
+                                           "created_at"))))
+
+
+_BUMP_AND_INSERT = _bump_and_insert(_BUMP_PLAIN)
+_BUMP_AND_INSERT_FENCED = _bump_and_insert(_BUMP_PLAIN_FENCED)
 
 
 def async_url(url: str) -> str:
@@ -176,6 +189,9 @@ class Change:
     players: MatchPlayers | None = None
     """With ``finish``: who played it, and whether it is rated."""
     close: bool = False
+    epoch: int | None = None
+    """The writer's fencing token when it owns the table in a shared room: the change is
+    refused once another process has taken the table. ``None``: not fenced."""
 
 
 class Store:
@@ -202,6 +218,8 @@ class Store:
         """The daily challenge's days, entries and results."""
         self.archive = Archive(engine, self._writing)
         """Old finished matches moved out to record files and back (``store/archive.py``)."""
+        self.leases = LeaseStore(engine, self._writing)
+        """Which process owns each open table of a shared room (``store/leases.py``)."""
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
@@ -286,10 +304,13 @@ class Store:
         The version bump comes first: on PostgreSQL it locks the table's row until commit, so
         a rival transaction waits, then finds the version moved and matches no row.
         """
+        fenced = change.epoch is not None
         if change.match is None and not change.close and change.settings is None:
-            bump, parameters = _BUMP_PLAIN, {"b_id": change.table_id, "b_old": change.version,
-                                             "b_new": change.version + 1,
-                                             "b_at": change.updated_at}
+            bump = _BUMP_PLAIN_FENCED if fenced else _BUMP_PLAIN
+            parameters = {"b_id": change.table_id, "b_old": change.version,
+                          "b_new": change.version + 1, "b_at": change.updated_at}
+            if fenced:
+                parameters["b_epoch"] = change.epoch
             if self._single_statement and _only_an_action(change):
                 return await self._commit_action(change, parameters)
         else:
@@ -301,8 +322,10 @@ class Store:
                 values["closed"] = True
             if change.settings is not None:
                 values.update(_settings_columns(change.settings))
-            bump = _BUMP.values(**values)
+            bump = (_BUMP_FENCED if fenced else _BUMP).values(**values)
             parameters = {"b_id": change.table_id, "b_old": change.version}
+            if fenced:
+                parameters["b_epoch"] = change.epoch
         if self.group_commit is not None:
             return await self.group_commit.commit(change, bump, parameters)
         async with self._writing(), self._engine.begin() as connection:
@@ -312,7 +335,8 @@ class Store:
         """An ordinary action on PostgreSQL, in one statement (:data:`_BUMP_AND_INSERT`)."""
         match, number, seat, text = change.action  # type: ignore[misc]
         async with self._autocommit.connect() as connection:
-            written = await connection.execute(_BUMP_AND_INSERT, {
+            statement = _BUMP_AND_INSERT if change.epoch is None else _BUMP_AND_INSERT_FENCED
+            written = await connection.execute(statement, {
                 **parameters, "a_match_number": match, "a_number": number, "a_seat": seat,
                 "a_action": text, "a_created_at": change.updated_at})
             return written.rowcount == 1
@@ -496,7 +520,8 @@ async def _read_table(connection: AsyncConnection, row: Row[Any],
         finished=() if same_match else tuple(m for m in matches if m.finished_at is not None),
         settings=TableSettings(private=bool(row.private), invite=row.invite,
                                invite_side=row.invite_side, typed_chat=bool(row.typed_chat)),
-        rated=bool(row.rated), challenge=row.challenge)
+        rated=bool(row.rated), challenge=row.challenge, owner=row.owner,
+        owner_epoch=row.owner_epoch)
 
 
 def _stored_match(row: Row[Any]) -> StoredMatch:

@@ -111,6 +111,15 @@ class TableRow(Base):
     """A daily challenge entry's table: the entry, its day and the seeds of its deals
     (SQL NULL, not JSON's ``null``, at an ordinary table: queries tell the two kinds of
     table apart with ``IS NULL``)."""
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The server process that owns the open table (its bots, timers and writes) while its
+    lease lasts; NULL: nobody, and no process takes it over unasked (see
+    :mod:`cardroom.tables.leases`). Only shared rooms (several processes) use the lease."""
+    owner_epoch: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Goes up by one each time a process takes the table: the fencing token its owner's
+    writes carry, so that an owner that lost its lease without knowing cannot write again."""
+    lease_until: Mapped[float] = mapped_column(Float, default=0.0)
+    """When the owner's lease ends unless renewed (seconds since the epoch)."""
 
 
 class SeatRow(Base):

@@ -29,6 +29,7 @@ from cardroom.protocol import ErrorCode
 from cardroom.store.data import MatchPlayers, MatchSeat
 from cardroom.store.db import Change, Store
 from cardroom.tables.errors import RoomError, no_such_table
+from cardroom.tables.leases import Leases
 from cardroom.tables.model import Game, Player, RoomSettings, Seat, Table
 from cardroom.tables.ratings import Rater
 
@@ -45,8 +46,8 @@ SCORE_EVENTS = frozenset({"hand_scored", "match_started"})
 class Subscriber(Protocol):
     """A part of the room that reacts to every change of a table, in this process."""
 
-    def __call__(self, table: Table, owner: bool) -> None:
-        """``table`` changed; ``owner``: this process made the change (and drives the table)."""
+    def __call__(self, table: Table) -> None:
+        """``table`` changed (here or in another process)."""
         ...
 
 
@@ -102,7 +103,10 @@ class Core:
         self.shared = not isinstance(self.bus, InProcessBus)
         """Other processes may share the tables (a bus between processes)."""
         self.origin = secrets.token_hex(8)
-        """Names this process on the bus, so it can skip its own notices."""
+        """Names this process on the bus, so it can skip its own notices, and as the owner
+        of its tables."""
+        self.leases = Leases(store.leases, self.origin, self.shared, settings.lease_seconds)
+        """The tables this process owns and drives (alone: every one)."""
         self.metrics = metrics
         self.tables: dict[str, Table] = {}
         self.rater = Rater(store, self.bus, self.origin)
@@ -127,12 +131,12 @@ class Core:
         """Call ``changed(table_id)`` whenever a table's lobby row may have changed."""
         self._lobby_watchers.append(changed)
 
-    def notify(self, table_id: str, owner: bool, lobby: bool) -> None:
+    def notify(self, table_id: str, lobby: bool) -> None:
         """Tell the subscribers that a table changed (and the lobby, if its row did)."""
         table = self.tables.get(table_id)
         if table is not None:
             for subscriber in self._subscribers:
-                subscriber(table, owner)
+                subscriber(table)
         if lobby:
             for changed in self._lobby_watchers:
                 changed(table_id)
@@ -141,7 +145,7 @@ class Core:
                        action: dict[str, Any] | None = None) -> None:
         """Tell this process's subscribers at once (so every view precedes the ack of the
         action that caused it), then the other processes through the bus."""
-        self.notify(table.id, owner=True, lobby=lobby)
+        self.notify(table.id, lobby=lobby)
         notice: dict[str, Any] = {"table_id": table.id, "lobby": lobby, "origin": self.origin,
                                   "version": table.version}
         if self.shared:
@@ -153,7 +157,9 @@ class Core:
 
     async def commit(self, table: Table, change: Change) -> bool:
         """Write a change made against the table's version; on success the table is at the
-        next version. False: another process changed the table first (catch up, retry)."""
+        next version. False: another process changed the table first, or took the table
+        from this one (catch up, retry). The owner's writes are fenced by its epoch."""
+        change.epoch = self.leases.epoch(table.id)
         with self.metrics.db_write.time():
             written = await self.store.commit(change)
         if not written:
@@ -261,9 +267,12 @@ class Core:
                              table.rules.to_dict()))
 
     def forget(self, table: Table) -> None:
-        """The table closed: drop it (its lobby row goes too)."""
+        """The table closed, or this process lets go of it: drop it (its lobby row goes too,
+        and its lease: nobody owns it until asked for)."""
         if self.tables.pop(table.id, None) is not None and table.turn_task is not None:
             table.turn_task.cancel()
+        if self.leases.epoch(table.id) is not None:
+            self.spawn(self.leases.let_go(table.id))
         for changed in self._lobby_watchers:
             changed(table.id)
 

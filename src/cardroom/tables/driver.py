@@ -2,9 +2,9 @@
 seats over when a hand ends, or closing it.
 
 After every change of a table (:meth:`Driver.changed`, a subscriber of the core) the driver
-arranges the one thing due next. With several processes the one that made the last change
-drives the table; the others stand by and take over if nothing happens for
-``takeover_delay`` (the driver may have died); if both act, the compare-and-set keeps one.
+arranges the one thing due next. With several processes only the table's owner does
+(:mod:`cardroom.tables.leases`); the others still work out the turn clock their followers'
+views show. If a change reaches the owner late, the compare-and-set keeps one history.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import logging
 import random
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from cardroom.store.db import Change
 from cardroom.tables.claims import TableClaims
@@ -50,10 +51,9 @@ class Driver:
         move it)."""
         core.subscribe(self.changed)
 
-    def changed(self, table: Table, owner: bool = True) -> None:
+    def changed(self, table: Table) -> None:
         """Arrange whoever must act next: a bot, a timer, the next match, the table's closing,
-        or nobody (a human's free turn). ``owner``: this process made the change and drives
-        the table; otherwise it stands by, ``takeover_delay`` later."""
+        or nobody (a human's free turn); only if this process owns the table."""
         core, settings = self.core, self.core.settings
         if table.turn_task is not None:
             table.turn_task.cancel()
@@ -66,30 +66,34 @@ class Driver:
             table.closing = True  # the entry's last deal is over, or its day
         if table.closing and (game is None or game.is_over or table.challenge is not None or any(
                 e.get("type") == "hand_scored" for e in table.events)):
-            table.turn_task = core.spawn(self._close(table))
+            self._due(table, self._close(table))
             return
         if game is None:
             return
-        late = 0.0 if owner or not core.shared else settings.takeover_delay
         if self._hand_over_due(table):
-            table.turn_task = core.spawn(self._hand_over(table, table.version, late))
+            self._due(table, self._hand_over(table, table.version))
             return
         if game.is_over:
             since = table.match_over_at or table.updated_at
             delay = since + settings.next_match_delay - time.time()
-            table.turn_task = core.spawn(self._next_match_later(table, table.version,
-                                                                max(0.0, delay) + late))
+            self._due(table, self._next_match_later(table, table.version, max(0.0, delay)))
             return
         if game.to_act is None:
             return
         seat = table.seats[game.to_act]
         if seat.bot is not None or seat.away:
-            table.turn_task = core.spawn(self._bot_turn(table, table.version,
-                                                        settings.bot_delay + late))
+            self._due(table, self._bot_turn(table, table.version, settings.bot_delay))
         elif table.turn_seconds is not None:
             table.deadline = table.updated_at + table.turn_seconds
-            table.turn_task = core.spawn(self._bot_turn(
-                table, table.version, max(0.0, table.deadline - time.time()) + late))
+            self._due(table, self._bot_turn(table, table.version,
+                                            max(0.0, table.deadline - time.time())))
+
+    def _due(self, table: Table, work: Coroutine[Any, Any, None]) -> None:
+        """Run what is due next at the table, if this process owns it (else drop it)."""
+        if self.core.leases.owns(table.id):
+            table.turn_task = self.core.spawn(work)
+        else:
+            work.close()
 
     async def resume(self, tables: list[Table]) -> None:
         """Set the restored tables' bots and timers going again, spread over a moment after
@@ -104,9 +108,7 @@ class Driver:
             await asyncio.sleep(max(0.0, started + at - time.monotonic()))
             table = tables[number]
             if table.id in core.tables and table.turn_task is None:
-                # Alone, this process drives every table now; shared, whoever drove a table
-                # goes on doing so, and this one stands by.
-                self.changed(table, owner=not core.shared)
+                self.changed(table)  # the tables this process owns
 
     def _hand_over_due(self, table: Table) -> bool:
         """A hand (or the match) just ended and someone takes a bot's seat over now."""
@@ -115,10 +117,9 @@ class Driver:
                 and any(s.successor is not None for s in table.seats)
                 and (game.is_over or any(e.get("type") == "hand_scored" for e in table.events)))
 
-    async def _hand_over(self, table: Table, version: int, delay: float) -> None:
-        """After ``delay``, the bots' successors take their seats (unless the table moved on
-        meanwhile); the change's announcement arranges what comes next."""
-        await asyncio.sleep(delay)
+    async def _hand_over(self, table: Table, version: int) -> None:
+        """The bots' successors take their seats (unless the table moved on meanwhile); the
+        change's announcement arranges what comes next."""
         assert self.hand_over is not None
         try:
             await self.hand_over(table, version)
@@ -131,7 +132,8 @@ class Driver:
         else its bot's decision."""
         await asyncio.sleep(delay)
         game = table.game
-        if game is None or table.version != version or game.to_act is None:
+        if (game is None or table.version != version or game.to_act is None
+                or not self.core.leases.owns(table.id)):
             return
         seat = game.to_act
         name = table.seats[seat].bot or table.bot_level
@@ -163,7 +165,8 @@ class Driver:
 
         async def attempt() -> bool:
             if (table.status == "playing" or not all(not s.empty for s in table.seats)
-                    or table.challenge_done or self.day_over(table)):
+                    or table.challenge_done or self.day_over(table)
+                    or not core.leases.owns(table.id)):  # taken over meanwhile
                 return True
             game = core.new_game(table, table.seats)
             if not await core.commit(table, core.new_match_change(table, game)):
@@ -215,7 +218,7 @@ class Driver:
         core = self.core
 
         async def attempt() -> bool:
-            if not table.closing:
+            if not table.closing or not core.leases.owns(table.id):
                 return True
             change = Change(table.id, table.version, time.time())
             change.close = True

@@ -86,7 +86,7 @@ class Followers:
         if table is not None and table.listeners.pop(listener, None) is not None:
             self.refresh(table)
 
-    def _changed(self, table: Table, owner: bool) -> None:
+    def _changed(self, table: Table) -> None:
         """After any change: presence brought up to date (seats may have changed hands),
         then each follower's view, built once per seat (what the seats see alike, once)."""
         if table.settings.private:

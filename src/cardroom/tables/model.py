@@ -76,9 +76,10 @@ class RoomSettings:
     bot_workers: int = 2
     """Worker processes that run bots' decisions, so a thinking bot never holds up the event
     loop (a thread would: bots are pure Python and hold the interpreter lock)."""
-    takeover_delay: float = 2.0
-    """With several processes: how long past its due time a bot move, timer or next match
-    waits for the process that drives the table before another process makes it instead."""
+    lease_seconds: float = 6.0
+    """With several processes: how long a process's ownership of a table lasts unless renewed
+    (every third of it). A process that dies has its tables taken over by another within
+    this and a third more (see :mod:`cardroom.tables.leases`)."""
     default_bot: str = DEFAULT_BOT
     """The bot of a table created without naming one (the load test and the tests' servers
     choose a quick one)."""

@@ -102,7 +102,10 @@ class Room:
     def counters(self) -> dict[str, int]:
         """How this process keeps in step with the others, and the matches it rated
         (reported by /api/health)."""
-        return {**self.core.counters, "matches_rated": self.core.rater.matches_rated}
+        leases = self.core.leases
+        return {**self.core.counters, "matches_rated": self.core.rater.matches_rated,
+                "tables_owned": len(leases.epochs) if leases.shared else len(self.tables),
+                "tables_taken_over": leases.taken_over}
 
     @property
     def store(self) -> Store:
@@ -131,23 +134,48 @@ class Room:
             for number, seat in enumerate(table.seats):
                 if seat.player is not None and table.status == "playing":
                     self.followers.start_grace(table, number)
+        await core.leases.take()  # shared: the tables nobody alive owns
         core.spawn(self.driver.resume(list(core.tables.values())))
         if core.shared:
             core.spawn(self.followers.heartbeat())
             core.spawn(self.sync.sweep())
+            core.spawn(core.leases.keep(self._taken, self._lost))
         core.spawn(self.driver.close_abandoned_tables())
         self.challenge.close_past_days()
         core.spawn(self.challenge.sweep())
         await core.rater.rate_pending()
 
     async def stop(self) -> None:
-        """Cancel timers and bots (the store keeps everything that was acknowledged)."""
+        """Cancel timers and bots (the store keeps everything that was acknowledged), and
+        hand this process's tables over to the others."""
         await self.core.cancel_tasks()
+        if self.core.leases.shared:
+            with contextlib.suppress(Exception):  # a store gone too: the leases just end
+                await self.core.leases.hand_over()
         for table in self.core.tables.values():
             for seat in table.seats:
                 if seat.grace_task is not None:
                     seat.grace_task.cancel()
         await self.workers.stop()
+
+    async def _taken(self, table_ids: list[str]) -> None:
+        """Tables this process has just taken over: brought up to date from the store and
+        driven from here on."""
+        for table_id in table_ids:
+            table = await self.sync.load(table_id)
+            if table is None:
+                continue
+            async with table.lock:
+                if not await self.sync.catch_up(table):
+                    continue
+            self.driver.changed(table)
+
+    def _lost(self, table_ids: list[str]) -> None:
+        """Tables another process took from this one: their bots and timers stop here."""
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self.driver.changed(table)
 
     # -- players ----------------------------------------------------------------------------------
 
@@ -290,6 +318,7 @@ class Room:
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
             version=table.version, settings=settings, rated=rated,
             challenge=None if challenge is None else challenge.to_dict()))
+        await self.core.leases.take([table.id])
         self.tables[table.id] = table
         if challenge is None:
             await self.seating.join(player, table, seat, settings.invite)
@@ -354,6 +383,10 @@ class Room:
             entry = await store.add_entry(fresh)
         held = entry.table_id in self.tables
         table = await self.sync.load(entry.table_id)
+        # Its player is back: a table nobody owns (let go of while they were away) is driven
+        # from here on.
+        taken = (table is not None and not self.core.leases.owns(table.id)
+                 and bool(await self.core.leases.take([table.id])))
         if table is None:
             if await self.store.load_table(entry.table_id) is not None:  # closed: all played
                 raise RoomError(ErrorCode.CHALLENGE_PLAYED, f"You have played today's "
@@ -368,7 +401,7 @@ class Room:
             return await self._challenge_table(player, spec, entry)
         if table.game is None:  # made, but its seats not yet taken (a crash in between)
             await self.seating.seat_challenge(player, table, PLAYER_SEAT)
-        elif not held:  # read back from the store: its bots go on
+        elif not held or taken:  # read back from the store, or now ours: its bots go on
             self.driver.changed(table)
         return table
 

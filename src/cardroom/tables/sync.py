@@ -120,11 +120,13 @@ class Sync:
         if stored is None or stored.closed:
             core.forget(table)
             return False
+        if core.leases.observe(stored):
+            log.info("table %s was taken over by another process", table.id)
         if stored.version == table.version:
             return True
         core.counters["catch_ups"] += 1
         table.events = await self._load_into(table, stored)
-        core.notify(table.id, owner=False, lobby=True)
+        core.notify(table.id, lobby=True)
         return True
 
     async def retry(self, table: Table, attempt: Callable[[], Awaitable[bool]]) -> bool:
@@ -194,7 +196,7 @@ class Sync:
             adopted = await self._adopt(stored)
             if adopted is not None:
                 adopted.events = list(notice.get("events") or [])
-                core.notify(table_id, owner=False, lobby=lobby)
+                core.notify(table_id, lobby=lobby)
                 return
             table = core.tables.get(table_id)  # adopted meanwhile, maybe from an older read
             if table is None:
@@ -202,7 +204,7 @@ class Sync:
         async with table.lock:
             if notice.get("closed"):
                 core.forget(table)
-                core.notify(table_id, owner=False, lobby=lobby)
+                core.notify(table_id, lobby=lobby)
                 return
             if notice.get("version", 0) <= table.version:
                 return  # we have it (a catch-up read it before its notice came)
@@ -214,7 +216,7 @@ class Sync:
                 table.version, table.updated_at = notice["version"], updated_at
                 table.events = list(notice.get("events") or [])
                 core.counters["notices_applied"] += 1
-                core.notify(table_id, owner=False, lobby=lobby)
+                core.notify(table_id, lobby=lobby)
                 return
             await self.catch_up(table)
 

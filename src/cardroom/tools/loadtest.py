@@ -586,7 +586,7 @@ class LoadRun:
         """Compare the record with what the clients were told."""
         verdict = Verdict()
         now = getattr(self, "stuck_check_at", time.monotonic())
-        # A kill costs a restart plus the takeover delay: allow for one.
+        # A kill costs a restart, or a lease running out elsewhere: allow for one.
         allowance = STUCK_AFTER + (self.kill_every or 0) + 3 * self.think
         for bench in self.benches:
             latest = bench.latest

@@ -1,0 +1,84 @@
+"""Table leases in the store: which server process owns each open table, and until when.
+
+A shared room (several processes on one database) gives each open table one owner at a time.
+The lease lives in the table's own row (``owner``, ``owner_epoch``, ``lease_until``), so the
+database that already orders every change of a table is also the one judge of who owns it: a
+Redis outage cannot make two owners, and no other lock service is needed. Taking a table
+raises its epoch by one; the owner's writes carry that epoch and are refused once another
+process has taken the table (:meth:`cardroom.store.db.Store.commit`), so an owner that was
+paused past its lease cannot write again when it wakes.
+
+Leases are timed by the processes' clocks (``time.time()``): hosts sharing a database keep
+their clocks in step (NTP), and a skew only shortens or lengthens a takeover, never makes two
+owners write, thanks to the epoch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from contextlib import AbstractAsyncContextManager
+
+from sqlalchemy import and_, or_, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from cardroom.store.models import TABLES
+
+
+class LeaseStore:
+    """The store's side of table ownership (``Store.leases``)."""
+
+    def __init__(self, engine: AsyncEngine,
+                 writing: Callable[[], AbstractAsyncContextManager[None]]) -> None:
+        self._engine = engine
+        self._writing = writing
+
+    async def take(self, owner: str, now: float, until: float,
+                   table_ids: Collection[str] | None = None) -> dict[str, int]:
+        """Take open tables whose lease has ended (or that nobody owns) for ``owner`` until
+        ``until``; their new epochs, by table id.
+
+        ``table_ids`` ``None``: every such table but a daily challenge's that its process let
+        go of (nobody owns it until its player comes back: :meth:`release` with
+        ``hand_over=False``); otherwise only those tables, whoever let go of them.
+        """
+        free = or_(TABLES.c.owner.is_(None), TABLES.c.lease_until < now)
+        if table_ids is None:
+            wanted = or_(TABLES.c.challenge.is_(None), TABLES.c.owner.is_not(None))
+        else:
+            if not table_ids:
+                return {}
+            wanted = TABLES.c.id.in_(list(table_ids))
+        statement = (update(TABLES)
+                     .where(TABLES.c.closed.is_(False), free, wanted)
+                     .values(owner=owner, owner_epoch=TABLES.c.owner_epoch + 1,
+                             lease_until=until)
+                     .returning(TABLES.c.id, TABLES.c.owner_epoch))
+        async with self._writing(), self._engine.begin() as connection:
+            return {table_id: epoch for table_id, epoch in await connection.execute(statement)}
+
+    async def renew(self, owner: str, until: float) -> dict[str, int]:
+        """Extend every lease ``owner`` still holds to ``until``; those tables' epochs (a
+        table missing is one another process took, or one that closed)."""
+        statement = (update(TABLES)
+                     .where(TABLES.c.owner == owner, TABLES.c.closed.is_(False))
+                     .values(lease_until=until)
+                     .returning(TABLES.c.id, TABLES.c.owner_epoch))
+        async with self._writing(), self._engine.begin() as connection:
+            return {table_id: epoch for table_id, epoch in await connection.execute(statement)}
+
+    async def release(self, owner: str, leases: dict[str, int], hand_over: bool) -> int:
+        """Let go of tables ``owner`` holds at these epochs; how many were let go of.
+
+        ``hand_over``: another process should take them at once (a polite shutdown): the
+        lease ends now and any process's next look takes them. Otherwise nobody owns them
+        until a process asks for them by id (a daily challenge's table whose player left).
+        """
+        if not leases:
+            return 0
+        values = {"lease_until": 0.0} if hand_over else {"owner": None, "lease_until": 0.0}
+        mine = [and_(TABLES.c.id == table_id, TABLES.c.owner_epoch == epoch)
+                for table_id, epoch in leases.items()]
+        statement = (update(TABLES).where(TABLES.c.owner == owner, or_(*mine))
+                     .values(**values))
+        async with self._writing(), self._engine.begin() as connection:
+            return (await connection.execute(statement)).rowcount

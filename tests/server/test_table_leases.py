@@ -1,0 +1,222 @@
+"""Each open table of a shared room is owned by one live process: its lease in the table's row,
+renewed while the process lives, taken over when it dies, handed over when it stops politely;
+the owner's writes carry a fencing epoch that a process which lost the table cannot pass."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from cardroom.store.data import NewTable
+from cardroom.store.db import Change, Store
+from cardroom.tables import sync as sync_module
+from cardroom.tables.room import Player, Room, RoomSettings
+from tests.server.pg import fresh_schema
+from tests.server.test_shared_room import Hub, settle
+
+LEASE = 1.5
+
+
+@contextlib.contextmanager
+def _sqlite(tmp_path: Path) -> Iterator[str]:
+    yield f"sqlite:///{tmp_path / 'leases.sqlite3'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request, tmp_path: Path) -> AsyncIterator[Store]:
+    """A store on SQLite or on the machine's PostgreSQL, with tables ``t0`` (ordinary) and
+    ``c0`` (a daily challenge's), each on its first match."""
+    where = _sqlite(tmp_path) if request.param == "sqlite" else fresh_schema()
+    with where as url:
+        opened = await Store.open(url)
+        for table_id, challenge in (("t0", None), ("c0", {"entry": "e"})):
+            await opened.add_table(NewTable(
+                id=table_id, game="500", rules={}, seats=4, bot="simple", turn_seconds=None,
+                hints=False, creator_id=None, created_at=0.0, challenge=challenge))
+            assert await opened.commit(Change(table_id, 0, 0.5, match=(1, 42, 0, {})))
+        try:
+            yield opened
+        finally:
+            await opened.close()
+
+
+async def test_a_table_has_one_owner_while_its_lease_lasts_then_the_next_takes_it(
+        store: Store) -> None:
+    leases = store.leases
+    # A daily challenge's table nobody owns waits for its player's process to ask for it.
+    assert await leases.take("A", now=10.0, until=20.0) == {"t0": 1}
+    assert await leases.take("A", now=10.0, until=20.0, table_ids=["c0"]) == {"c0": 1}
+    assert await leases.take("B", now=15.0, until=25.0) == {}  # A's lease lasts
+    assert await leases.take("B", now=15.0, until=25.0, table_ids=["c0", "t0"]) == {}
+    assert await leases.renew("A", until=30.0) == {"t0": 1, "c0": 1}
+    assert await leases.take("B", now=29.0, until=39.0) == {}
+    # A stops renewing (dead, or cut off): once its lease ends, B takes the tables, each at
+    # the next epoch, and A's renewal finds them gone.
+    assert await leases.take("B", now=31.0, until=41.0) == {"t0": 2, "c0": 2}
+    assert await leases.renew("A", until=50.0) == {}
+    stored = await store.load_table("t0")
+    assert stored is not None and (stored.owner, stored.owner_epoch) == ("B", 2)
+
+
+async def test_an_owner_that_lost_its_table_cannot_write_again(store: Store) -> None:
+    leases = store.leases
+    await leases.take("A", now=10.0, until=20.0, table_ids=["t0"])
+    assert await store.commit(Change("t0", 1, 11.0, action=(1, 0, 0, "pass"), epoch=1))
+    await leases.take("B", now=21.0, until=31.0, table_ids=["t0"])
+    # A wakes up holding version 2 and epoch 1: every kind of write is refused.
+    assert not await store.commit(Change("t0", 2, 22.0, action=(1, 1, 1, "pass"), epoch=1))
+    closing = Change("t0", 2, 22.0, epoch=1)
+    closing.close = True
+    assert not await store.commit(closing)
+    assert await store.commit(Change("t0", 2, 22.5, action=(1, 1, 1, "pass"), epoch=2))
+    stored = await store.load_table("t0")
+    assert stored is not None and stored.version == 3 and not stored.closed
+    assert [(a.number, a.seat) for a in stored.actions] == [(0, 0), (1, 1)]
+
+
+async def test_a_handed_over_table_is_taken_at_once_and_a_let_go_challenge_only_when_asked(
+        store: Store) -> None:
+    leases = store.leases
+    await leases.take("A", now=10.0, until=100.0, table_ids=["t0", "c0"])
+    assert await leases.release("A", {"t0": 1}, hand_over=True) == 1
+    assert await leases.release("A", {"c0": 1}, hand_over=False) == 1
+    assert await leases.release("A", {"c0": 1}, hand_over=False) == 0  # not A's any more
+    # Well inside A's old lease, B's look finds the ordinary table handed over; the
+    # challenge's table waits for its player, whose process asks for it by name.
+    assert await leases.take("B", now=11.0, until=21.0) == {"t0": 2}
+    assert await leases.take("B", now=11.0, until=21.0, table_ids=["c0"]) == {"c0": 2}
+
+
+async def test_a_closed_table_is_nobodys(store: Store) -> None:
+    closing = Change("t0", 1, 1.0)
+    closing.close = True
+    assert await store.commit(closing)
+    assert await store.leases.take("A", now=10.0, until=20.0, table_ids=["t0", "c0"]) == {
+        "c0": 1}
+
+
+# -- rooms ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def rooms(tmp_path: Path, monkeypatch) -> AsyncIterator[tuple[Hub, Room, Room]]:
+    """Two rooms sharing one database over a bus, as two processes would, with short leases
+    and bots that play at once."""
+    monkeypatch.setattr(sync_module, "SWEEP", 0.2)
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    hub = Hub()
+    made: list[Room] = []
+    for _ in range(2):
+        room = Room(await Store.open(url), RoomSettings(
+            bot_delay=0.05, bot_workers=1, lease_seconds=LEASE, disconnect_grace=60), hub.bus())
+        await room.start()
+        made.append(room)
+    yield hub, made[0], made[1]
+    for room in made:
+        with contextlib.suppress(Exception):
+            await room.stop()
+        await room.store.close()
+
+
+async def bots_table(room: Room) -> tuple[str, Player]:
+    """A table of ``room``'s with one person (seat 0) and three bots, its match begun."""
+    player, _ = await room.register(f"P{time.monotonic_ns() % 10**6}")
+    table = await room.create_table(player, "online", {}, 0, None, "simple")
+    await room.start_with_bots(player, table.id, "simple")
+    return table.id, player
+
+
+async def until(condition: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        await asyncio.sleep(0.02)
+
+
+async def bot_moves(room: Room, table_id: str, seconds: float) -> None:
+    """Wait until a bot has acted at the table as ``room`` holds it."""
+    start = room.tables[table_id].version
+    await until(lambda: room.tables[table_id].version > start, seconds, "a bot's move")
+
+
+async def a_bots_turn(room: Room, table_id: str, player: Player) -> None:
+    """Wait until a bot is to act at the table (the person plays their own turns)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        game = room.tables[table_id].game
+        if game is not None and game.to_act not in (None, 0):
+            return
+        if game is not None and game.to_act == 0:
+            await room.act(player, table_id, game.legal_actions()[0].text)
+        await asyncio.sleep(0.02)
+    raise AssertionError("no bot's turn came")
+
+
+async def test_only_the_owner_drives_a_table(rooms) -> None:
+    _, a, b = rooms
+    table_id, player = await bots_table(a)
+    await settle(a, b, table_id)
+    assert a.core.leases.owns(table_id) and not b.core.leases.owns(table_id)
+    await a_bots_turn(a, table_id, player)
+    await settle(a, b, table_id)
+    assert a.tables[table_id].turn_task is not None
+    assert b.tables[table_id].turn_task is None  # B follows the table, A's bots play it
+    assert b.counters["tables_owned"] == 0 and a.counters["tables_owned"] == 1
+
+
+async def test_a_dead_owners_tables_are_taken_over_and_played_on(rooms) -> None:
+    hub, a, b = rooms
+    table_id, player = await bots_table(a)
+    await a_bots_turn(a, table_id, player)
+    hub.cut.add(a.bus)  # A dies to the others: no renewal, no bots, no hand-over, no notices
+    await a.core.cancel_tasks()
+    died = time.monotonic()
+    await until(lambda: b.core.leases.owns(table_id), LEASE * 2, "B takes the table")
+    assert time.monotonic() - died <= LEASE + LEASE / 3 + 0.5
+    await bot_moves(b, table_id, 5)
+    assert b.counters["tables_taken_over"] == 1
+    # A wakes up (it was paused, not dead), still at the version it had, and a bot's move
+    # is due there: the write is refused (B moved on, and took the table), and reading the
+    # table back tells A that it is B's.
+    stale = a.tables[table_id]
+    game = stale.game
+    assert game is not None and a.core.leases.owns(table_id)
+    assert await a.core.apply(stale, game.to_act, game.legal_actions()[0].text) is None
+    assert await a.sync.catch_up(stale)
+    assert not a.core.leases.owns(table_id)
+    assert [x.text for x in stale.game.actions] == [
+        x.text for x in b.tables[table_id].game.actions]
+
+
+async def test_a_paused_owner_cannot_write_even_where_the_new_owner_has_not(rooms) -> None:
+    hub, a, b = rooms
+    table_id, player = await bots_table(a)
+    await a_bots_turn(a, table_id, player)
+    await settle(a, b, table_id)
+    hub.cut.add(a.bus)
+    await a.core.cancel_tasks()
+    b.driver.changed = lambda table: None  # B takes the table but makes no move yet
+    await until(lambda: b.core.leases.owns(table_id), LEASE * 2, "B takes the table")
+    stale = a.tables[table_id]
+    game = stale.game
+    version = stale.version
+    assert await a.core.apply(stale, game.to_act, game.legal_actions()[0].text) is None
+    stored = await a.store.load_table(table_id)
+    assert stored is not None and stored.version == version  # the version CAS alone allowed it
+
+
+async def test_a_polite_stop_hands_the_tables_over_at_once(rooms) -> None:
+    _, a, b = rooms
+    table_id, player = await bots_table(a)
+    await a_bots_turn(a, table_id, player)
+    await a.stop()
+    stopped = time.monotonic()
+    await until(lambda: b.core.leases.owns(table_id), LEASE, "B takes the table")
+    assert time.monotonic() - stopped < LEASE  # well before A's lease would have ended
+    await bot_moves(b, table_id, 5)
