@@ -220,3 +220,46 @@ async def test_a_polite_stop_hands_the_tables_over_at_once(rooms) -> None:
     await until(lambda: b.core.leases.owns(table_id), LEASE, "B takes the table")
     assert time.monotonic() - stopped < LEASE  # well before A's lease would have ended
     await bot_moves(b, table_id, 5)
+
+
+async def heard_of_each_other(a: Room, b: Room) -> None:
+    """Wait until each room has heard the other's load (sent at every renewal)."""
+    await until(lambda: b.core.origin in a.core.leases.peers
+                and a.core.origin in b.core.leases.peers, LEASE, "the loads")
+
+
+async def test_new_tables_go_to_the_process_that_owns_the_fewest(rooms) -> None:
+    _, a, b = rooms
+    await heard_of_each_other(a, b)
+    made = [await bots_table(a) for _ in range(4)]
+    ids = [table_id for table_id, _ in made]
+    await until(lambda: sum(b.core.leases.owns(t) for t in ids) == 2, LEASE, "B's two")
+    assert sum(a.core.leases.owns(t) for t in ids) == 2
+    # A table made at A and owned by B is played by B's bots.
+    table_id, player = next((t, p) for t, p in made if b.core.leases.owns(t))
+    await settle(a, b, table_id)
+    await a_bots_turn(a, table_id, player)
+    await settle(a, b, table_id)
+    await bot_moves(a, table_id, 5)
+    assert a.tables[table_id].turn_task is None
+
+
+async def test_a_draining_process_hands_every_table_over_and_takes_no_new_one(rooms) -> None:
+    _, a, b = rooms
+    await heard_of_each_other(a, b)
+    b.core.leases.draining = True  # B takes nothing for now: A owns every table made
+    await until(lambda: a.core.leases.peers[b.core.origin].draining, LEASE, "B draining")
+    made = [await bots_table(a) for _ in range(3)]
+    assert all(a.core.leases.owns(t) for t, _ in made)
+    b.core.leases.draining = False
+    a.drain()
+    await until(lambda: all(b.core.leases.owns(t) for t, _ in made), LEASE * 2,
+                "B takes A's tables")
+    assert a.counters["tables_owned"] == 0 and b.counters["tables_taken_over"] == 3
+    await until(lambda: a.core.leases.peers[b.core.origin].draining is False
+                and b.core.leases.peers[a.core.origin].draining, LEASE, "the loads")
+    table_id, player = await bots_table(a)  # made at A, placed at B
+    await until(lambda: b.core.leases.owns(table_id), LEASE, "B takes the new table")
+    await settle(a, b, table_id)
+    await a_bots_turn(a, table_id, player)
+    await bot_moves(a, table_id, 5)

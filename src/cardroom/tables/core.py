@@ -105,7 +105,8 @@ class Core:
         self.origin = secrets.token_hex(8)
         """Names this process on the bus, so it can skip its own notices, and as the owner
         of its tables."""
-        self.leases = Leases(store.leases, self.origin, self.shared, settings.lease_seconds)
+        self.leases = Leases(store.leases, self.bus, self.origin, self.shared,
+                             settings.lease_seconds)
         """The tables this process owns and drives (alone: every one)."""
         self.metrics = metrics
         self.tables: dict[str, Table] = {}

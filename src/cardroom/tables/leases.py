@@ -8,6 +8,12 @@ Every few seconds a process renews its leases and takes the tables whose lease h
 owner died or was cut off): failover from the stored record. A polite shutdown hands its
 tables over, so the others take them at their next look.
 
+Each process tells the others how many tables it owns at every renewal (the bus's
+:data:`LOAD_CHANNEL`); a new table is placed at the live process that owns the fewest
+(:meth:`Leases.place`), which takes it when told. A draining process takes no table and hands
+its own over a few at a time (:meth:`Leases.drain`): it can then be stopped or restarted with
+every table playing on elsewhere.
+
 Alone (SQLite, the in-process bus), the process owns every table and none of this touches the
 store.
 """
@@ -18,11 +24,27 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection
+from typing import Any, NamedTuple
 
+from cardroom.bus import Bus
 from cardroom.store.data import StoredTable
 from cardroom.store.leases import LeaseStore
 
 log = logging.getLogger(__name__)
+
+LOAD_CHANNEL = "owners"
+"""The bus channel of the processes' loads, and of new tables placed at a process."""
+DRAIN_BATCH = 20
+"""Tables a draining process hands over at each renewal: the others take a few at a time."""
+
+
+class Peer(NamedTuple):
+    """What this process last heard of another one's load."""
+
+    heard: float
+    """When (``time.monotonic()``)."""
+    owned: int
+    draining: bool
 
 Gained = Callable[[list[str]], Awaitable[None]]
 """Told of tables this process has just taken: they are loaded and driven from now on."""
@@ -33,8 +55,10 @@ Lost = Callable[[list[str]], None]
 class Leases:
     """This process's table leases: which tables it owns, at which epoch."""
 
-    def __init__(self, store: LeaseStore, origin: str, shared: bool, seconds: float) -> None:
+    def __init__(self, store: LeaseStore, bus: Bus, origin: str, shared: bool,
+                 seconds: float) -> None:
         self.store = store
+        self.bus = bus
         self.origin = origin
         """The owner's name in the table rows: the process's name on the bus."""
         self.shared = shared
@@ -44,6 +68,12 @@ class Leases:
         """The tables owned, with the epoch taken at."""
         self.taken_over = 0
         """Tables taken after their lease ended elsewhere (for /api/health)."""
+        self.draining = False
+        """Taking no table, handing its own over (:meth:`drain`)."""
+        self.peers: dict[str, Peer] = {}
+        """The other live processes' loads, by name."""
+        self._gained: Gained | None = None
+        self._lost: Lost | None = None
 
     def owns(self, table_id: str) -> bool:
         """This process drives the table: alone it drives every one."""
@@ -97,18 +127,88 @@ class Leases:
         leases, self.epochs = self.epochs, {}
         return await self.store.release(self.origin, leases, hand_over=True)
 
-    async def keep(self, gained: Gained, lost: Lost) -> None:
-        """Every third of a lease: renew ours, then take the tables whose lease ended.
-        Runs until cancelled; a failing store is logged and tried again next time."""
+    # -- placement and draining -------------------------------------------------------------------
+
+    def start(self, gained: Gained, lost: Lost) -> None:
+        """Listen to the other processes' loads and placements; ``gained`` and ``lost`` are
+        told of the tables this process takes and loses from now on."""
+        self._gained, self._lost = gained, lost
+        self.bus.subscribe(LOAD_CHANNEL, self._on_load)
+
+    def place(self) -> str:
+        """The process a new table goes to: the live one owning the fewest tables, not
+        draining (this one when it ties, or when it is alone)."""
+        now = time.monotonic()
+        loads = {origin: peer.owned for origin, peer in self.peers.items()
+                 if now - peer.heard < self.seconds and not peer.draining}
+        if not self.draining or not loads:
+            loads[self.origin] = len(self.epochs)
+        return min(loads, key=lambda origin: (loads[origin], origin != self.origin))
+
+    async def place_new(self, table_id: str) -> None:
+        """Give a new table an owner (:meth:`place`): this process takes it at once, another
+        is told to. If that one never does, the table has no owner and the next process to
+        look for tables whose lease ended takes it."""
+        if not self.shared:
+            return
+        owner = self.place()
+        if owner == self.origin:
+            await self.take([table_id])
+            return
+        peer = self.peers[owner]
+        self.peers[owner] = peer._replace(owned=peer.owned + 1)  # the next one goes elsewhere
+        await self.bus.publish(LOAD_CHANNEL, {"origin": self.origin, "place": table_id,
+                                              "to": owner})
+
+    def drain(self) -> None:
+        """Take no more tables, and hand this process's own over a few at a time."""
+        self.draining = True
+        log.info("draining: handing %d tables over", len(self.epochs))
+
+    async def _on_load(self, notice: dict[str, Any]) -> None:
+        origin = notice.get("origin")
+        if not isinstance(origin, str) or origin == self.origin:
+            return
+        if "owned" in notice:
+            self.peers[origin] = Peer(time.monotonic(), int(notice["owned"]),
+                                      bool(notice.get("draining")))
+        placed = notice.get("place")
+        if notice.get("to") == self.origin and isinstance(placed, str) and not self.draining:
+            taken = await self.take([placed])
+            if taken and self._gained is not None:
+                await self._gained(taken)
+
+    async def _hand_some_over(self) -> None:
+        """Draining: hand up to :data:`DRAIN_BATCH` tables over to whoever looks next."""
+        batch = dict(list(self.epochs.items())[:DRAIN_BATCH])
+        for table_id in batch:
+            del self.epochs[table_id]
+        if self._lost is not None:
+            self._lost(list(batch))
+        await self.store.release(self.origin, batch, hand_over=True)
+
+    async def keep(self) -> None:
+        """Every third of a lease: renew ours, take the tables whose lease ended (or hand
+        some over, draining), and tell the others our load. Runs until cancelled; a failing
+        store is logged and tried again next time."""
         while True:
             await asyncio.sleep(self.seconds / 3)
             try:
-                gone, found = await self.renew()
-                if gone:
-                    lost(gone)
-                taken = await self.take()
-                self.taken_over += len(taken)
-                if taken or found:
-                    await gained(taken + found)
+                await self._renew_and_take()
+                await self.bus.publish(LOAD_CHANNEL, {"origin": self.origin,
+                                                      "owned": len(self.epochs),
+                                                      "draining": self.draining})
             except Exception:
                 log.exception("keeping the table leases")
+
+    async def _renew_and_take(self) -> None:
+        gone, found = await self.renew()
+        if gone and self._lost is not None:
+            self._lost(gone)
+        if self.draining:
+            await self._hand_some_over()
+            return
+        taken = await self.take()
+        self.taken_over += len(taken)
+        if (taken or found) and self._gained is not None:
+            await self._gained(taken + found)

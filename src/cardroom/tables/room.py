@@ -139,7 +139,8 @@ class Room:
         if core.shared:
             core.spawn(self.followers.heartbeat())
             core.spawn(self.sync.sweep())
-            core.spawn(core.leases.keep(self._taken, self._lost))
+            core.leases.start(self._taken, self._lost)
+            core.spawn(core.leases.keep())
         core.spawn(self.driver.close_abandoned_tables())
         self.challenge.close_past_days()
         core.spawn(self.challenge.sweep())
@@ -157,6 +158,13 @@ class Room:
                 if seat.grace_task is not None:
                     seat.grace_task.cancel()
         await self.workers.stop()
+
+    def drain(self) -> None:
+        """Take no new tables and hand this process's tables over to the others, a few at a
+        time, so that it can be stopped with every table playing on (a shared room; alone,
+        the process keeps its tables)."""
+        if self.core.leases.shared:
+            self.core.leases.drain()
 
     async def _taken(self, table_ids: list[str]) -> None:
         """Tables this process has just taken over: brought up to date from the store and
@@ -318,7 +326,7 @@ class Room:
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
             version=table.version, settings=settings, rated=rated,
             challenge=None if challenge is None else challenge.to_dict()))
-        await self.core.leases.take([table.id])
+        await self.core.leases.place_new(table.id)
         self.tables[table.id] = table
         if challenge is None:
             await self.seating.join(player, table, seat, settings.invite)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
+import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -71,6 +73,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         room = Room(store, config.room, bus)
         await room.start()
         app.state.room = room
+        with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
+            # SIGUSR1 drains the process (docs/operations.md); only a server run in its
+            # process's main thread listens for it.
+            asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, room.drain)
         try:
             yield
         finally:
@@ -125,7 +131,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return JSONResponse({"ok": True, "pid": os.getpid(), "rss_kib": _rss_kib(),
                              "tables": len(room.tables),
                              "followers": sum(len(t.listeners) for t in room.tables.values()),
-                             **room.counters})
+                             "draining": room.core.leases.draining, **room.counters})
 
     async def metrics(request: Request) -> Response:
         """The room's figures in Prometheus's text format (docs/operations.md lists them)."""
