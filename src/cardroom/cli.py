@@ -837,6 +837,9 @@ def loadtest(
     server_pid: Annotated[list[int] | None, typer.Option(
         help="Pid of a local server to read memory from (else /api/health is asked).")] = None,
     bot: Annotated[str, typer.Option(help="Whose choices the clients play.")] = "simple",
+    bot_seats: Annotated[int, typer.Option(
+        help="Seats of each table the server's own bots play (0 to 3; the table's owner "
+             "runs them, so a killed owner's bots wait for its lease to end).")] = 0,
     chat_every: Annotated[float, typer.Option(
         help="Say a quick phrase at each table every this many seconds on average (0: no "
              "chat).")] = 0.0,
@@ -872,6 +875,8 @@ def loadtest(
         raise _fail(console, "--pace is human or full")
     if bot not in BOT_NAMES:
         raise _fail(console, f"unknown bot {bot!r}; choose one of: {', '.join(BOT_NAMES)}")
+    if not 0 <= bot_seats < 4:
+        raise _fail(console, "--bot-seats is 0 to 3: one seat at least is a client's")
     if kill_every and url:
         raise _fail(console, "--kill-every kills only servers the load test started itself: "
                              "leave out --url")
@@ -897,7 +902,8 @@ def loadtest(
                     raise _fail(console, str(error)) from None
             run = LoadRun(urls=list(url) if url else [s.url for s in started], tables=tables,
                           duration=duration, think=HUMAN_THINK if pace == "human" else 0.0,
-                          bot=bot, chat_every=chat_every, drop_rate=drop_rate,
+                          bot=bot, bot_seats=bot_seats, chat_every=chat_every,
+                          drop_rate=drop_rate,
                           kill_every=kill_every,
                           redis=own_redis, stop_redis_every=stop_redis_every,
                           stop_redis_for=stop_redis_for,

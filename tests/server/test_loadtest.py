@@ -4,10 +4,13 @@ way, and the record checked at the end."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from cardroom.cli import app
+from cardroom.tools.loadtest import LoadRun, run_load, start_servers
+from tests.conftest import SHARED_REDIS, SHARED_REDIS_URL
 from tests.server.pg import fresh_schema
 
 
@@ -24,6 +27,7 @@ def test_loadtest_with_a_kill_loses_nothing_and_reports_its_figures() -> None:
     output = result.output
     assert int(_figure(output, "servers killed")) >= 1
     assert int(_figure(output, "reconnects")) >= 1
+    assert _figure(output, "kill → each table's next change").startswith("p50 ")
     assert re.match(r"0 of [\d,]+$", _figure(output, "acknowledged actions missing"))
     assert _figure(output, "stuck tables") == "0"
     assert re.match(r"0 of \d+$", _figure(output, "matches replaying to other scores"))
@@ -62,3 +66,26 @@ def test_a_long_runs_memory_is_shown_at_evenly_spaced_minutes_ending_with_the_la
                                        "20 min 320, 25 min 325, 30 min 330 MiB")
     odd = [(minute * 60.0, 200 * 1024) for minute in range(9)]
     assert memory_trend(odd).endswith("8 min 200 MiB")
+
+
+@SHARED_REDIS
+async def test_bots_at_a_killed_owners_tables_play_on_from_another_process(
+        shared_database, tmp_path: Path) -> None:
+    """Two servers, tables with the server's bots in two seats: the first kill takes the
+    tables the killed server owned to the other when their leases end (or to itself, back
+    from its restart), and every table plays on; nothing acknowledged is lost."""
+    servers = start_servers(2, shared_database, SHARED_REDIS_URL, tmp_path)
+    try:
+        run = LoadRun(urls=[s.url for s in servers], tables=4, duration=20, think=0.0,
+                      bot_seats=2, kill_every=5, servers=servers,
+                      database_url=shared_database)
+        await run_load(run)
+    finally:
+        for server in servers:
+            server.stop()
+    assert run.kills >= 2
+    # The first kill's four tables all moved again (the later kills' may still wait).
+    assert len(run.stats.recoveries) >= 4
+    assert run.verdict.checked and not run.verdict.missing and not run.verdict.mismatched
+    assert run.verdict.matches >= 1 and not run.verdict.stuck
+    assert all(len(bench.players) == 2 for bench in run.benches)

@@ -73,6 +73,9 @@ class Stats:
     analyses: dict[str, int] = field(default_factory=dict)
     """Analysis asks (``--analysis-every``) by the state answered (``queued``, ``ready``,
     ``busy`` …)."""
+    recoveries: list[float] = field(default_factory=list)
+    """Seconds from a kill of a server to the next change at each table (``--kill-every``):
+    the tables whose players or bots were on it wait longest."""
 
     def error(self, code: str) -> None:
         """Count a refused or failed request."""
@@ -280,14 +283,18 @@ class LoadTable:
         self.run = run
         self.number = number
         self.rng = random.Random(run.seed * 100_003 + number)
-        self.seen: list[dict[int, float]] = [{} for _ in range(SEATS)]
-        """Per seat: when it first held each recent version."""
+        people = SEATS - run.bot_seats
+        self.seen: list[dict[int, float]] = [{} for _ in range(people)]
+        """Per seat a client holds: when it first held each recent version."""
         self.waiting: list[tuple[int, asyncio.Future[float]]] = []
         """Actions being timed: the version that shows each, and the future of its arrival."""
-        self.players = [SeatPlayer(self, n) for n in range(SEATS)]
+        self.players = [SeatPlayer(self, n) for n in range(people)]
         self.table_id = ""
         self.progress = time.monotonic()
         self.latest: dict[str, Any] | None = None
+        self.hit_at: float | None = None
+        """When a server was killed, until the table's next change (``None``: no kill waits
+        for one)."""
 
     def arrival(self, seat: int) -> Callable[[dict[str, Any]], None]:
         """The ``on_table`` hook of this seat's clients. Timings resolve here, as views come
@@ -300,6 +307,9 @@ class LoadTable:
             if self.latest is None or version > self.latest["version"]:
                 self.latest = message
                 self.progress = time.monotonic()
+                if self.hit_at is not None:
+                    self.run.stats.recoveries.append(self.progress - self.hit_at)
+                    self.hit_at = None
             self.seen[seat].setdefault(version, time.perf_counter())
             for target, done in list(self.waiting):
                 self._settle(target, done)
@@ -318,7 +328,8 @@ class LoadTable:
             done.set_result(arrived)
 
     async def seat_everybody(self) -> None:
-        """Connect, register, create and join (each seat on a server in turn)."""
+        """Connect, register, create and join (each seat on a server in turn); the server's
+        bots take the seats left (``bot_seats``)."""
         urls = self.run.urls
         for seat, player in enumerate(self.players):
             client = await player.connect(urls[(self.number + seat) % len(urls)])
@@ -330,6 +341,8 @@ class LoadTable:
         for seat, player in enumerate(self.players[1:], start=1):
             assert player.client is not None
             await player.client.join(self.table_id, seat)
+        if self.run.bot_seats:
+            await first.start_with_bots(self.table_id)
 
     def measure(self, version: int, sent: float) -> None:
         """Time, in the background, the action sent at ``sent`` and shown at ``version``."""
@@ -343,8 +356,8 @@ class LoadTable:
         task.add_done_callback(self.run.timings.discard)
 
     async def everyone_saw(self, version: int, timeout: float = 30.0) -> float | None:
-        """When the last of the four seats first held ``version`` or later (``None``: not all
-        of them within ``timeout``, e.g. one was reconnecting)."""
+        """When the last of the clients' seats first held ``version`` or later (``None``: not
+        all of them within ``timeout``, e.g. one was reconnecting)."""
         for seen in self.seen:
             for old in [v for v in seen if v < version - 50]:
                 del seen[old]
@@ -361,7 +374,7 @@ class LoadTable:
             self.waiting.remove(entry)
 
     async def close(self) -> None:
-        """Disconnect all four."""
+        """Disconnect every client of the table."""
         await asyncio.gather(*(p.client.close() for p in self.players if p.client),
                              return_exceptions=True)
 
@@ -397,6 +410,8 @@ class LoadRun:
     think: float = HUMAN_THINK
     """Mean seconds a seat waits before acting (0: full speed)."""
     bot: str = "simple"
+    bot_seats: int = 0
+    """Seats of each table the server's bots play (the last ones); clients hold the rest."""
     chat_every: float = 0.0
     """Mean seconds between two chat lines at each table (0: no chat)."""
     profile_every: float = 0.0
@@ -492,6 +507,10 @@ class LoadRun:
             turn += 1
             server.kill()
             self.kills += 1
+            killed_at = time.monotonic()
+            for bench in self.benches:  # its players' server, or its bots' owner: any table
+                if bench.hit_at is None:
+                    bench.hit_at = killed_at
             while not self.stopping:
                 try:
                     await asyncio.to_thread(server.start)
@@ -682,7 +701,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
     rated = sum(int(health.get("matches_rated", 0)) for health in run.health.values())
     elapsed = run.elapsed or max(1e-9, time.perf_counter() - run.started)
     rows = [
-        ("tables", f"{run.tables} ({run.tables * SEATS} WebSocket clients)"),
+        ("tables", f"{run.tables} ({run.tables * (SEATS - run.bot_seats)} WebSocket clients"
+                   + (f", {run.bot_seats} server bots each)" if run.bot_seats else ")")),
         ("servers", str(len(run.servers) or len(run.urls))),
         ("pace", "full speed" if not run.think else f"one action per ~{run.think:.1f} s "
                                                      "per table"),
@@ -707,6 +727,13 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
     ]
     if run.kill_every:
         rows.append(("servers killed (SIGKILL)", str(run.kills)))
+        waits = run.stats.recoveries
+        waiting = sum(bench.hit_at is not None for bench in run.benches)
+        if waits:
+            rows.append(("kill → each table's next change",
+                         f"p50 {percentile(waits, 0.5):.1f} s, p99 "
+                         f"{percentile(waits, 0.99):.1f} s, max {max(waits):.1f} s "
+                         f"({len(waits):,} waits; {waiting} still waiting at the end)"))
         if run.failed_restarts:
             rows.append(("restarts that failed (retried)", str(run.failed_restarts)))
     if run.drop_rate:
@@ -720,7 +747,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
                      f"(≈ {1000 / per_action:,.0f} actions/s per busy core)"))
     for url, answer in run.health.items():
         counts = {k: answer[k] for k in ("changes", "conflicts", "notices_applied",
-                                         "catch_ups") if k in answer}
+                                         "catch_ups", "tables_owned", "tables_taken_over")
+                  if k in answer}
         if counts and len(run.health) > 1:
             rows.append((f"server {url}", ", ".join(f"{k} {v:,}" for k, v in counts.items())))
     for url, (before, after) in run.memory.items():
