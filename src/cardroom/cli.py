@@ -222,6 +222,10 @@ def serve(
     = "127.0.0.1",
     port: Annotated[int, _env("PORT", "Port to listen on.")] = 8500,
     database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
+    database_pool: Annotated[int, _env(
+        "DATABASE_POOL", "PostgreSQL connections this process keeps open (and half as many "
+                         "more in a burst): processes × 1.5 × this must stay under the "
+                         "database's max_connections.")] = 20,
     redis_url: Annotated[str | None, typer.Option(
         envvar=["CARDROOM_REDIS_URL", "REDIS_URL"],
         help="redis://host:port to share tables between processes (default: in-process).")]
@@ -322,7 +326,10 @@ def serve(
                             default_bot=default_bot, challenge_bot=challenge_bot,
                             bot_budget=bot_budget, quotas=quotas,
                             leaderboard_min_matches=leaderboard_min_matches)
-    config = ServerConfig(database_url=database_url, redis_url=redis_url, room=settings,
+    if database_pool < 1:
+        raise _fail(_console(), "--database-pool: at least one connection")
+    config = ServerConfig(database_url=database_url, database_pool=database_pool,
+                          redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
     run_server(host, port, config, log_level, forwarded_allow_ips)

@@ -127,19 +127,21 @@ def async_url(url: str) -> str:
     return url
 
 
-POSTGRES_POOL = {"pool_size": 20, "max_overflow": 10}
-"""Connections kept open to PostgreSQL. With SQLAlchemy's default of five, a busy server kept
-opening connections past the fifth and closing them again: each one a new server backend,
-a TLS attempt and statements prepared afresh, ~7% of the server's CPU at 500 tables."""
+POSTGRES_POOL = 20
+"""Connections a process keeps open to PostgreSQL (and half as many more in a burst). With
+SQLAlchemy's default of five, a busy server kept opening connections past the fifth and
+closing them again: each one a new server backend, a TLS attempt and statements prepared
+afresh, ~7% of the server's CPU at 500 tables. Several processes on one PostgreSQL need
+processes × 1.5 × pool under its ``max_connections`` (100 by default): ``--database-pool``."""
 
 
-def make_engine(url: str, **options: Any) -> AsyncEngine:
+def make_engine(url: str, pool: int = POSTGRES_POOL, **options: Any) -> AsyncEngine:
     """An async engine for a plain URL.
 
     A PostgreSQL URL may carry libpq's ``options=-csearch_path=NAME`` (several ``-cKEY=VALUE``
     separated by spaces); they become the connection's server settings, so a server (or a
-    test) can keep its tables in a schema of its own. PostgreSQL connections are pooled
-    (:data:`POSTGRES_POOL`, unless ``options`` say otherwise).
+    test) can keep its tables in a schema of its own. PostgreSQL connections are pooled:
+    ``pool`` kept open, half as many more in a burst (unless ``options`` say otherwise).
     """
     parsed = make_url(async_url(url))
     connect_args: dict[str, Any] = {}
@@ -151,7 +153,7 @@ def make_engine(url: str, **options: Any) -> AsyncEngine:
         connect_args["server_settings"] = settings
         parsed = parsed.difference_update_query(["options"])
     if parsed.get_backend_name() == "postgresql":
-        options = {**POSTGRES_POOL, **options}
+        options = {"pool_size": pool, "max_overflow": pool // 2, **options}
     engine = create_async_engine(parsed, connect_args=connect_args, **options)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
@@ -230,11 +232,13 @@ class Store:
             yield
 
     @classmethod
-    async def open(cls, url: str = DEFAULT_DATABASE_URL, migrate: bool = True) -> Store:
-        """Connect and, unless told not to, upgrade the schema to the newest migration."""
+    async def open(cls, url: str = DEFAULT_DATABASE_URL, migrate: bool = True,
+                   pool: int = POSTGRES_POOL) -> Store:
+        """Connect and, unless told not to, upgrade the schema to the newest migration;
+        ``pool``: PostgreSQL connections kept open (:data:`POSTGRES_POOL`)."""
         from cardroom.store.migrate import upgrade
 
-        engine = make_engine(url)
+        engine = make_engine(url, pool)
         if migrate:
             await upgrade(engine)
         return cls(engine)

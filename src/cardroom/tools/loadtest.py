@@ -673,6 +673,10 @@ def start_servers(count: int, database_url: str | None, redis_url: str | None,
     if count > 1 and not (database_url and redis_url):
         raise ValueError("several servers need --database-url (PostgreSQL) and --redis-url")
     url = database_url or f"sqlite:///{folder / 'loadtest.sqlite3'}"
+    if count > 2:
+        # Their pools together stay under PostgreSQL's default of 100 connections, with a
+        # fifth of them left for the load test's own check and anyone else.
+        extra = [*(extra or []), "--database-pool", str(max(2, int(80 / (count * 1.5))))]
     servers = [ManagedServer(free_port(), url, redis_url, folder / f"server{n}.log", extra,
                              source) for n in range(count)]
     try:

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket
 from cardroom.bots.levels import bot_levels
 from cardroom.games.registry import DEFAULT_GAME, GAMES
 from cardroom.protocol import CHAT_MAX
-from cardroom.store.db import DEFAULT_DATABASE_URL, Store
+from cardroom.store.db import DEFAULT_DATABASE_URL, POSTGRES_POOL, Store
 from cardroom.tables.chat import PHRASES, REACTIONS
 from cardroom.tables.lobby import PAGE_LIMIT
 from cardroom.tables.room import Room, RoomSettings
@@ -35,6 +35,8 @@ class ServerConfig:
     """Everything `cardroom serve` can be told (options or environment variables)."""
 
     database_url: str = DEFAULT_DATABASE_URL
+    database_pool: int = POSTGRES_POOL
+    """PostgreSQL connections kept open (see :data:`cardroom.store.db.POSTGRES_POOL`)."""
     redis_url: str | None = None
     room: RoomSettings = field(default_factory=RoomSettings)
     rate: float = 20.0
@@ -64,7 +66,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = await Store.open(config.database_url)
+        store = await Store.open(config.database_url, pool=config.database_pool)
         bus = None
         if config.redis_url:
             from cardroom.bus.redis import RedisBus
