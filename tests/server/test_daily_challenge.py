@@ -248,7 +248,7 @@ async def test_each_day_has_new_deals_and_a_past_day_closes_and_opens_to_all(
     with pytest.raises(RoomError) as refused:
         await room.act(ann, table.id, next(iter(game.legal_actions())))
     assert refused.value.code == ErrorCode.CHALLENGE_TABLE
-    room.challenge.close_past_days()
+    await room.challenge.close_past_days()
     for _ in range(500):
         if table.id not in room.tables:
             break

@@ -83,9 +83,9 @@ async def test_bots_at_a_killed_owners_tables_play_on_from_another_process(
     finally:
         for server in servers:
             server.stop()
-    assert run.kills >= 2
-    # The first kill's four tables all moved again (the later kills' may still wait).
-    assert len(run.stats.recoveries) >= 4
+    assert run.kills >= 1
+    # Every table moved again after the first kill (the last kill's may still wait).
+    assert sorted(kill for kill, _ in run.stats.recoveries).count(1) == run.tables
     assert run.verdict.checked and not run.verdict.missing and not run.verdict.mismatched
     assert run.verdict.matches >= 1 and not run.verdict.stuck
     assert all(len(bench.players) == 2 for bench in run.benches)

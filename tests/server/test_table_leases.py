@@ -15,6 +15,7 @@ import pytest
 
 from cardroom.store.data import NewTable
 from cardroom.store.db import Change, Store
+from cardroom.tables import leases as leases_module
 from cardroom.tables import sync as sync_module
 from cardroom.tables.room import Player, Room, RoomSettings
 from tests.server.pg import fresh_schema
@@ -87,6 +88,7 @@ async def test_a_handed_over_table_is_taken_at_once_and_a_let_go_challenge_only_
     assert await leases.release("A", {"t0": 1}, hand_over=True) == 1
     assert await leases.release("A", {"c0": 1}, hand_over=False) == 1
     assert await leases.release("A", {"c0": 1}, hand_over=False) == 0  # not A's any more
+    assert await leases.renew("A", until=200.0) == {}  # handed over is handed over
     # Well inside A's old lease, B's look finds the ordinary table handed over; the
     # challenge's table waits for its player, whose process asks for it by name.
     assert await leases.take("B", now=11.0, until=21.0) == {"t0": 2}
@@ -246,8 +248,10 @@ async def test_new_tables_go_to_the_process_that_owns_the_fewest(rooms) -> None:
     assert a.tables[table_id].turn_task is None
 
 
-async def test_a_draining_process_hands_every_table_over_and_takes_no_new_one(rooms) -> None:
+async def test_a_draining_process_hands_every_table_over_and_takes_no_new_one(
+        rooms, monkeypatch) -> None:
     _, a, b = rooms
+    monkeypatch.setattr(leases_module, "DRAIN_BATCH", 1)  # one table at each renewal
     await heard_of_each_other(a, b)
     b.core.leases.draining = True  # B takes nothing for now: A owns every table made
     await until(lambda: a.core.leases.peers[b.core.origin].draining, LEASE, "B draining")
@@ -255,7 +259,7 @@ async def test_a_draining_process_hands_every_table_over_and_takes_no_new_one(ro
     assert all(a.core.leases.owns(t) for t, _ in made)
     b.core.leases.draining = False
     a.drain()
-    await until(lambda: all(b.core.leases.owns(t) for t, _ in made), LEASE * 2,
+    await until(lambda: all(b.core.leases.owns(t) for t, _ in made), LEASE * 10,
                 "B takes A's tables")
     assert a.counters["tables_owned"] == 0 and b.counters["tables_taken_over"] == 3
     await until(lambda: a.core.leases.peers[b.core.origin].draining is False

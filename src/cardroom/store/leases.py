@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from contextlib import AbstractAsyncContextManager
 
-from sqlalchemy import and_, or_, update
+from sqlalchemy import or_, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardroom.store.models import TABLES
@@ -58,9 +58,11 @@ class LeaseStore:
 
     async def renew(self, owner: str, until: float) -> dict[str, int]:
         """Extend every lease ``owner`` still holds to ``until``; those tables' epochs (a
-        table missing is one another process took, or one that closed)."""
+        table missing is one another process took, one that closed, or one ``owner`` handed
+        over)."""
         statement = (update(TABLES)
-                     .where(TABLES.c.owner == owner, TABLES.c.closed.is_(False))
+                     .where(TABLES.c.owner == owner, TABLES.c.closed.is_(False),
+                            TABLES.c.lease_until > 0)
                      .values(lease_until=until)
                      .returning(TABLES.c.id, TABLES.c.owner_epoch))
         async with self._writing(), self._engine.begin() as connection:
@@ -76,9 +78,7 @@ class LeaseStore:
         if not leases:
             return 0
         values = {"lease_until": 0.0} if hand_over else {"owner": None, "lease_until": 0.0}
-        mine = [and_(TABLES.c.id == table_id, TABLES.c.owner_epoch == epoch)
-                for table_id, epoch in leases.items()]
-        statement = (update(TABLES).where(TABLES.c.owner == owner, or_(*mine))
-                     .values(**values))
+        mine = tuple_(TABLES.c.id, TABLES.c.owner_epoch).in_(list(leases.items()))
+        statement = update(TABLES).where(TABLES.c.owner == owner, mine).values(**values)
         async with self._writing(), self._engine.begin() as connection:
             return (await connection.execute(statement)).rowcount

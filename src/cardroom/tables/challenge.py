@@ -346,13 +346,16 @@ class DailyChallenge:
         half played keeps the deals it finished within the day)."""
         while True:
             await asyncio.sleep(SWEEP_EVERY)
-            self.close_past_days()
+            await self.close_past_days()
 
-    def close_past_days(self) -> None:
-        """Close now every challenge table of a day that is over."""
-        for table in list(self.core.tables.values()):
-            if self.day_over(table):
-                self.close(table)
+    async def close_past_days(self) -> None:
+        """Close now every challenge table of a day that is over (a shared room's owner
+        closes it; one that nobody owns, its player gone, is taken here first)."""
+        past = [table for table in self.core.tables.values() if self.day_over(table)]
+        leases = self.core.leases
+        await leases.take([table.id for table in past if not leases.owns(table.id)])
+        for table in past:
+            self.close(table)
 
     def close(self, table: Table) -> None:
         """Close a challenge table (its day is over, or its last deal)."""

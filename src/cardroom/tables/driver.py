@@ -118,9 +118,11 @@ class Driver:
                 and (game.is_over or any(e.get("type") == "hand_scored" for e in table.events)))
 
     async def _hand_over(self, table: Table, version: int) -> None:
-        """The bots' successors take their seats (unless the table moved on meanwhile); the
-        change's announcement arranges what comes next."""
+        """The bots' successors take their seats (unless the table moved on meanwhile, or
+        another process took it); the change's announcement arranges what comes next."""
         assert self.hand_over is not None
+        if not self.core.leases.owns(table.id):
+            return
         try:
             await self.hand_over(table, version)
         except RoomError as error:

@@ -239,6 +239,11 @@ class Followers:
         self._elsewhere[origin] = (time.monotonic(), seats)
         self._presence_moved(moved, dead=False)
 
+    def recount_remote(self, table: Table) -> None:
+        """Whether each seat's player is connected to another process, from what the others
+        last said: for a table this process holds from now on (taken over, or restored)."""
+        self._presence_moved({(table.id, n) for n in range(len(table.seats))}, dead=False)
+
     def _presence_moved(self, seats: set[tuple[str, int]], dead: bool) -> None:
         """Recompute ``remote`` for these seats. A dead process's players count as gone: the
         grace period starts for them (they will usually reconnect here first)."""

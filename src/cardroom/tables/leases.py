@@ -121,6 +121,13 @@ class Leases:
         if epoch is not None:
             await self.store.release(self.origin, {table_id: epoch}, hand_over=False)
 
+    async def give_back(self, table_id: str) -> None:
+        """Hand one table over (this process could not load it): whoever looks next, this
+        process included, takes it and tries again."""
+        epoch = self.epochs.pop(table_id, None)
+        if epoch is not None:
+            await self.store.release(self.origin, {table_id: epoch}, hand_over=True)
+
     async def hand_over(self) -> int:
         """Let go of every table so that the other processes take them now (a polite
         shutdown); how many were handed over."""

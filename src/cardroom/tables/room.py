@@ -134,15 +134,18 @@ class Room:
             for number, seat in enumerate(table.seats):
                 if seat.player is not None and table.status == "playing":
                     self.followers.start_grace(table, number)
-        await core.leases.take()  # shared: the tables nobody alive owns
+        taken = await core.leases.take()  # shared: the tables nobody alive owns
+        for table in core.tables.values():
+            self.followers.recount_remote(table)
         core.spawn(self.driver.resume(list(core.tables.values())))
+        await self._taken([t for t in taken if t not in core.tables])  # made since loading
         if core.shared:
             core.spawn(self.followers.heartbeat())
             core.spawn(self.sync.sweep())
             core.leases.start(self._taken, self._lost)
             core.spawn(core.leases.keep())
         core.spawn(self.driver.close_abandoned_tables())
-        self.challenge.close_past_days()
+        await self.challenge.close_past_days()
         core.spawn(self.challenge.sweep())
         await core.rater.rate_pending()
 
@@ -151,8 +154,10 @@ class Room:
         hand this process's tables over to the others."""
         await self.core.cancel_tasks()
         if self.core.leases.shared:
-            with contextlib.suppress(Exception):  # a store gone too: the leases just end
+            try:
                 await self.core.leases.hand_over()
+            except Exception:  # the store is gone too: the leases end by themselves
+                log.exception("handing the tables over at the stop")
         for table in self.core.tables.values():
             for seat in table.seats:
                 if seat.grace_task is not None:
@@ -167,16 +172,27 @@ class Room:
             self.core.leases.drain()
 
     async def _taken(self, table_ids: list[str]) -> None:
-        """Tables this process has just taken over: brought up to date from the store and
-        driven from here on."""
+        """Tables this process has just taken over: each brought up to date from the store
+        and driven from here on, in a task of its own (the leases' renewal and the bus do
+        not wait for hundreds of loads)."""
         for table_id in table_ids:
+            self.core.spawn(self._drive_taken(table_id))
+
+    async def _drive_taken(self, table_id: str) -> None:
+        """Load a table just taken and drive it; one that cannot be loaded now is handed
+        back, for whoever looks next to try again."""
+        try:
             table = await self.sync.load(table_id)
             if table is None:
-                continue
+                return
             async with table.lock:
                 if not await self.sync.catch_up(table):
-                    continue
+                    return
+            self.followers.recount_remote(table)
             self.driver.changed(table)
+        except Exception:
+            log.exception("taking table %s over", table_id)
+            await self.core.leases.give_back(table_id)
 
     def _lost(self, table_ids: list[str]) -> None:
         """Tables another process took from this one: their bots and timers stop here."""
@@ -326,7 +342,10 @@ class Room:
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
             version=table.version, settings=settings, rated=rated,
             challenge=None if challenge is None else challenge.to_dict()))
-        await self.core.leases.place_new(table.id)
+        if challenge is None:
+            await self.core.leases.place_new(table.id)
+        else:  # its player is here: so is its owner, until the player leaves it
+            await self.core.leases.take([table.id])
         self.tables[table.id] = table
         if challenge is None:
             await self.seating.join(player, table, seat, settings.invite)

@@ -73,9 +73,10 @@ class Stats:
     analyses: dict[str, int] = field(default_factory=dict)
     """Analysis asks (``--analysis-every``) by the state answered (``queued``, ``ready``,
     ``busy`` …)."""
-    recoveries: list[float] = field(default_factory=list)
-    """Seconds from a kill of a server to the next change at each table (``--kill-every``):
-    the tables whose players or bots were on it wait longest."""
+    recoveries: list[tuple[int, float]] = field(default_factory=list)
+    """(kill number from 1, seconds from that kill of a server to the next change at a
+    table), one per table and kill the table saw a change after (``--kill-every``): the
+    tables whose players or bots were on it wait longest."""
 
     def error(self, code: str) -> None:
         """Count a refused or failed request."""
@@ -292,9 +293,9 @@ class LoadTable:
         self.table_id = ""
         self.progress = time.monotonic()
         self.latest: dict[str, Any] | None = None
-        self.hit_at: float | None = None
-        """When a server was killed, until the table's next change (``None``: no kill waits
-        for one)."""
+        self.hit: tuple[int, float] | None = None
+        """The kill (its number, when) that waits for the table's next change (``None``:
+        none does)."""
 
     def arrival(self, seat: int) -> Callable[[dict[str, Any]], None]:
         """The ``on_table`` hook of this seat's clients. Timings resolve here, as views come
@@ -307,9 +308,10 @@ class LoadTable:
             if self.latest is None or version > self.latest["version"]:
                 self.latest = message
                 self.progress = time.monotonic()
-                if self.hit_at is not None:
-                    self.run.stats.recoveries.append(self.progress - self.hit_at)
-                    self.hit_at = None
+                if self.hit is not None:
+                    kill, at = self.hit
+                    self.run.stats.recoveries.append((kill, self.progress - at))
+                    self.hit = None
             self.seen[seat].setdefault(version, time.perf_counter())
             for target, done in list(self.waiting):
                 self._settle(target, done)
@@ -509,8 +511,8 @@ class LoadRun:
             self.kills += 1
             killed_at = time.monotonic()
             for bench in self.benches:  # its players' server, or its bots' owner: any table
-                if bench.hit_at is None:
-                    bench.hit_at = killed_at
+                if bench.hit is None:
+                    bench.hit = (self.kills, killed_at)
             while not self.stopping:
                 try:
                     await asyncio.to_thread(server.start)
@@ -731,8 +733,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
     ]
     if run.kill_every:
         rows.append(("servers killed (SIGKILL)", str(run.kills)))
-        waits = run.stats.recoveries
-        waiting = sum(bench.hit_at is not None for bench in run.benches)
+        waits = [seconds for _, seconds in run.stats.recoveries]
+        waiting = sum(bench.hit is not None for bench in run.benches)
         if waits:
             rows.append(("kill → each table's next change",
                          f"p50 {percentile(waits, 0.5):.1f} s, p99 "
