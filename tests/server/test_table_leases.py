@@ -269,3 +269,68 @@ async def test_a_draining_process_hands_every_table_over_and_takes_no_new_one(
     await settle(a, b, table_id)
     await a_bots_turn(a, table_id, player)
     await bot_moves(a, table_id, 5)
+
+
+async def test_a_restarted_process_gets_its_fair_share_back(rooms) -> None:
+    _, a, b = rooms
+    await heard_of_each_other(a, b)
+    b.core.leases.draining = True  # B takes nothing for now: A owns every table made
+    await until(lambda: a.core.leases.peers[b.core.origin].draining, LEASE, "B draining")
+    made = [await bots_table(a) for _ in range(6)]
+    assert all(a.core.leases.owns(t) for t, _ in made)
+    b.core.leases.draining = False  # as if B had just started: A hands the excess over
+    await until(lambda: sum(b.core.leases.owns(t) for t, _ in made) == 3, LEASE * 10,
+                "B owns half")
+    await asyncio.sleep(LEASE)  # and it stays so: no table passed back and forth
+    assert sum(a.core.leases.owns(t) for t, _ in made) == 3
+    assert sum(b.core.leases.owns(t) for t, _ in made) == 3
+
+
+async def test_a_dead_processs_tables_are_shared_out_between_the_others(tmp_path: Path,
+                                                                        monkeypatch) -> None:
+    monkeypatch.setattr(sync_module, "SWEEP", 0.2)
+    hub = Hub()
+    url = f"sqlite:///{tmp_path / 'three.sqlite3'}"
+    rooms: list[Room] = []
+    try:
+        for _ in range(3):
+            room = Room(await Store.open(url), RoomSettings(
+                bot_delay=0.05, bot_workers=1, lease_seconds=LEASE, disconnect_grace=60),
+                hub.bus())
+            await room.start()
+            rooms.append(room)
+        a, b, c = rooms
+        for other in (b, c):
+            await heard_of_each_other(a, other)
+            other.core.leases.draining = True
+        await until(lambda: all(p.draining for p in a.core.leases.peers.values()), LEASE,
+                    "B and C draining")
+        made = [await bots_table(a) for _ in range(4)]
+        assert all(a.core.leases.owns(t) for t, _ in made)
+        b.core.leases.draining = c.core.leases.draining = False
+        hub.cut.add(a.bus)  # A dies
+        await a.core.cancel_tasks()
+        await until(lambda: all(b.core.leases.owns(t) or c.core.leases.owns(t)
+                                for t, _ in made), LEASE * 10, "B and C take A's tables")
+        # Each took its share (a dead process's last load may still count at the first
+        # look, so the split is two and two, or three and one).
+        assert sum(b.core.leases.owns(t) for t, _ in made) >= 1
+        assert sum(c.core.leases.owns(t) for t, _ in made) >= 1
+    finally:
+        for room in rooms:
+            with contextlib.suppress(Exception):
+                await room.stop()
+            await room.store.close()
+
+
+async def test_a_look_takes_at_most_its_share(store: Store) -> None:
+    leases = store.leases
+    for number in range(1, 4):
+        await store.add_table(NewTable(
+            id=f"t{number}", game="500", rules={}, seats=4, bot="simple", turn_seconds=None,
+            hints=False, creator_id=None, created_at=0.0))
+    assert await leases.free(now=10.0) == 4  # t0 to t3: the challenge's nobody owns waits
+    first = await leases.take("A", now=10.0, until=20.0, limit=3)
+    assert len(first) == 3 and await leases.free(now=10.0) == 1
+    assert len(await leases.take("B", now=10.0, until=20.0, limit=3)) == 1
+    assert await leases.free(now=10.0) == 0

@@ -18,10 +18,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from contextlib import AbstractAsyncContextManager
 
-from sqlalchemy import or_, tuple_, update
+from sqlalchemy import ColumnElement, and_, func, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from cardroom.store.models import TABLES
+
+
+def _free(now: float, table_ids: Collection[str] | None) -> ColumnElement[bool]:
+    """Open tables whose lease ended or that nobody owns: any but a daily challenge's that
+    was let go of (``table_ids`` ``None``), or those named."""
+    free = and_(TABLES.c.closed.is_(False),
+                or_(TABLES.c.owner.is_(None), TABLES.c.lease_until < now))
+    if table_ids is None:
+        return and_(free, or_(TABLES.c.challenge.is_(None), TABLES.c.owner.is_not(None)))
+    return and_(free, TABLES.c.id.in_(list(table_ids)))
 
 
 class LeaseStore:
@@ -33,28 +43,35 @@ class LeaseStore:
         self._writing = writing
 
     async def take(self, owner: str, now: float, until: float,
-                   table_ids: Collection[str] | None = None) -> dict[str, int]:
+                   table_ids: Collection[str] | None = None,
+                   limit: int | None = None) -> dict[str, int]:
         """Take open tables whose lease has ended (or that nobody owns) for ``owner`` until
-        ``until``; their new epochs, by table id.
+        ``until``, at most ``limit`` of them; their new epochs, by table id.
 
-        ``table_ids`` ``None``: every such table but a daily challenge's that its process let
+        ``table_ids`` ``None``: any such table but a daily challenge's that its process let
         go of (nobody owns it until its player comes back: :meth:`release` with
         ``hand_over=False``); otherwise only those tables, whoever let go of them.
         """
-        free = or_(TABLES.c.owner.is_(None), TABLES.c.lease_until < now)
-        if table_ids is None:
-            wanted = or_(TABLES.c.challenge.is_(None), TABLES.c.owner.is_not(None))
-        else:
-            if not table_ids:
-                return {}
-            wanted = TABLES.c.id.in_(list(table_ids))
+        if table_ids is not None and not table_ids:
+            return {}
+        free = _free(now, table_ids)
+        if limit is not None:
+            # The row's own condition is checked again as it is written: of two processes
+            # picking the same tables, the later one takes none of those.
+            free = and_(free, TABLES.c.id.in_(select(TABLES.c.id).where(free).limit(limit)))
         statement = (update(TABLES)
-                     .where(TABLES.c.closed.is_(False), free, wanted)
+                     .where(free)
                      .values(owner=owner, owner_epoch=TABLES.c.owner_epoch + 1,
                              lease_until=until)
                      .returning(TABLES.c.id, TABLES.c.owner_epoch))
         async with self._writing(), self._engine.begin() as connection:
             return {table_id: epoch for table_id, epoch in await connection.execute(statement)}
+
+    async def free(self, now: float) -> int:
+        """How many open tables :meth:`take` (with no ids) would find free now."""
+        async with self._engine.connect() as connection:
+            return int((await connection.execute(
+                select(func.count()).select_from(TABLES).where(_free(now, None)))).scalar_one())
 
     async def renew(self, owner: str, until: float) -> dict[str, int]:
         """Extend every lease ``owner`` still holds to ``until``; those tables' epochs (a

@@ -10,9 +10,11 @@ tables over, so the others take them at their next look.
 
 Each process tells the others how many tables it owns at every renewal (the bus's
 :data:`LOAD_CHANNEL`); a new table is placed at the live process that owns the fewest
-(:meth:`Leases.place`), which takes it when told. A draining process takes no table and hands
-its own over a few at a time (:meth:`Leases.drain`): it can then be stopped or restarted with
-every table playing on elsewhere.
+(:meth:`Leases.place`), which takes it when told. A process takes only its fair share of the
+tables a dead one leaves (:meth:`Leases.share`), and one that owns well over its share hands
+the rest over a few at a time, so that a restarted process gets tables back. A draining
+process takes no table and hands its own over a few at a time (:meth:`Leases.drain`): it can
+then be stopped or restarted with every table playing on elsewhere.
 
 Alone (SQLite, the in-process bus), the process owns every table and none of this touches the
 store.
@@ -35,7 +37,11 @@ log = logging.getLogger(__name__)
 LOAD_CHANNEL = "owners"
 """The bus channel of the processes' loads, and of new tables placed at a process."""
 DRAIN_BATCH = 20
-"""Tables a draining process hands over at each renewal: the others take a few at a time."""
+"""Tables a draining (or overloaded) process hands over at each renewal: the others take a
+few at a time."""
+SLACK = 0.25
+"""How far over its fair share a process may own tables before it hands some over (a share
+and a quarter, and two tables at least): enough that a table is not passed back and forth."""
 
 
 class Peer(NamedTuple):
@@ -142,15 +148,31 @@ class Leases:
         self._gained, self._lost = gained, lost
         self.bus.subscribe(LOAD_CHANNEL, self._on_load)
 
-    def place(self) -> str:
-        """The process a new table goes to: the live one owning the fewest tables, not
-        draining (this one when it ties, or when it is alone)."""
+    def _loads(self) -> dict[str, int]:
+        """The tables owned by each live process that takes tables (heard within a lease,
+        not draining), this one included unless it drains. A process that just died counts
+        a little longer; its tables are shared out at the next looks."""
         now = time.monotonic()
         loads = {origin: peer.owned for origin, peer in self.peers.items()
                  if now - peer.heard < self.seconds and not peer.draining}
-        if not self.draining or not loads:
+        if not self.draining:
             loads[self.origin] = len(self.epochs)
+        return loads
+
+    def place(self) -> str:
+        """The process a new table goes to: the live one owning the fewest tables, not
+        draining (this one when it ties, or when it is alone)."""
+        loads = self._loads() or {self.origin: len(self.epochs)}
         return min(loads, key=lambda origin: (loads[origin], origin != self.origin))
+
+    def share(self, free: int) -> int:
+        """How many more tables this process should own, were ``free`` tables shared out
+        so that every live process owns about as many (negative: that many too many)."""
+        loads = self._loads()
+        if self.origin not in loads:
+            return -len(self.epochs)
+        fair = -(-(sum(loads.values()) + free) // len(loads))  # rounded up
+        return fair - len(self.epochs)
 
     async def place_new(self, table_id: str) -> None:
         """Give a new table an owner (:meth:`place`): this process takes it at once, another
@@ -185,9 +207,10 @@ class Leases:
             if taken and self._gained is not None:
                 await self._gained(taken)
 
-    async def _hand_some_over(self) -> None:
-        """Draining: hand up to :data:`DRAIN_BATCH` tables over to whoever looks next."""
-        batch = dict(list(self.epochs.items())[:DRAIN_BATCH])
+    async def _hand_some_over(self, most: int = DRAIN_BATCH) -> None:
+        """Draining or overloaded: hand up to ``most`` (and :data:`DRAIN_BATCH`) tables over
+        to whoever looks next."""
+        batch = dict(list(self.epochs.items())[:min(most, DRAIN_BATCH)])
         for table_id in batch:
             del self.epochs[table_id]
         if self._lost is not None:
@@ -215,7 +238,16 @@ class Leases:
         if self.draining:
             await self._hand_some_over()
             return
-        taken = await self.take()
-        self.taken_over += len(taken)
+        now = time.time()
+        free = await self.store.free(now)
+        share = self.share(free)
+        taken: list[str] = []
+        if free and share > 0:
+            got = await self.store.take(self.origin, now, now + self.seconds, limit=share)
+            self.epochs.update(got)
+            taken = list(got)
+            self.taken_over += len(taken)
+        elif -share > max(2, SLACK * (len(self.epochs) + share)):
+            await self._hand_some_over(-share)  # well over a fair share: the rest go
         if (taken or found) and self._gained is not None:
             await self._gained(taken + found)
