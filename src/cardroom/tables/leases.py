@@ -90,13 +90,15 @@ class Leases:
         its owner)."""
         return self.epochs.get(table_id) if self.shared else None
 
-    async def take(self, table_ids: Collection[str] | None = None) -> list[str]:
+    async def take(self, table_ids: Collection[str] | None = None,
+                   limit: int | None = None) -> list[str]:
         """Take the tables whose lease has ended or that nobody owns (``None``: any such
-        table but a daily challenge's nobody holds; else those named); the ones taken."""
+        table but a daily challenge's nobody holds; else those named), at most ``limit``;
+        the ones taken."""
         if not self.shared:
             return []
         now = time.time()
-        taken = await self.store.take(self.origin, now, now + self.seconds, table_ids)
+        taken = await self.store.take(self.origin, now, now + self.seconds, table_ids, limit)
         self.epochs.update(taken)
         return list(taken)
 
@@ -120,25 +122,26 @@ class Leases:
         del self.epochs[stored.id]
         return True
 
+    async def _release(self, table_ids: Collection[str], hand_over: bool) -> int:
+        """Stop owning these tables (those of them this process owns) and say so in the
+        store (see :meth:`LeaseStore.release` for ``hand_over``); how many were let go."""
+        leases = {t: self.epochs.pop(t) for t in list(table_ids) if t in self.epochs}
+        return await self.store.release(self.origin, leases, hand_over) if leases else 0
+
     async def let_go(self, table_id: str) -> None:
         """Stop owning a table this process forgets: nobody owns it until a process asks for
         it (a daily challenge's whose player left; a closed table's lease ends with it)."""
-        epoch = self.epochs.pop(table_id, None)
-        if epoch is not None:
-            await self.store.release(self.origin, {table_id: epoch}, hand_over=False)
+        await self._release([table_id], hand_over=False)
 
     async def give_back(self, table_id: str) -> None:
         """Hand one table over (this process could not load it): whoever looks next, this
         process included, takes it and tries again."""
-        epoch = self.epochs.pop(table_id, None)
-        if epoch is not None:
-            await self.store.release(self.origin, {table_id: epoch}, hand_over=True)
+        await self._release([table_id], hand_over=True)
 
     async def hand_over(self) -> int:
         """Let go of every table so that the other processes take them now (a polite
         shutdown); how many were handed over."""
-        leases, self.epochs = self.epochs, {}
-        return await self.store.release(self.origin, leases, hand_over=True)
+        return await self._release(self.epochs, hand_over=True)
 
     # -- placement and draining -------------------------------------------------------------------
 
@@ -210,12 +213,10 @@ class Leases:
     async def _hand_some_over(self, most: int = DRAIN_BATCH) -> None:
         """Draining or overloaded: hand up to ``most`` (and :data:`DRAIN_BATCH`) tables over
         to whoever looks next."""
-        batch = dict(list(self.epochs.items())[:min(most, DRAIN_BATCH)])
-        for table_id in batch:
-            del self.epochs[table_id]
+        batch = list(self.epochs)[:min(most, DRAIN_BATCH)]
+        await self._release(batch, hand_over=True)
         if self._lost is not None:
-            self._lost(list(batch))
-        await self.store.release(self.origin, batch, hand_over=True)
+            self._lost(batch)
 
     async def keep(self) -> None:
         """Every third of a lease: renew ours, take the tables whose lease ended (or hand
@@ -238,14 +239,11 @@ class Leases:
         if self.draining:
             await self._hand_some_over()
             return
-        now = time.time()
-        free = await self.store.free(now)
+        free = await self.store.free(time.time())
         share = self.share(free)
         taken: list[str] = []
         if free and share > 0:
-            got = await self.store.take(self.origin, now, now + self.seconds, limit=share)
-            self.epochs.update(got)
-            taken = list(got)
+            taken = await self.take(limit=share)
             self.taken_over += len(taken)
         elif -share > max(2, SLACK * (len(self.epochs) + share)):
             await self._hand_some_over(-share)  # well over a fair share: the rest go
