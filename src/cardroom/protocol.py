@@ -87,6 +87,9 @@ class ErrorCode(StrEnum):
     changes who may reach it or seats anybody there."""
     CHALLENGE_PLAYED = "challenge_played"
     """The player has played every deal of the day's challenge already (one entry a day)."""
+    RECONNECTING = "reconnecting"
+    """The table's server did not answer in time (it may be moving to another one): the
+    request may or may not have been made, the table's next view says which."""
     INTERNAL = "internal"
 
 

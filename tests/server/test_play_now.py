@@ -58,11 +58,11 @@ async def play_for(room: Room, player: Player, table: Table,
 async def test_play_now_starts_a_table_with_bots_then_a_second_player_takes_a_bot_over(
         room: Room) -> None:
     ann, bob = known_players(room, "Ann", "Bob")
-    table = await room.play_now(ann, "500", "online")
+    table = room.tables[await room.play_now(ann, "500", "online")]
     assert table.status == "playing" and table.seat_of(ann) == 0
     assert [s.bot for s in table.seats] == [None, "simple", "simple", "simple"]
 
-    same = await room.play_now(bob, "500", "online")
+    same = room.tables[await room.play_now(bob, "500", "online")]
     assert same is table
     promised = [n for n, s in enumerate(table.seats) if s.successor is bob]
     assert len(promised) == 1 and table.seat_of(bob) is None
@@ -89,9 +89,9 @@ async def test_play_now_prefers_a_waiting_table_with_people_and_matches_the_rule
     ann, bob, carl, dora = known_players(room, "Ann", "Bob", "Carl", "Dora")
     waiting = await room.create_table(ann, "online", {}, 0, None, None)
     custom = await room.create_table(bob, "online", {"target": 300}, 0, None, None)
-    assert (await room.play_now(carl, "500", "online")) is waiting
+    assert room.tables[await room.play_now(carl, "500", "online")] is waiting
     assert waiting.seat_of(carl) == 1 and waiting.status == "waiting"
-    other = await room.play_now(dora, "500", "classic")
+    other = room.tables[await room.play_now(dora, "500", "classic")]
     assert other not in (waiting, custom) and other.rules.preset_name == "classic"
     assert other.status == "playing"
 
@@ -100,9 +100,9 @@ async def test_play_now_never_offers_a_private_or_own_table(room: Room) -> None:
     ann, bob = known_players(room, "Ann", "Bob")
     private = await room.create_table(ann, "online", {}, 0, None, None)
     await room.table_settings(ann, private.id, True, None, None)
-    mine = await room.play_now(bob, "500", "online")
+    mine = room.tables[await room.play_now(bob, "500", "online")]
     assert mine is not private
-    again = await room.play_now(bob, "500", "online")
+    again = room.tables[await room.play_now(bob, "500", "online")]
     assert again is not mine and again is not private
 
 
@@ -117,7 +117,7 @@ async def test_play_now_refuses_unknown_games_and_presets(room: Room) -> None:
 
 async def test_taking_a_bot_over_is_for_a_bots_own_seat_once(room: Room) -> None:
     ann, bob, carl = known_players(room, "Ann", "Bob", "Carl")
-    table = await room.play_now(ann, "500", "online")
+    table = room.tables[await room.play_now(ann, "500", "online")]
     with pytest.raises(RoomError) as refused:
         await room.join(bob, table.id, 0)  # Ann's own seat
     assert refused.value.code == "table_started"
@@ -136,7 +136,7 @@ async def test_a_successor_who_is_not_there_is_away_and_a_bot_plays_on(room: Roo
     """A promise nobody keeps never stops a table: the seat becomes the successor's, away,
     so a bot plays it until they open the table."""
     ann, bob = known_players(room, "Ann", "Bob")
-    table = await room.play_now(ann, "500", "online")
+    table = room.tables[await room.play_now(ann, "500", "online")]
     await room.join(bob, table.id, 1)  # and goes away without following the table
     await play_for(room, ann, table, lambda: table.seat_of(bob) is not None)
     assert table.seats[1].away
@@ -150,8 +150,8 @@ async def test_a_successor_who_is_not_there_is_away_and_a_bot_plays_on(room: Roo
 
 async def test_one_player_takes_over_one_seat_in_the_whole_room(room: Room) -> None:
     ann, carl, bob = known_players(room, "Ann", "Carl", "Bob")
-    first = await room.play_now(ann, "500", "online")
-    second = await room.play_now(carl, "500", "classic")
+    first = room.tables[await room.play_now(ann, "500", "online")]
+    second = room.tables[await room.play_now(carl, "500", "classic")]
     await room.join(bob, first.id, 1)
     with pytest.raises(RoomError) as refused:
         await room.join(bob, second.id, 1)

@@ -98,7 +98,7 @@ async def test_a_reserved_seat_waits_for_a_friend(room: Room) -> None:
 
 async def test_nobody_takes_a_bot_over_at_a_private_table_without_the_link(room: Room) -> None:
     ann, bob, eve = known_players(room, "Ann", "Bob", "Eve")
-    table = await room.play_now(ann, "500", "online")
+    table = room.tables[await room.play_now(ann, "500", "online")]
     await room.table_settings(ann, table.id, True, None, None)
     await refused("no_such_table", lambda: room.join(eve, table.id, 1))
     await room.join(bob, table.id, 1, table.settings.invite)
@@ -197,7 +197,7 @@ async def test_the_lobby_names_only_tables_it_listed_as_removed(room: Room) -> N
 
 async def test_an_invite_for_one_side_cannot_take_over_the_other_sides_bot(room: Room) -> None:
     ann, bob = known_players(room, "Ann", "Bob")
-    table = await room.play_now(ann, "500", "online")
+    table = room.tables[await room.play_now(ann, "500", "online")]
     await room.table_settings(ann, table.id, True, None, 0)
     await refused("seat_taken", lambda: room.join(bob, table.id, 1, table.settings.invite))
     await room.join(bob, table.id, 2, table.settings.invite)

@@ -1,10 +1,12 @@
 """Two rooms (as two server processes would) share one database over a bus that can lose
-notices: the compare-and-set on the table's version keeps one history, and a room that missed
-a notice catches up from the action log."""
+notices: each table's verbs run at its owner and its views are relayed to the other room's
+connections; the compare-and-set on the table's version keeps one history, and a room that
+missed a notice catches up from the action log."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +15,9 @@ import pytest
 
 from cardroom.bus.memory import Handler
 from cardroom.store.db import Store
+from cardroom.tables import relay as relay_module
 from cardroom.tables import sync as sync_module
+from cardroom.tables.model import Relayed
 from cardroom.tables.room import Player, Room, RoomError, RoomSettings
 
 
@@ -51,12 +55,17 @@ class LinkedBus:
 
 
 class Follower:
-    """A connection following a table: keeps what it is sent."""
+    """A connection following a table: keeps what it is sent (read as the socket would
+    send it: a message relayed from another process comes encoded)."""
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.relayed = 0
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: dict[str, Any] | Relayed) -> None:
+        if isinstance(message, Relayed):
+            self.relayed += 1
+            message = json.loads(message.text)
         self.messages.append(message)
 
     @property
@@ -102,52 +111,71 @@ async def settle(a: Room, b: Room, table_id: str) -> None:
     raise AssertionError("the rooms did not agree")
 
 
-async def test_a_stale_room_loses_the_compare_and_set_catches_up_and_applies(rooms) -> None:
+async def test_a_verb_sent_to_a_process_that_does_not_own_the_table_runs_at_its_owner(
+        rooms, monkeypatch) -> None:
     hub, a, b = rooms
+    monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 0.3)
     table_id, players = await seat_four(a, b)
-    assert a.tables[table_id].version == b.tables[table_id].version
-    hub.lose = True  # from now on, B hears nothing from A
+    assert a.core.leases.owns(table_id) and not b.core.leases.owns(table_id)
     game = a.tables[table_id].game
-    first = game.to_act
-    await a.act(players[first], table_id, game.legal_actions()[0].text)
-    stale = b.tables[table_id]
-    assert stale.version < a.tables[table_id].version
-    second = a.tables[table_id].game.to_act
-    action = a.tables[table_id].game.legal_actions()[0].text
-    # B still thinks it is the first player's turn; the second player acts through B anyway:
-    # B's write loses the compare-and-set, B reads action 0 from the log, and applies.
-    result = await b.act(players[second], table_id, action)
-    assert result["number"] == 1
-    assert b.tables[table_id].version == result["version"]
-    assert [x.text for x in b.tables[table_id].game.actions] == [
-        a.tables[table_id].game.actions[0].text, action]
-    # A acting again on its stale copy is refused for the right reason after catching up.
+    seat = game.to_act
+    action = game.legal_actions()[0].text
+    sent = b.relay.relayed
+    result = await b.act(players[seat], table_id, action)
+    assert result["number"] == 0 and b.relay.relayed == sent + 1
+    assert [x.text for x in a.tables[table_id].game.actions] == [action]
+    # A refusal at the owner comes back as the same typed error, changing nothing.
     with pytest.raises(RoomError) as refused:
-        await a.act(players[first], table_id, "pass")
-    assert refused.value.code in ("not_your_turn", "illegal_action") or (
-        a.tables[table_id].game.to_act == first)
+        await b.act(players[seat], table_id, action)
+    assert refused.value.code == "not_your_turn"
+    # The owner cannot be reached: "reconnecting", and nothing is made.
+    hub.lose = True
+    now = a.tables[table_id].game.to_act
+    with pytest.raises(RoomError) as lost:
+        await b.act(players[now], table_id, a.tables[table_id].game.legal_actions()[0].text)
+    assert lost.value.code == "reconnecting"
+    stored = await a.store.load_table(table_id)
+    assert [x.number for x in stored.actions] == [0]
 
 
-async def test_a_room_that_missed_notices_catches_up_by_itself(rooms) -> None:
+async def test_a_connection_follows_a_table_owned_elsewhere_through_its_owner(rooms) -> None:
+    """The views are built at the owner and come to the other process already encoded; a
+    process that was off the bus follows its tables again once it is back."""
     hub, a, b = rooms
     table_id, players = await seat_four(a, b)
     follower = Follower()
-    await b.open(follower, players[1], table_id)
-    await asyncio.sleep(0.3)  # B's "connected" reaches A before the bus starts losing
-    hub.lose = True
+    assert await b.open(follower, players[1], table_id) == 1
+    assert follower.relayed and follower.latest["seat"] == 1
+    assert follower in b.relay._remote and not b.tables[table_id].listeners
+    assert a.tables[table_id].seats[1].listeners == 1  # present, at the owner
+    game = a.tables[table_id].game
+    await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    for _ in range(50):
+        if follower.latest["version"] == a.tables[table_id].version:
+            break
+        await asyncio.sleep(0.02)
+    assert follower.latest["version"] == a.tables[table_id].version
+    hub.lose, b.bus.joined = True, False
     for _ in range(3):
         game = a.tables[table_id].game
         await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
-    hub.lose = False
-    target = (await a.store.table_versions())[table_id]
-    assert target == a.tables[table_id].version
-    for _ in range(50):
-        if follower.latest["version"] >= target:
+    target = a.tables[table_id].version
+    assert follower.latest["version"] < target
+    hub.lose, b.bus.joined = False, True
+    for _ in range(100):
+        if follower.latest["version"] >= target and b.tables[table_id].version == target:
             break
-        await asyncio.sleep(0.1)
-    assert follower.latest["version"] == target
+        await asyncio.sleep(0.05)
+    assert follower.latest["version"] == target == b.tables[table_id].version
     assert follower.latest["view"]["bidding"] == a.tables[table_id].update_for(1)["view"][
         "bidding"]
+    # Closing the connection ends its follow at the owner: the seat is offline there.
+    b.disconnect(follower)
+    for _ in range(50):
+        if a.tables[table_id].seats[1].listeners == 0:
+            break
+        await asyncio.sleep(0.02)
+    assert a.tables[table_id].seats[1].listeners == 0
 
 
 async def test_two_rooms_racing_for_the_same_turn_store_it_once(rooms) -> None:

@@ -235,12 +235,17 @@ async def heard_of_each_other(a: Room, b: Room) -> None:
 async def test_new_tables_go_to_the_process_that_owns_the_fewest(rooms) -> None:
     _, a, b = rooms
     await heard_of_each_other(a, b)
-    made = [await bots_table(a) for _ in range(4)]
-    ids = [table_id for table_id, _ in made]
-    await until(lambda: sum(b.core.leases.owns(t) for t in ids) == 2, LEASE, "B's two")
+    player, _ = await a.register("Maker")
+    ids = []
+    for _ in range(4):
+        table_id = await a.new_table(player, "online", {}, 0, None, "simple")
+        await a.start_with_bots(player, table_id, "simple")
+        ids.append(table_id)
+    assert sum(b.core.leases.owns(t) for t in ids) == 2  # made there, owned from the start
     assert sum(a.core.leases.owns(t) for t in ids) == 2
-    # A table made at A and owned by B is played by B's bots.
-    table_id, player = next((t, p) for t, p in made if b.core.leases.owns(t))
+    # A table made from A and owned by B is played by B's bots, its person's turns sent
+    # from A to B.
+    table_id = next(t for t in ids if b.core.leases.owns(t))
     await settle(a, b, table_id)
     await a_bots_turn(a, table_id, player)
     await settle(a, b, table_id)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from contextlib import AbstractAsyncContextManager
+from typing import NamedTuple
 
 from sqlalchemy import ColumnElement, and_, func, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -32,6 +33,16 @@ def _free(now: float, table_ids: Collection[str] | None) -> ColumnElement[bool]:
     if table_ids is None:
         return and_(free, or_(TABLES.c.challenge.is_(None), TABLES.c.owner.is_not(None)))
     return and_(free, TABLES.c.id.in_(list(table_ids)))
+
+
+class Holder(NamedTuple):
+    """Who holds an open table's lease now."""
+
+    owner: str | None
+    """The process whose lease lasts past now (``None``: its lease ended or nobody owns it)."""
+    let_go: bool
+    """Nobody owns it at all: a daily challenge's table its player left, taken by whichever
+    process its player comes back to."""
 
 
 class LeaseStore:
@@ -66,6 +77,18 @@ class LeaseStore:
                      .returning(TABLES.c.id, TABLES.c.owner_epoch))
         async with self._writing(), self._engine.begin() as connection:
             return {table_id: epoch for table_id, epoch in await connection.execute(statement)}
+
+    async def holder(self, table_id: str, now: float) -> Holder | None:
+        """Who holds the lease of an open table at ``now``; ``None`` for a table that is
+        closed or never was."""
+        statement = select(TABLES.c.owner, TABLES.c.lease_until).where(
+            TABLES.c.id == table_id, TABLES.c.closed.is_(False))
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(statement)).first()
+        if row is None:
+            return None
+        owner, until = row
+        return Holder(owner if owner is not None and until >= now else None, owner is None)
 
     async def free(self, now: float) -> int:
         """How many open tables :meth:`take` (with no ids) would find free now."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
+from collections.abc import Callable
 from typing import Any
 
 from cardroom.store.db import Change
@@ -27,8 +28,6 @@ HEARTBEAT = 2.0
 """Seconds between a process's reports of which seats it holds connections for."""
 PRESENCE_TTL = 7.0
 """A process not heard from for this long is taken for dead: its connections are gone."""
-MAX_FOLLOWED = 8
-"""Tables one connection may follow at once (a player at several tables, a spectator)."""
 
 
 class Followers:
@@ -40,6 +39,8 @@ class Followers:
         """The tables each connection follows, oldest first."""
         self._elsewhere: dict[str, tuple[float, set[tuple[str, int]]]] = {}
         """Other processes: when last heard from, and the seats they hold connections for."""
+        self.process_gone: Callable[[str], None] | None = None
+        """Told of another process taken for dead (its connections are gone)."""
         core.subscribe(self._changed)
         if core.shared:
             core.bus.subscribe(PRESENCE_CHANNEL, self._on_presence)
@@ -50,14 +51,8 @@ class Followers:
              invite: str | None = None) -> int | None:
         """Follow a table: the player's own seat if they sit there, else as a spectator
         (``invite``: the secret it was opened with, see :meth:`_send_strangers_away`).
-
-        A connection follows at most :data:`MAX_FOLLOWED` tables; opening another stops
-        following the one it opened longest ago."""
-        followed = self._following.setdefault(listener, {})
-        followed.pop(table.id, None)
-        followed[table.id] = None
-        while len(followed) > MAX_FOLLOWED:
-            self._unfollow(listener, next(iter(followed)))
+        How many tables one connection may follow is the relay's to limit."""
+        self._following.setdefault(listener, {})[table.id] = None
         table.listeners[listener] = player
         table.invites[listener] = invite
         seat = table.seat_of(player)
@@ -75,10 +70,11 @@ class Followers:
     def disconnect(self, listener: Listener) -> None:
         """A connection closed (or changed identity): stop following everything."""
         for table_id in list(self._following.get(listener, ())):
-            self._unfollow(listener, table_id)
+            self.unfollow(listener, table_id)
         self._following.pop(listener, None)
 
-    def _unfollow(self, listener: Listener, table_id: str) -> None:
+    def unfollow(self, listener: Listener, table_id: str) -> None:
+        """Stop following one table."""
         self._following.get(listener, {}).pop(table_id, None)
         table = self.core.tables.get(table_id)
         if table is not None:
@@ -109,7 +105,7 @@ class Followers:
                 gone = no_such_table()
                 listener.deliver({"type": "error", "seq": None, "code": gone.code,
                                   "message": gone.message, "quota": None})
-                self._unfollow(listener, table.id)
+                self.unfollow(listener, table.id)
 
     def refresh(self, table: Table) -> None:
         """Bring each seat's count of this process's connections up to date after any change
@@ -219,6 +215,8 @@ class Followers:
                     if now - heard > PRESENCE_TTL:
                         del self._elsewhere[origin]
                         self._presence_moved(seats, dead=True)
+                        if self.process_gone is not None:
+                            self.process_gone(origin)
             await asyncio.sleep(HEARTBEAT)
 
     async def _on_presence(self, notice: dict[str, Any]) -> None:

@@ -9,10 +9,11 @@ owner died or was cut off): failover from the stored record. A polite shutdown h
 tables over, so the others take them at their next look.
 
 Each process tells the others how many tables it owns at every renewal (the bus's
-:data:`LOAD_CHANNEL`); a new table is placed at the live process that owns the fewest
-(:meth:`Leases.place`), which takes it when told. A process takes only its fair share of the
-tables a dead one leaves (:meth:`Leases.share`), and one that owns well over its share hands
-the rest over a few at a time, so that a restarted process gets tables back. A draining
+:data:`LOAD_CHANNEL`); a new table is made at the live process that owns the fewest
+(:meth:`Leases.place`, :mod:`cardroom.tables.relay`), which owns it from the start. A
+process takes only its fair share of the tables a dead one leaves (:meth:`Leases.share`),
+and one that owns well over its share hands the rest over a few at a time, so that a
+restarted process gets tables back. A draining
 process takes no table and hands its own over a few at a time (:meth:`Leases.drain`): it can
 then be stopped or restarted with every table playing on elsewhere.
 
@@ -31,11 +32,12 @@ from typing import Any, NamedTuple
 from cardroom.bus import Bus
 from cardroom.store.data import StoredTable
 from cardroom.store.leases import LeaseStore
+from cardroom.tables.errors import no_such_table
 
 log = logging.getLogger(__name__)
 
 LOAD_CHANNEL = "owners"
-"""The bus channel of the processes' loads, and of new tables placed at a process."""
+"""The bus channel of the processes' loads."""
 DRAIN_BATCH = 20
 """Tables a draining (or overloaded) process hands over at each renewal: the others take a
 few at a time."""
@@ -113,6 +115,22 @@ class Leases:
         self.epochs.update((t, held[t]) for t in found)
         return lost, found
 
+    async def locate(self, table_id: str) -> str | None:
+        """The name of the live process that owns an open table (this one's own when it owns
+        it); ``None`` while nobody does (its owner died or handed it over: the next look of
+        some process takes it). A daily challenge's table that nobody owns is taken here:
+        its player came back to this process. ``no_such_table`` for a table not open."""
+        if self.owns(table_id):
+            return self.origin
+        holder = await self.store.holder(table_id, time.time())
+        if holder is None:
+            raise no_such_table()
+        if holder.let_go and not self.draining and await self.take([table_id]):
+            if self._gained is not None:
+                await self._gained([table_id])
+            return self.origin
+        return holder.owner
+
     def observe(self, stored: StoredTable) -> bool:
         """A table read back from the store: True if it shows that this process no longer
         owns it (its write was fenced off), which is then forgotten."""
@@ -146,7 +164,7 @@ class Leases:
     # -- placement and draining -------------------------------------------------------------------
 
     def start(self, gained: Gained, lost: Lost) -> None:
-        """Listen to the other processes' loads and placements; ``gained`` and ``lost`` are
+        """Listen to the other processes' loads; ``gained`` and ``lost`` are
         told of the tables this process takes and loses from now on."""
         self._gained, self._lost = gained, lost
         self.bus.subscribe(LOAD_CHANNEL, self._on_load)
@@ -164,9 +182,14 @@ class Leases:
 
     def place(self) -> str:
         """The process a new table goes to: the live one owning the fewest tables, not
-        draining (this one when it ties, or when it is alone)."""
+        draining (this one when it ties, or when it is alone). Another one is counted as
+        owning one more from now on, so that the next new table may go elsewhere."""
         loads = self._loads() or {self.origin: len(self.epochs)}
-        return min(loads, key=lambda origin: (loads[origin], origin != self.origin))
+        chosen = min(loads, key=lambda origin: (loads[origin], origin != self.origin))
+        if chosen != self.origin:
+            peer = self.peers[chosen]
+            self.peers[chosen] = peer._replace(owned=peer.owned + 1)
+        return chosen
 
     def share(self, free: int) -> int:
         """How many more tables this process should own, were ``free`` tables shared out
@@ -177,21 +200,6 @@ class Leases:
         fair = -(-(sum(loads.values()) + free) // len(loads))  # rounded up
         return fair - len(self.epochs)
 
-    async def place_new(self, table_id: str) -> None:
-        """Give a new table an owner (:meth:`place`): this process takes it at once, another
-        is told to. If that one never does, the table has no owner and the next process to
-        look for tables whose lease ended takes it."""
-        if not self.shared:
-            return
-        owner = self.place()
-        if owner == self.origin:
-            await self.take([table_id])
-            return
-        peer = self.peers[owner]
-        self.peers[owner] = peer._replace(owned=peer.owned + 1)  # the next one goes elsewhere
-        await self.bus.publish(LOAD_CHANNEL, {"origin": self.origin, "place": table_id,
-                                              "to": owner})
-
     def drain(self) -> None:
         """Take no more tables, and hand this process's own over a few at a time."""
         self.draining = True
@@ -199,16 +207,9 @@ class Leases:
 
     async def _on_load(self, notice: dict[str, Any]) -> None:
         origin = notice.get("origin")
-        if not isinstance(origin, str) or origin == self.origin:
-            return
-        if "owned" in notice:
+        if isinstance(origin, str) and origin != self.origin and "owned" in notice:
             self.peers[origin] = Peer(time.monotonic(), int(notice["owned"]),
                                       bool(notice.get("draining")))
-        placed = notice.get("place")
-        if notice.get("to") == self.origin and isinstance(placed, str) and not self.draining:
-            taken = await self.take([placed])
-            if taken and self._gained is not None:
-                await self._gained(taken)
 
     async def _hand_some_over(self, most: int = DRAIN_BATCH) -> None:
         """Draining or overloaded: hand up to ``most`` (and :data:`DRAIN_BATCH`) tables over

@@ -55,10 +55,19 @@ class RatingLookup(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Relayed:
+    """A message built and encoded by the process that owns a table, relayed from it to a
+    connection in this process: it is sent as it came (see :mod:`cardroom.tables.relay`)."""
+
+    text: str
+    """The message's JSON."""
+
+
 class Listener(Protocol):
     """A connection following a table or the lobby (the web layer implements it)."""
 
-    def deliver(self, message: ServerMessage) -> None:
+    def deliver(self, message: ServerMessage | Relayed) -> None:
         """Queue a message for sending; must not block."""
         ...
 

@@ -8,6 +8,8 @@ identities. Behind it:
   committed with a compare-and-set, announced to the subscribers below and to other processes);
 - :mod:`~cardroom.tables.sync`: loading tables and following other processes' changes;
 - :mod:`~cardroom.tables.followers`: connections, the views they get, presence and absence;
+- :mod:`~cardroom.tables.relay`: each table verb run at the table's owner, and the owner's
+  views relayed to connections in other processes;
 - :mod:`~cardroom.tables.driver`: bots, turn timers, the next match, abandoned tables;
 - :mod:`~cardroom.tables.seating`, :mod:`~cardroom.tables.lobby`,
   :mod:`~cardroom.tables.quotas`, :mod:`~cardroom.tables.workers` (the bots' processes).
@@ -53,6 +55,7 @@ from cardroom.tables.model import (
 )
 from cardroom.tables.names import BadName, check_name
 from cardroom.tables.quotas import Quotas
+from cardroom.tables.relay import Relay
 from cardroom.tables.seating import Seating, check_bot_name, check_seat_number
 from cardroom.tables.sync import Sync
 from cardroom.tables.workers import BotWorkers, Superseded
@@ -79,6 +82,13 @@ class Room:
         # The driver subscribes before the followers: it sets the turn clock their views show.
         self.driver = Driver(core, self.sync, self.workers, hand_over=self.seating.hand_over)
         self.followers = Followers(core, self.sync)
+        self.relay = Relay(core, self.followers)
+        self.relay.handle({
+            "create": self._create, "open": self._open, "join": self._join,
+            "leave": self._leave, "add_bot": self._add_bot,
+            "start_with_bots": self._start_with_bots, "reserve_seat": self._reserve_seat,
+            "table_settings": self._table_settings, "invite": self._invite, "say": self._say,
+            "act": self._act, "hint": self._hint})
         self.chat = TableChat(core, self.quotas)
         self.accounts = AccountService(core, self.quotas)
         self.analyses = Analyses(store, self.workers, core.spawn)
@@ -105,7 +115,7 @@ class Room:
         leases = self.core.leases
         return {**self.core.counters, "matches_rated": self.core.rater.matches_rated,
                 "tables_owned": len(leases.epochs) if leases.shared else len(self.tables),
-                "tables_taken_over": leases.taken_over}
+                "tables_taken_over": leases.taken_over, "verbs_relayed": self.relay.relayed}
 
     @property
     def store(self) -> Store:
@@ -137,6 +147,8 @@ class Room:
         taken = await core.leases.take()  # shared: the tables nobody alive owns
         for table in core.tables.values():
             self.followers.recount_remote(table)
+        if taken:
+            await self.relay.taken(taken)
         core.spawn(self.driver.resume(list(core.tables.values())))
         await self._taken([t for t in taken if t not in core.tables])  # made since loading
         if core.shared:
@@ -144,6 +156,7 @@ class Room:
             core.spawn(self.sync.sweep())
             core.leases.start(self._taken, self._lost)
             core.spawn(core.leases.keep())
+            core.spawn(self.relay.keep())
         core.spawn(self.driver.close_abandoned_tables())
         await self.challenge.close_past_days()
         core.spawn(self.challenge.sweep())
@@ -190,12 +203,15 @@ class Room:
                     return
             self.followers.recount_remote(table)
             self.driver.changed(table)
+            await self.relay.taken([table_id])
         except Exception:
             log.exception("taking table %s over", table_id)
             await self.core.leases.give_back(table_id)
 
     def _lost(self, table_ids: list[str]) -> None:
-        """Tables another process took from this one: their bots and timers stop here."""
+        """Tables another process took from this one: their bots and timers stop here, and
+        their followers follow them at the new owner."""
+        self.relay.lost(table_ids)
         for table_id in table_ids:
             table = self.tables.get(table_id)
             if table is not None:
@@ -286,7 +302,12 @@ class Room:
                    invite: str | None = None) -> int | None:
         """Follow a table: the player's own seat if they sit there, else as a spectator (a
         private table only with its ``invite``, unless they sit there). The connection then
-        receives the table's latest chat lines."""
+        receives the table's latest chat lines. (Where the table is owned: see
+        :meth:`Relay.open`.)"""
+        return await self.relay.open(listener, player, table_id, invite)
+
+    async def _open(self, player: Player | None, table_id: str, listener: Listener,
+                    invite: str | None) -> int | None:
         table = await self.sync.get_table(table_id)
         if not table.reachable_by(player, invite):
             raise no_such_table()
@@ -297,9 +318,26 @@ class Room:
     def disconnect(self, listener: Listener) -> None:
         """A connection closed (or changed identity): stop following everything."""
         self.lobby_feed.unwatch(listener)
-        self.followers.disconnect(listener)
+        self.relay.disconnect(listener)
 
     # -- tables and seats -------------------------------------------------------------------------
+
+    async def new_table(self, player: Player, preset: str | None, options: dict[str, Any],
+                        seat: int, turn_seconds: float | None, bot: str | None,
+                        game: str = DEFAULT_GAME, hints: bool = False, private: bool = False,
+                        rated: bool = True) -> str:
+        """A new table made by :meth:`create_table` at the process that owns the fewest
+        tables (this one when alone); its id."""
+        return await self.relay.place(player, preset=preset, options=options, seat=seat,
+                                      turn_seconds=turn_seconds, bot=bot, game=game,
+                                      hints=hints, private=private, rated=rated)
+
+    async def _create(self, player: Player, _table_id: str, _listener: None,
+                      fill_with_bots: bool = False, **args: Any) -> str:
+        table = await self.create_table(player, **args)
+        if fill_with_bots:
+            await self.seating.start_with_bots(player, table, None)
+        return table.id
 
     async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
                            seat: int, turn_seconds: float | None, bot: str | None,
@@ -342,10 +380,7 @@ class Room:
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
             version=table.version, settings=settings, rated=rated,
             challenge=None if challenge is None else challenge.to_dict()))
-        if challenge is None:
-            await self.core.leases.place_new(table.id)
-        else:  # its player is here: so is its owner, until the player leaves it
-            await self.core.leases.take([table.id])
+        await self.core.leases.take([table.id])  # made where it is placed: owned here
         self.tables[table.id] = table
         if challenge is None:
             await self.seating.join(player, table, seat, settings.invite)
@@ -357,6 +392,10 @@ class Room:
                    invite: str | None = None) -> None:
         """Take a free seat before the match starts, or a bot's at the next hand (see
         :meth:`Seating.join`)."""
+        await self.relay.run("join", player, table_id, seat=seat, invite=invite)
+
+    async def _join(self, player: Player, table_id: str, _listener: None, seat: int,
+                    invite: str | None) -> None:
         await self.seating.join(player, await self.sync.get_table(table_id), seat, invite)
 
     async def _visible(self, player: Player, table_id: str,
@@ -370,11 +409,11 @@ class Room:
             raise no_such_table()
         return table
 
-    async def play_now(self, player: Player, game: str, preset: str | None) -> Table:
+    async def play_now(self, player: Player, game: str, preset: str | None) -> str:
         """Sit ``player`` down at once: at the open table of ``game`` with ``preset``'s plain
         rules that most people are waiting at (or, failing one, that is in its first hand
         with a bot's seat to take over at the next hand), else at a new table of theirs
-        whose other seats take the room's bots at once, open to others."""
+        whose other seats take the room's bots at once, open to others. The table's id."""
         spec = known_game(game)
         try:
             rules = spec.rules(preset).to_dict()
@@ -382,13 +421,13 @@ class Room:
             raise RoomError(ErrorCode.BAD_RULES, str(error)) from None
         for table, seat in self._places_for(player, spec.name, rules):
             try:
-                await self.seating.join(player, table, seat)
+                await self.join(player, table.id, seat)
             except RoomError:
                 continue  # taken meanwhile: the next place
-            return table
-        table = await self.create_table(player, preset, {}, 0, None, None, game=spec.name)
-        await self.seating.start_with_bots(player, table, None)
-        return table
+            return table.id
+        return await self.relay.place(player, preset=preset, options={}, seat=0,
+                                      turn_seconds=None, bot=None, game=spec.name,
+                                      fill_with_bots=True)
 
     async def enter_challenge(self, player: Player, game: str, address: str = "") -> Table:
         """The player's table of today's challenge of ``game``: the one they started (to go on
@@ -477,6 +516,10 @@ class Room:
     async def reserve_seat(self, player: Player, table_id: str, seat: int,
                            reserved: bool) -> None:
         """The creator keeps an empty seat for a friend, or frees it again."""
+        await self.relay.run("reserve_seat", player, table_id, seat=seat, reserved=reserved)
+
+    async def _reserve_seat(self, player: Player, table_id: str, _listener: None, seat: int,
+                            reserved: bool) -> None:
         await self.seating.reserve(player, await self._visible(player, table_id), seat, reserved)
 
     async def table_settings(self, player: Player, table_id: str, private: bool | None,
@@ -484,6 +527,12 @@ class Room:
         """The creator changes who may reach the table and its chat (``None``: unchanged;
         ``invite_side`` -1: the invite link seats its holder anywhere). A table made private
         gets an invite link if it has none."""
+        await self.relay.run("table_settings", player, table_id, private=private,
+                             typed_chat=typed_chat, invite_side=invite_side)
+
+    async def _table_settings(self, player: Player, table_id: str, _listener: None,
+                              private: bool | None, typed_chat: bool | None,
+                              invite_side: int | None) -> None:
         table = await self._visible(player, table_id)
 
         def make(current: TableSettings) -> TableSettings:
@@ -506,6 +555,11 @@ class Room:
     async def invite(self, player: Player, table_id: str, revoke: bool) -> str | None:
         """The creator's new invite link secret (the old one stops working), or ``None``
         once revoked."""
+        invite: str | None = await self.relay.run("invite", player, table_id, revoke=revoke)
+        return invite
+
+    async def _invite(self, player: Player, table_id: str, _listener: None,
+                      revoke: bool) -> str | None:
         table = await self._visible(player, table_id)
         settings = await self.seating.change_settings(
             player, table, lambda current: dataclasses.replace(
@@ -515,19 +569,35 @@ class Room:
     async def say(self, listener: Listener, player: Player, table_id: str, address: str,
                   text: str | None, phrase: str | None, reaction: str | None) -> None:
         """A chat line at a table the player sits at or follows (see :mod:`.chat`)."""
+        await self.relay.run("say", player, table_id, listener, address=address, text=text,
+                             phrase=phrase, reaction=reaction)
+
+    async def _say(self, player: Player, table_id: str, listener: Listener, address: str,
+                   text: str | None, phrase: str | None, reaction: str | None) -> None:
         table = await self._visible(player, table_id, listener)
         await self.chat.say(listener, player, table, address, text, phrase, reaction)
 
     async def leave(self, player: Player, table_id: str) -> None:
         """Leave a table (see :meth:`Seating.leave`: during a match a bot takes the seat)."""
+        await self.relay.run("leave", player, table_id)
+
+    async def _leave(self, player: Player, table_id: str, _listener: None) -> None:
         await self.seating.leave(player, await self._visible(player, table_id))
 
     async def add_bot(self, player: Player, table_id: str, seat: int, bot: str | None) -> None:
         """The creator seats a bot before the start."""
+        await self.relay.run("add_bot", player, table_id, seat=seat, bot=bot)
+
+    async def _add_bot(self, player: Player, table_id: str, _listener: None, seat: int,
+                       bot: str | None) -> None:
         await self.seating.add_bot(player, await self._visible(player, table_id), seat, bot)
 
     async def start_with_bots(self, player: Player, table_id: str, bot: str | None) -> None:
         """The creator fills every empty seat with a bot; the match starts."""
+        await self.relay.run("start_with_bots", player, table_id, bot=bot)
+
+    async def _start_with_bots(self, player: Player, table_id: str, _listener: None,
+                               bot: str | None) -> None:
         await self.seating.start_with_bots(player, await self._visible(player, table_id), bot)
 
     # -- playing ----------------------------------------------------------------------------------
@@ -536,6 +606,12 @@ class Room:
         """A player's action at their seat: checked, stored, then announced (a claim is
         proved by the solver first, :mod:`~cardroom.tables.claims`)."""
         started = time.perf_counter()
+        result: dict[str, Any] = await self.relay.run("act", player, table_id, action=action)
+        self.metrics.action_latency.observe(time.perf_counter() - started)
+        return result
+
+    async def _act(self, player: Player, table_id: str, _listener: None,
+                   action: str) -> dict[str, Any]:
         table = await self._visible(player, table_id)
         if self.challenge.day_over(table):
             self.challenge.close(table)
@@ -562,7 +638,6 @@ class Room:
                     action, proven_at = judged.plain, None
                     continue
                 if result is not None:
-                    self.metrics.action_latency.observe(time.perf_counter() - started)
                     return result
                 if not await self.sync.catch_up(table):
                     raise RoomError(ErrorCode.NO_SUCH_TABLE, "That table has closed.")
@@ -573,6 +648,10 @@ class Room:
         """What the search bot would do in the player's seat now, at a casual table, and
         why. It is worked out in the bot workers from the seat's own view and changes
         nothing; the answer names the version it is for."""
+        hint: dict[str, Any] = await self.relay.run("hint", player, table_id)
+        return hint
+
+    async def _hint(self, player: Player, table_id: str, _listener: None) -> dict[str, Any]:
         table = await self._visible(player, table_id)
         seat = table.seat_of(player)
         if seat is None:

@@ -62,6 +62,9 @@ class Stats:
     actions: int = 0
     errors: int = 0
     reconnects: int = 0
+    reconnecting: int = 0
+    """Requests answered ``reconnecting`` (their table's owner was silent, e.g. killed:
+    what a player sees for a moment while the table moves to another process)."""
     drops: int = 0
     unseen: int = 0
     """Acknowledged actions whose view had not reached all four seats 30 s later."""
@@ -142,6 +145,13 @@ class SeatPlayer:
                 continue
         return False
 
+    async def look_again(self, client: Client) -> None:
+        """An action answered ``reconnecting`` may or may not have been made: open the table
+        again for a fresh view before acting again (as the browser does)."""
+        self.bench.run.stats.reconnecting += 1
+        with contextlib.suppress(ClientError, TimeoutError, ConnectionClosed):
+            await client.open(self.bench.table_id)
+
     async def play(self, until: float) -> None:
         """Play this seat until the deadline, timing each action and surviving drops."""
         run, bench = self.bench.run, self.bench
@@ -168,7 +178,9 @@ class SeatPlayer:
             try:
                 result = await client.act(bench.table_id, self.bot.choose(update["view"]))
             except ClientError as error:
-                if error.code != "disconnected":
+                if error.code == "reconnecting":
+                    await self.look_again(client)
+                elif error.code != "disconnected":
                     run.stats.error(error.code)
                 continue
             except TimeoutError:
@@ -203,7 +215,9 @@ class SeatPlayer:
                     await client.say(self.bench.table_id, phrase="good_luck")
                     run.stats.chat_lines += 1
                 except ClientError as error:
-                    if error.code != "disconnected":
+                    if error.code == "reconnecting":
+                        run.stats.reconnecting += 1
+                    elif error.code != "disconnected":
                         run.stats.error(error.code)
                 except (TimeoutError, ConnectionClosed):
                     pass
@@ -720,6 +734,7 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         ("errors", f"{run.stats.errors}" + (f" {run.stats.error_codes}"
                                             if run.stats.error_codes else "")),
         ("reconnects", str(run.stats.reconnects)),
+        ("answered reconnecting (a table moving)", str(run.stats.reconnecting)),
         *([("chat lines", f"{run.stats.chat_lines:,} (one a table every ~{run.chat_every:g} s)")]
           if run.chat_every else []),
         *([("profiles asked for", f"{len(run.stats.profile_times):,}, p50 "

@@ -55,7 +55,7 @@ from cardroom.protocol import (
     read_message,
 )
 from cardroom.tables.accounts import Ceremony, SignedIn
-from cardroom.tables.model import hash_token
+from cardroom.tables.model import Relayed, hash_token
 from cardroom.tables.room import Player, Room, RoomError
 from cardroom.web.security import BadMessage, decode_message
 
@@ -103,7 +103,7 @@ class Connection:
         self.room = room
         self.player: Player | None = None
         self.bucket = TokenBucket(rate, burst)
-        self.outbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[ServerMessage | Relayed | None] = asyncio.Queue()
         self.closing = False
         """The connection is being closed: nothing more is queued or handled."""
         self.address = websocket.client.host if websocket.client else "unknown"
@@ -138,7 +138,7 @@ class Connection:
         }
 
     # Listener protocol
-    def deliver(self, message: ServerMessage) -> None:
+    def deliver(self, message: ServerMessage | Relayed) -> None:
         """Queue a message; a client that falls :data:`OUTBOX_LIMIT` messages behind is
         disconnected (its queue dropped at once, so it holds no memory while it goes)."""
         if self.closing:
@@ -228,8 +228,10 @@ class Connection:
                 message = await self.outbox.get()
                 if message is None:
                     return
+                text = (message.text if isinstance(message, Relayed)
+                        else _ENCODER.encode(message).decode())
                 try:
-                    await self.websocket.send_text(_ENCODER.encode(message).decode())
+                    await self.websocket.send_text(text)
                 except (WebSocketDisconnect, RuntimeError, OSError):
                     self._gone()
                     return
@@ -403,12 +405,12 @@ class Connection:
 
     async def _create_table(self, message: CreateTable) -> dict[str, Any]:
         player = self._need_player()
-        table = await self.room.create_table(player, message.preset, message.rules,
+        table_id = await self.room.new_table(player, message.preset, message.rules,
                                              message.seat, message.turn_seconds, message.bot,
                                              game=message.game, hints=message.hints,
                                              private=message.private, rated=message.rated)
-        seat = await self.room.open(self, player, table.id)
-        return {"table_id": table.id, "seat": seat}
+        seat = await self.room.open(self, player, table_id)
+        return {"table_id": table_id, "seat": seat}
 
     async def _join(self, message: Join) -> dict[str, Any]:
         player = self._need_player()
@@ -435,9 +437,9 @@ class Connection:
 
     async def _play_now(self, message: PlayNow) -> dict[str, Any]:
         player = self._need_player()
-        table = await self.room.play_now(player, message.game, message.preset)
-        seat = await self.room.open(self, player, table.id)
-        return {"table_id": table.id, "seat": seat}
+        table_id = await self.room.play_now(player, message.game, message.preset)
+        seat = await self.room.open(self, player, table_id)
+        return {"table_id": table_id, "seat": seat}
 
     async def _daily_challenge(self, message: DailyChallengeMessage) -> dict[str, Any]:
         player = self._need_player()

@@ -394,12 +394,21 @@ async function openTable(tableId) {
   drawScores(state.tables.get(tableId) || null);
   mountTableView(tableId);
   chat.setTable(tableId, state.tables.get(tableId) || null);
+  await followTable(tableId);
+}
+
+/** Follow the table on the server; a table between servers (`reconnecting`) is asked for
+ * again in a moment, as long as it is still the one shown. */
+async function followTable(tableId) {
   try {
     const result = await room.follow(tableId, inviteFor(tableId));
     if (result.seat != null) state.myTables.add(tableId);
   } catch (error) {
     if (error.code === "offline") return; // the reconnection opens it again
     notify(error.message);
+    if (error.code === "reconnecting") {
+      setTimeout(() => { if (state.tableId === tableId) followTable(tableId); }, 1500);
+    }
     if (error.code === "no_such_table") {
       state.myTables.delete(tableId);
       goTo("lobby");

@@ -1,0 +1,448 @@
+"""Table verbs run at the table's owner, and its views relayed to connections elsewhere.
+
+In a shared room each open table has one owner (:mod:`cardroom.tables.leases`). A player's
+connection may be on any process. Its table verbs (act, join, chat, open, …) run where the
+table is owned: :meth:`Relay.run` runs one here when this process owns the table, and
+otherwise sends it to the owner over the bus and waits for the answer (the verb's result or
+its typed error). A connection that follows a table owned elsewhere follows it through a
+:class:`Proxy` at the owner, which sends what the connection is to receive back already
+encoded, to be handed to the socket as it is (:class:`~cardroom.tables.model.Relayed`): the
+views, presence and chat stay the owner's, built once.
+
+Each process has a bus channel of its own; what one process sends another goes in order, in
+one batch per turn of the event loop (the answer to a verb after the views it caused).
+
+When a table changes hands (its owner died, stopped, drained or shed load), the new owner says
+so on :data:`MOVES_CHANNEL` and every process follows the table there again; a process that
+let a table go holds its connections' follows until the new owner is known (looked for every
+:data:`RECHECK` seconds too, in case the notice was lost). An owner drops the proxies of a
+process taken for dead (:attr:`Followers.process_gone`), and a process that was off the bus
+follows its tables again once it is back, for the views it missed.
+
+A new table is made at the process that owns the fewest (:meth:`Relay.place`).
+
+Alone (the in-process bus) every verb runs here and nothing is relayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from cardroom.protocol import ErrorCode, ServerMessage
+from cardroom.tables.core import Core
+from cardroom.tables.errors import RoomError
+from cardroom.tables.followers import Followers
+from cardroom.tables.model import Listener, Player, Relayed
+
+log = logging.getLogger(__name__)
+
+MOVES_CHANNEL = "moves"
+"""The bus channel on which a process says it has just taken tables."""
+MAX_FOLLOWED = 8
+"""Tables one connection may follow at once (a player at several tables, a spectator)."""
+CALL_TIMEOUT = 5.0
+"""Seconds a verb sent to another process may take before the player is told
+``reconnecting`` (its owner may have died: the table is taken over within a lease)."""
+OWNER_WAIT = 15.0
+"""Seconds a verb waits for a table whose owner is silent or that nobody owns for the moment
+(handed over, or its owner died: its lease ends and another process takes it)."""
+REPEATABLE = frozenset({"open", "hint"})
+"""Verbs that change nothing at the table: sent again when their owner did not answer."""
+RECHECK = 1.0
+"""Seconds between two looks for the owners of tables followed here whose owner is not known."""
+
+Verb = Callable[..., Awaitable[Any]]
+"""A room verb as it runs at the table's owner: ``(player, table_id, listener, **args)``."""
+
+_encode = msgspec.json.Encoder().encode
+
+
+def process_channel(origin: str) -> str:
+    """The bus channel of one process."""
+    return f"process:{origin}"
+
+
+def reconnecting() -> RoomError:
+    """The error of a verb whose table's owner did not answer in time."""
+    return RoomError(ErrorCode.RECONNECTING, "Reconnecting to the table: it may be moving to "
+                                             "another server. Try again in a moment.")
+
+
+class Moved(Exception):
+    """The process a verb was sent to does not own the table (any more)."""
+
+
+@dataclass
+class Follow:
+    """A connection here following a table owned by another process."""
+
+    player: Player | None
+    invite: str | None
+    owner: str | None
+    """The process following it there; ``None`` while the table's new owner is not known."""
+
+
+class Proxy:
+    """A connection of another process, following tables owned here: what it is sent goes
+    back to that process, encoded once."""
+
+    __slots__ = ("key", "origin", "relay")
+
+    def __init__(self, relay: Relay, origin: str, key: int) -> None:
+        self.relay, self.origin, self.key = relay, origin, key
+
+    def deliver(self, message: ServerMessage | Relayed) -> None:
+        """Send the message to the connection's process (see :class:`Listener`)."""
+        text = message.text if isinstance(message, Relayed) else _encode(message).decode()
+        self.relay.send(self.origin, {"kind": "deliver", "to": self.key, "text": text})
+
+
+class Relay:
+    """Runs table verbs at their tables' owners and relays the owners' messages."""
+
+    def __init__(self, core: Core, followers: Followers) -> None:
+        self.core, self.followers = core, followers
+        self.verbs: dict[str, Verb] = {}
+        """The room's verbs by name, as they run at the table's owner (:meth:`handle`)."""
+        self._calls: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._keys: dict[Listener, int] = {}
+        """This process's connections that follow tables elsewhere, by the key they go by."""
+        self._by_key: dict[int, Listener] = {}
+        self._followed: dict[Listener, dict[str, None]] = {}
+        """Every table each connection here follows (here or elsewhere), oldest first."""
+        self._remote: dict[Listener, dict[str, Follow]] = {}
+        """The tables each connection here follows at other processes."""
+        self._proxies: dict[tuple[str, int], Proxy] = {}
+        """Other processes' connections following tables owned here."""
+        self._owners: dict[str, str] = {}
+        """The owner last known of tables owned elsewhere."""
+        self._outgoing: dict[str, list[dict[str, Any]]] = {}
+        """What goes to each process at the end of this turn of the event loop."""
+        self._silent: dict[str, float] = {}
+        """Processes that did not answer a verb in time (since when), until they are heard
+        from again."""
+        self.relayed = 0
+        """Verbs sent to another process (for /api/health)."""
+        if core.shared:
+            core.bus.subscribe(process_channel(core.origin), self._on_message)
+            core.bus.subscribe(MOVES_CHANNEL, self._on_moved)
+            followers.process_gone = self._process_gone
+
+    def handle(self, verbs: dict[str, Verb]) -> None:
+        """Name the verbs this process runs for its own tables (for itself and others)."""
+        self.verbs.update(verbs)
+
+    # -- running verbs ----------------------------------------------------------------------------
+
+    async def run(self, verb: str, player: Player | None, table_id: str,
+                  listener: Listener | None = None, **args: Any) -> Any:
+        """Run a verb where the table is owned, and return its result (or raise its error):
+        here, or at its owner, waiting up to :data:`OWNER_WAIT` for a table between owners
+        or whose owner is silent. A verb sent elsewhere that is not answered within
+        :data:`CALL_TIMEOUT` is ``reconnecting``: it is never sent twice, as it may have been
+        made (but for the :data:`REPEATABLE` ones)."""
+        return (await self._run(verb, player, table_id, listener, args))[1]
+
+    async def _run(self, verb: str, player: Player | None, table_id: str,
+                   listener: Listener | None, args: dict[str, Any]) -> tuple[str | None, Any]:
+        """Where the verb ran (``None``: here) and its result."""
+        here = self.core.origin
+        if not self.core.shared or self.core.leases.owns(table_id):
+            return None, await self.verbs[verb](player, table_id, listener, **args)
+        deadline = time.monotonic() + OWNER_WAIT
+        fresh = False
+        while True:
+            owner = self._owners.get(table_id) if not fresh else None
+            if owner is None:
+                owner = await self.core.leases.locate(table_id)
+            if owner == here:
+                return None, await self.verbs[verb](player, table_id, listener, **args)
+            if owner is not None and self._heard(owner):
+                self._owners[table_id] = owner
+                try:
+                    return owner, await self._call(owner, verb, player, table_id, listener,
+                                                   args)
+                except Moved:
+                    self._owners.pop(table_id, None)
+                except RoomError as error:
+                    if error.code != ErrorCode.RECONNECTING or verb not in REPEATABLE:
+                        raise
+            if time.monotonic() >= deadline:
+                raise reconnecting()
+            await asyncio.sleep(RECHECK / 4)
+            fresh = True
+
+    def _heard(self, owner: str) -> bool:
+        """Whether a process may be sent verbs: it answered the last one, or it has been
+        heard from since (its load, at every renewal of its leases)."""
+        since = self._silent.get(owner)
+        if since is None:
+            return True
+        peer = self.core.leases.peers.get(owner)
+        if peer is None or peer.heard <= since:
+            return False
+        del self._silent[owner]
+        return True
+
+    async def _call(self, owner: str, verb: str, player: Player | None, table_id: str,
+                    listener: Listener | None, args: dict[str, Any]) -> Any:
+        """Send a verb to the table's owner and wait for its answer."""
+        call_id = next(self._ids)
+        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = answer
+        self.relayed += 1
+        self.send(owner, {
+            "kind": "call", "id": call_id, "from": self.core.origin, "verb": verb,
+            "table_id": table_id, "args": args,
+            "player": None if player is None else [player.id, player.name],
+            "conn": None if listener is None else self._key_of(listener)})
+        try:
+            return await asyncio.wait_for(answer, CALL_TIMEOUT)
+        except TimeoutError:
+            self._owners.pop(table_id, None)
+            self._silent[owner] = time.monotonic()  # its tables' verbs wait to hear from it
+            raise reconnecting() from None
+        finally:
+            self._calls.pop(call_id, None)
+
+    async def _answer(self, call: dict[str, Any]) -> None:
+        """Run a verb another process sent, if this process owns its table (a new table's
+        verb, ``create``, runs wherever it was placed), and send the answer back."""
+        origin, table_id = call["from"], call["table_id"]
+        answer: dict[str, Any] = {"kind": "answer", "id": call["id"]}
+        verb = self.verbs.get(call["verb"])
+        if verb is None:
+            answer["error"] = [ErrorCode.INTERNAL, "This server does not know that request.",
+                               None]
+        elif call["verb"] != "create" and not self.core.leases.owns(table_id):
+            answer["moved"] = True
+        else:
+            player = None
+            if call["player"] is not None:
+                player_id, name = call["player"]
+                player = self.core.players.setdefault(player_id, Player(player_id, name))
+            conn = call["conn"]
+            listener = None if conn is None else self._proxy(origin, conn)
+            try:
+                answer["result"] = await verb(player, table_id, listener, **call["args"])
+            except RoomError as error:
+                answer["error"] = [error.code, error.message, error.quota]
+            except Exception:
+                log.exception("a %s sent by another process", call["verb"])
+                answer["error"] = [ErrorCode.INTERNAL, "Something went wrong on our side; "
+                                   "the request changed nothing.", None]
+        self.send(origin, answer)
+
+    def _settle(self, answer: dict[str, Any]) -> None:
+        """The answer to a verb this process sent."""
+        waiting = self._calls.get(answer["id"])
+        if waiting is None or waiting.done():
+            return  # too late: the player was told ``reconnecting``
+        if answer.get("moved"):
+            waiting.set_exception(Moved())
+        elif "error" in answer:
+            code, message, quota = answer["error"]
+            waiting.set_exception(RoomError(ErrorCode(code), message, quota))
+        else:
+            waiting.set_result(answer.get("result"))
+
+    # -- placing new tables -----------------------------------------------------------------------
+
+    async def place(self, player: Player, **args: Any) -> str:
+        """Make a new table (the room's ``create`` verb) at the live process that owns the
+        fewest tables (here when alone); its id."""
+        owner = self.core.leases.place() if self.core.shared else self.core.origin
+        verb = self.verbs["create"]
+        if owner == self.core.origin:
+            table_id: str = await verb(player, "", None, **args)
+        else:
+            table_id = await self._call(owner, "create", player, "", None, args)
+            self._owners[table_id] = owner
+        return table_id
+
+    # -- following tables -------------------------------------------------------------------------
+
+    async def open(self, listener: Listener, player: Player | None, table_id: str,
+                   invite: str | None = None) -> int | None:
+        """Follow a table where it is owned (the room's ``open`` verb): the seat followed.
+        A connection follows at most :data:`MAX_FOLLOWED` tables; opening another stops
+        following the one it opened longest ago."""
+        owner, seat = await self._run("open", player, table_id, listener, {"invite": invite})
+        remote = self._remote.setdefault(listener, {})
+        held = remote.pop(table_id, None)
+        if held is not None and held.owner not in (None, owner):
+            self._send_unfollow(held.owner, listener, table_id)
+        if owner is not None:
+            remote[table_id] = Follow(player, invite, owner)
+        elif not remote:
+            del self._remote[listener]
+        followed = self._followed.setdefault(listener, {})
+        followed.pop(table_id, None)
+        followed[table_id] = None
+        while len(followed) > MAX_FOLLOWED:
+            self.unfollow(listener, next(iter(followed)))
+        return seat
+
+    def unfollow(self, listener: Listener, table_id: str) -> None:
+        """Stop following one table, here or where it is owned."""
+        self._followed.get(listener, {}).pop(table_id, None)
+        held = self._remote.get(listener, {}).pop(table_id, None)
+        if held is None:
+            self.followers.unfollow(listener, table_id)
+        elif held.owner is not None:
+            self._send_unfollow(held.owner, listener, table_id)
+
+    def disconnect(self, listener: Listener) -> None:
+        """A connection closed (or changed identity): stop following everything."""
+        self.followers.disconnect(listener)
+        self._followed.pop(listener, None)
+        owners = {f.owner for f in self._remote.pop(listener, {}).values()
+                  if f.owner is not None}
+        key = self._keys.pop(listener, None)
+        if key is None:
+            return
+        del self._by_key[key]
+        for owner in owners:
+            self.send(owner, {"kind": "gone", "from": self.core.origin, "conn": key})
+
+    def _send_unfollow(self, owner: str, listener: Listener, table_id: str) -> None:
+        self.send(owner, {"kind": "unfollow", "from": self.core.origin,
+                          "conn": self._key_of(listener), "table_id": table_id})
+
+    def _key_of(self, listener: Listener) -> int:
+        key = self._keys.get(listener)
+        if key is None:
+            key = self._keys[listener] = next(self._ids)
+            self._by_key[key] = listener
+        return key
+
+    def _proxy(self, origin: str, key: int) -> Proxy:
+        proxy = self._proxies.get((origin, key))
+        if proxy is None:
+            proxy = self._proxies[origin, key] = Proxy(self, origin, key)
+        return proxy
+
+    def _drop_proxy(self, origin: str, key: int) -> None:
+        proxy = self._proxies.pop((origin, key), None)
+        if proxy is not None:
+            self.followers.disconnect(proxy)
+
+    def _process_gone(self, origin: str) -> None:
+        """Another process was taken for dead: its connections no longer follow anything."""
+        for gone_origin, key in [k for k in self._proxies if k[0] == origin]:
+            self._drop_proxy(gone_origin, key)
+
+    # -- tables changing hands --------------------------------------------------------------------
+
+    async def taken(self, table_ids: list[str]) -> None:
+        """This process has just taken these tables (loaded and driven from now on): every
+        process's connections follow them here from now on."""
+        await self.core.bus.publish(MOVES_CHANNEL, {"origin": self.core.origin,
+                                                    "tables": table_ids})
+
+    def lost(self, table_ids: list[str]) -> None:
+        """Tables this process no longer owns: its followers of them (its own connections,
+        and other processes') stop following them here; its own follow them at the new
+        owner once it is known."""
+        for table_id in table_ids:
+            self._owners.pop(table_id, None)
+            table = self.core.tables.get(table_id)
+            if table is None:
+                continue
+            for listener, player in list(table.listeners.items()):
+                invite = table.invites.get(listener)
+                self.followers.unfollow(listener, table_id)
+                if not isinstance(listener, Proxy):
+                    self._remote.setdefault(listener, {})[table_id] = Follow(player, invite,
+                                                                             None)
+
+    async def _on_moved(self, notice: dict[str, Any]) -> None:
+        owner, table_ids = notice.get("origin"), notice.get("tables")
+        if not isinstance(owner, str) or not isinstance(table_ids, list):
+            return
+        moved = set(table_ids)
+        for table_id in moved:
+            self._owners[table_id] = owner
+        if owner != self.core.origin:
+            self.lost([t for t in moved if t in self.core.tables
+                       and not self.core.leases.owns(t)])
+        for listener, follows in list(self._remote.items()):
+            for table_id, held in list(follows.items()):
+                if table_id in moved and held.owner != owner:
+                    self.core.spawn(self._follow_again(listener, table_id, held))
+
+    async def _follow_again(self, listener: Listener, table_id: str, held: Follow) -> None:
+        """Follow a table again where it is owned now. A table that closed or may no longer
+        be seen is gone for the connection, as if it had been sent away; one still between
+        owners is looked for again later."""
+        if self._remote.get(listener, {}).get(table_id) is not held:
+            return  # unfollowed, or followed again, meanwhile
+        try:
+            await self.open(listener, held.player, table_id, held.invite)
+        except RoomError as error:
+            if error.code == ErrorCode.RECONNECTING:
+                held.owner = None
+                return
+            self._remote.get(listener, {}).pop(table_id, None)
+            self._followed.get(listener, {}).pop(table_id, None)
+            listener.deliver({"type": "error", "seq": None, "code": error.code,
+                              "message": error.message, "quota": None})
+
+    async def keep(self) -> None:
+        """Every :data:`RECHECK` seconds: follow again the tables whose new owner is not yet
+        known (the notice of their move was lost), and, back on the bus after a time off
+        it, every table followed elsewhere (what was sent meanwhile was lost)."""
+        joined = True
+        while True:
+            await asyncio.sleep(RECHECK)
+            back = self.core.bus.joined and not joined
+            joined = self.core.bus.joined
+            for listener, follows in list(self._remote.items()):
+                for table_id, held in list(follows.items()):
+                    if held.owner is None or back:
+                        self.core.spawn(self._follow_again(listener, table_id, held))
+
+    # -- the process channel ----------------------------------------------------------------------
+
+    def send(self, origin: str, item: dict[str, Any]) -> None:
+        """Queue an item for another process; what is queued in one turn of the event loop
+        goes in one notice, in order."""
+        batch = self._outgoing.get(origin)
+        if batch is None:
+            batch = self._outgoing[origin] = []
+            asyncio.get_running_loop().call_soon(self._flush, origin)
+        batch.append(item)
+
+    def _flush(self, origin: str) -> None:
+        items = self._outgoing.pop(origin, [])
+        if items:
+            self.core.spawn(self.core.bus.publish(process_channel(origin), {
+                "from": self.core.origin, "items": items}))
+
+    async def _on_message(self, notice: dict[str, Any]) -> None:
+        self._silent.pop(notice.get("from", ""), None)
+        for item in notice.get("items", ()):
+            kind = item.get("kind")
+            if kind == "deliver":
+                listener = self._by_key.get(item["to"])
+                if listener is not None:
+                    listener.deliver(Relayed(item["text"]))
+            elif kind == "answer":
+                self._settle(item)
+            elif kind == "call":
+                self.core.spawn(self._answer(item))
+            elif kind == "unfollow":
+                proxy = self._proxies.get((item["from"], item["conn"]))
+                if proxy is not None:
+                    self.followers.unfollow(proxy, item["table_id"])
+            elif kind == "gone":
+                self._drop_proxy(item["from"], item["conn"])
