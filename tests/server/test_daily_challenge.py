@@ -104,8 +104,8 @@ async def play(room: Room, player: Player, table: Table, choose: Chooser,
 async def test_two_players_get_the_same_deals_and_are_scored_by_duplicate(room: Room) -> None:
     (ann, _), (bob, _), (cat, _) = [await room.register(n) for n in ("Ann", "Bob", "Cat")]
     deals = GAMES["500"].daily.deals
-    ann_table = await room.enter_challenge(ann, "500")
-    bob_table = await room.enter_challenge(bob, "500")
+    ann_table = room.tables[await room.enter_challenge(ann, "500")]
+    bob_table = room.tables[await room.enter_challenge(bob, "500")]
     assert ann_table.id != bob_table.id
     assert ann_table.seat_of(ann) == 0 and bob_table.seat_of(bob) == 0
     assert [s.bot for s in ann_table.seats[1:]] == ["random"] * 3
@@ -133,7 +133,7 @@ async def test_two_players_get_the_same_deals_and_are_scored_by_duplicate(room: 
         assert refused.value.code == ErrorCode.CHALLENGE_TABLE
 
     # Entering again is the same entry, where it stands.
-    assert await room.enter_challenge(ann, "500") is ann_table
+    assert room.tables[await room.enter_challenge(ann, "500")] is ann_table
 
     await play(room, ann, ann_table, first)
     # Bob plays the same cards the same way: the bots reply alike, deal by deal.
@@ -236,7 +236,7 @@ async def test_each_day_has_new_deals_and_a_past_day_closes_and_opens_to_all(
         room: Room, clock: Clock) -> None:
     (ann, _), (bob, _) = [await room.register(n) for n in ("Ann", "Bob")]
     first_day = room.challenge.today()
-    table = await room.enter_challenge(ann, "500")
+    table = room.tables[await room.enter_challenge(ann, "500")]
     await play(room, ann, table, first, deals=1)
     assert await replays.find(room, bob, table.id, 1, None) is None
 
@@ -262,7 +262,7 @@ async def test_each_day_has_new_deals_and_a_past_day_closes_and_opens_to_all(
     assert board.to_dict(None, "The bots")["deals_shown"]
 
     # A new day, new deals, a new entry.
-    today = await room.enter_challenge(ann, "500")
+    today = room.tables[await room.enter_challenge(ann, "500")]
     assert today.id != table.id and today.challenge is not None
     assert table.challenge is not None and today.challenge.seeds != table.challenge.seeds
     history = await room.challenge.history(GAMES["500"], ann.id)
@@ -281,7 +281,7 @@ async def test_a_restart_in_the_middle_of_a_deal_loses_nothing(tmp_path: Path,
     room = await open_room(path, clock)
     try:
         ann, _ = await room.register("Ann")
-        table = await room.enter_challenge(ann, "500")
+        table = room.tables[await room.enter_challenge(ann, "500")]
         await play(room, ann, table, first, deals=1)
         # Into the second deal, with Ann to play.
         for _ in range(2000):
@@ -302,7 +302,7 @@ async def test_a_restart_in_the_middle_of_a_deal_loses_nothing(tmp_path: Path,
         assert restored.challenge == table.challenge and restored.match_number == 2
         assert restored.game is not None and restored.game.record.actions == actions
         assert restored.seats[0].player is not None and not restored.seats[0].away
-        assert await room.enter_challenge(ann, "500") is restored
+        assert room.tables[await room.enter_challenge(ann, "500")] is restored
         await play(room, ann, restored, first)
         records = await room.store.match_records(table.id)
         assert len(records) == GAMES["500"].daily.deals
@@ -313,7 +313,7 @@ async def test_a_restart_in_the_middle_of_a_deal_loses_nothing(tmp_path: Path,
 
 async def test_a_thousand_challenge_deals_its_own_set(room: Room) -> None:
     ann, _ = await room.register("Ann")
-    table = await room.enter_challenge(ann, "1000")
+    table = room.tables[await room.enter_challenge(ann, "1000")]
     assert table.game_name == "1000" and table.challenge is not None
     assert table.challenge.deals == GAMES["1000"].daily.deals
     await play(room, ann, table, first, deals=1)
@@ -334,7 +334,7 @@ async def test_an_entry_whose_table_was_never_made_gets_it(room: Room) -> None:
     day = room.challenge.today()
     stale = ChallengeEntry("e1", "500", day, ann.id, "t1", time.time() - 3600)
     await room.store.challenges.add_entry(stale)
-    table = await room.enter_challenge(ann, "500")
+    table = room.tables[await room.enter_challenge(ann, "500")]
     assert table.id == "t1" and table.challenge is not None and table.challenge.entry == "e1"
     assert table.status == "playing" and table.seat_of(ann) == 0
 
@@ -375,7 +375,7 @@ async def test_an_idle_challenge_table_is_let_go_of_and_comes_back(tmp_path: Pat
     try:
         ann, _ = await room.register("Ann")
         tab = _Tab()
-        table = await room.enter_challenge(ann, "500")
+        table = room.tables[await room.enter_challenge(ann, "500")]
         await room.open(tab, ann, table.id)
         await play(room, ann, table, first, deals=1)
         room.disconnect(tab)  # Ann closes the page
@@ -384,7 +384,7 @@ async def test_an_idle_challenge_table_is_let_go_of_and_comes_back(tmp_path: Pat
                 break
             await asyncio.sleep(0.01)
         assert table.id not in room.tables  # nobody follows it: let go of, not closed
-        again = await room.enter_challenge(ann, "500")
+        again = room.tables[await room.enter_challenge(ann, "500")]
         await room.open(tab, ann, again.id)
         assert again is not table and again.id == table.id and again.match_number >= 1
         await play(room, ann, again, first)

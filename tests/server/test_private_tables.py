@@ -27,11 +27,11 @@ async def refused(code: str, call) -> RoomError:  # type: ignore[no-untyped-def]
 async def test_a_private_table_is_unlisted_and_reached_only_with_its_invite(room: Room) -> None:
     ann, bob, eve = known_players(room, "Ann", "Bob", "Eve")
     table = await room.create_table(ann, "online", {}, 0, None, None)
-    assert room._lobby_row(table.id) is not None
+    assert room.rows.summary(table.id) is not None
     await room.table_settings(ann, table.id, True, None, None)
     secret = table.settings.invite
     assert secret is not None and len(secret) >= 32  # 192 bits, URL-safe
-    assert room._lobby_row(table.id) is None
+    assert room.rows.summary(table.id) is None
     page = room.lobby()
     assert table.id not in {row["table_id"] for row in page["tables"]}
 

@@ -98,8 +98,9 @@ async def health(server: Any) -> dict[str, Any]:
 
 
 async def applied(server: Any) -> int:
-    """How many other processes' changes the server applied from bus notices."""
-    return int((await health(server))["notices_applied"])
+    """How many of other processes' changes the server heard of from bus notices (the rows
+    of the tables they own)."""
+    return int((await health(server))["rows_noticed"])
 
 
 def log_lines(server: Any, text: str) -> int:
@@ -146,7 +147,7 @@ async def sees(client: Client, table: str, version: int) -> None:
 
 
 async def grows(server: Any, since: int, what: str) -> None:
-    """Wait until the server has applied more bus notices than ``since``."""
+    """Wait until the server has heard of more changes from bus notices than ``since``."""
 
     async def more() -> bool:
         return await applied(server) > since
@@ -279,7 +280,7 @@ async def test_a_server_starts_without_redis_serves_alone_and_joins_the_bus_when
         clients.append(bob)
         before = await applied(second)
         await sees(bob, table, await play_on(alice, table, 10, seed=1))
-        await grows(second, before, "the second server applied the first one's notices")
+        await grows(second, before, "the second server heard of the first one's changes")
 
         # … and one made on the second reaches a client of the first.
         carol, other_table = await table_with_bots(second.url, "Carol")
@@ -288,7 +289,7 @@ async def test_a_server_starts_without_redis_serves_alone_and_joins_the_bus_when
         clients.append(dave)
         before = await applied(first)
         await sees(dave, other_table, await play_on(carol, other_table, 10, seed=2))
-        await grows(first, before, "the first server applied the second one's notices")
+        await grows(first, before, "the first server heard of the second one's changes")
         assert log_lines(first, LOST) == 1
     finally:
         await close_all(clients)
@@ -331,8 +332,8 @@ async def test_redis_going_away_leaves_servers_serving_and_they_rejoin_when_it_r
                                                     play_on(carol, other_table, 10, seed=4))
         await sees(bob, table, played)
         await sees(dave, other_table, other_played)
-        await grows(second, before[1], "the second server applied the first one's notices")
-        await grows(first, before[0], "the first server applied the second one's notices")
+        await grows(second, before[1], "the second server heard of the first one's changes")
+        await grows(first, before[0], "the first server heard of the second one's changes")
         for server in (first, second):
             assert log_lines(server, LOST) == 1
             await eventually(logged(server, BACK), "the server said it is back on the bus")

@@ -101,11 +101,22 @@ async def seat_four(a: Room, b: Room) -> tuple[str, list[Player]]:
     return table.id, players
 
 
+def version_at(room: Room, table_id: str) -> int:
+    """The table's version as ``room`` knows it: the table's own where it holds it, else its
+    row's (-1: it knows nothing of it)."""
+    table = room.tables.get(table_id)
+    if table is not None:
+        return table.version
+    row = room.rows.elsewhere.get(table_id)
+    return -1 if row is None else row["version"]
+
+
 async def settle(a: Room, b: Room, table_id: str) -> None:
-    """Wait until both rooms hold the table at the same version (notices apply in tasks)."""
+    """Wait until one room holds the table and the other knows its row at the same version
+    (notices are handled in tasks)."""
     for _ in range(100):
-        if table_id in a.tables and table_id in b.tables and (
-                a.tables[table_id].version == b.tables[table_id].version):
+        held = [room for room in (a, b) if table_id in room.tables]
+        if len(held) == 1 and version_at(a, table_id) == version_at(b, table_id):
             return
         await asyncio.sleep(0.02)
     raise AssertionError("the rooms did not agree")
@@ -146,7 +157,7 @@ async def test_a_connection_follows_a_table_owned_elsewhere_through_its_owner(ro
     follower = Follower()
     assert await b.open(follower, players[1], table_id) == 1
     assert follower.relayed and follower.latest["seat"] == 1
-    assert follower in b.relay._remote and not b.tables[table_id].listeners
+    assert follower in b.relay._remote and table_id not in b.tables  # B holds its row
     assert a.tables[table_id].seats[1].listeners == 1  # present, at the owner
     game = a.tables[table_id].game
     await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
@@ -163,10 +174,10 @@ async def test_a_connection_follows_a_table_owned_elsewhere_through_its_owner(ro
     assert follower.latest["version"] < target
     hub.lose, b.bus.joined = False, True
     for _ in range(100):
-        if follower.latest["version"] >= target and b.tables[table_id].version == target:
+        if follower.latest["version"] >= target and version_at(b, table_id) == target:
             break
         await asyncio.sleep(0.05)
-    assert follower.latest["version"] == target == b.tables[table_id].version
+    assert follower.latest["version"] == target == version_at(b, table_id)
     assert follower.latest["view"]["bidding"] == a.tables[table_id].update_for(1)["view"][
         "bidding"]
     # Closing the connection ends its follow at the owner: the seat is offline there.
@@ -194,9 +205,9 @@ async def test_two_rooms_racing_for_the_same_turn_store_it_once(rooms) -> None:
     assert [(x.number, x.seat) for x in stored.actions] == [(0, seat)]
 
 
-async def test_a_table_heard_of_twice_at_once_is_held_once(rooms) -> None:
-    """A join and a notice for a table made elsewhere, at the same moment: one object, or the
-    joining player's connection would follow a copy that never changes again."""
+async def test_a_table_loaded_twice_at_once_is_held_once(rooms) -> None:
+    """Two verbs for a table just taken over, before its load is done, and a notice: one
+    object, or a connection would follow a copy that never changes again."""
     hub, a, b = rooms
     hub.lose = True
     player = (await a.register("Maker"))[0]
@@ -210,7 +221,7 @@ async def test_a_table_heard_of_twice_at_once_is_held_once(rooms) -> None:
 
 async def test_chat_and_privacy_reach_the_other_process(rooms) -> None:
     """A line said in one process reaches the other's followers, and a table made private
-    in one is private in the other (its link works there, and only it)."""
+    in one is private in the other (out of its lobby; its link works there, and only it)."""
     _hub, a, b = rooms
     ann = (await a.register("Ann"))[0]
     bob = (await b.register("Bob"))[0]
@@ -218,8 +229,7 @@ async def test_chat_and_privacy_reach_the_other_process(rooms) -> None:
     await settle(a, b, table.id)
     await a.table_settings(ann, table.id, True, None, None)
     await settle(a, b, table.id)
-    elsewhere = b.tables[table.id]
-    assert elsewhere.settings.private and elsewhere.settings.invite == table.settings.invite
+    assert b.rows.elsewhere[table.id]["private"] and b.rows.summary(table.id) is None
     with pytest.raises(RoomError):
         await b.open(Follower(), bob, table.id, "guess")
     tab = Follower()
@@ -231,3 +241,29 @@ async def test_chat_and_privacy_reach_the_other_process(rooms) -> None:
         await asyncio.sleep(0.02)
     assert [line["text"] for m in tab.messages if m.get("type") == "chat"
             for line in m["lines"]] == ["hello from A"]
+
+
+async def test_a_room_knows_the_tables_it_does_not_hold_by_their_rows(rooms) -> None:
+    """B holds none of A's tables, yet its lobby lists them, play-now seats B's player at A's
+    waiting table, a player reconnecting through B finds their table, the room's limits count
+    every table, and a row B lost is asked for again at its next sweep."""
+    _, a, b = rooms
+    ann = (await a.register("Ann"))[0]
+    bob = (await b.register("Bob"))[0]
+    table = await a.create_table(ann, "online", {}, 0, None, "simple")
+    await settle(a, b, table.id)
+    assert table.id not in b.tables
+    lobby = b.lobby_feed.page(fresh=True)
+    assert [(row["table_id"], row["seats"][0]["name"]) for row in lobby["tables"]] == [
+        (table.id, "Ann")]
+    assert await b.play_now(bob, "500", "online") == table.id
+    assert table.seat_of(bob) == 1  # seated at A, where the table is
+    await settle(a, b, table.id)
+    assert b.tables_of(ann) == b.tables_of(bob) == [table.id]
+    assert b.rows.counts(ann.id) == (1, 1) and b.rows.counts(bob.id) == (1, 0)
+    del b.rows.elsewhere[table.id]
+    for _ in range(100):
+        if table.id in b.rows.elsewhere:
+            break
+        await asyncio.sleep(0.02)
+    assert b.rows.elsewhere[table.id]["players"] == [ann.id, bob.id]

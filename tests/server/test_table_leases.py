@@ -8,8 +8,9 @@ import asyncio
 import contextlib
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,11 +128,12 @@ async def rooms(tmp_path: Path, monkeypatch) -> AsyncIterator[tuple[Hub, Room, R
 
 
 async def bots_table(room: Room) -> tuple[str, Player]:
-    """A table of ``room``'s with one person (seat 0) and three bots, its match begun."""
+    """A table made from ``room`` (placed where the fewest are owned) with one person (seat
+    0) and three bots, its match begun."""
     player, _ = await room.register(f"P{time.monotonic_ns() % 10**6}")
-    table = await room.create_table(player, "online", {}, 0, None, "simple")
-    await room.start_with_bots(player, table.id, "simple")
-    return table.id, player
+    table_id = await room.new_table(player, "online", {}, 0, None, "simple")
+    await room.start_with_bots(player, table_id, "simple")
+    return table_id, player
 
 
 async def until(condition: Callable[[], bool], seconds: float, what: str) -> None:
@@ -142,21 +144,34 @@ async def until(condition: Callable[[], bool], seconds: float, what: str) -> Non
         await asyncio.sleep(0.02)
 
 
+async def eventually(read: Callable[[], Awaitable[Any]], holds: Callable[[Any], bool],
+                     seconds: float = 10) -> None:
+    """Wait until what ``read`` reads (from the store) ``holds``."""
+    deadline = time.monotonic() + seconds
+    while not holds(await read()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s")
+        await asyncio.sleep(0.05)
+
+
 async def bot_moves(room: Room, table_id: str, seconds: float) -> None:
-    """Wait until a bot has acted at the table as ``room`` holds it."""
+    """Wait until a bot has acted at the table ``room`` holds (or is loading)."""
+    await until(lambda: table_id in room.tables, seconds, "the table loaded")
     start = room.tables[table_id].version
     await until(lambda: room.tables[table_id].version > start, seconds, "a bot's move")
 
 
-async def a_bots_turn(room: Room, table_id: str, player: Player) -> None:
-    """Wait until a bot is to act at the table (the person plays their own turns)."""
+async def a_bots_turn(owner: Room, table_id: str, player: Player,
+                      via: Room | None = None) -> None:
+    """Wait until a bot is to act at the table ``owner`` holds (the person plays their own
+    turns, through ``via``: the owner unless named)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        game = room.tables[table_id].game
+        game = owner.tables[table_id].game
         if game is not None and game.to_act not in (None, 0):
             return
         if game is not None and game.to_act == 0:
-            await room.act(player, table_id, game.legal_actions()[0].text)
+            await (via or owner).act(player, table_id, game.legal_actions()[0].text)
         await asyncio.sleep(0.02)
     raise AssertionError("no bot's turn came")
 
@@ -169,7 +184,7 @@ async def test_only_the_owner_drives_a_table(rooms) -> None:
     await a_bots_turn(a, table_id, player)
     await settle(a, b, table_id)
     assert a.tables[table_id].turn_task is not None
-    assert b.tables[table_id].turn_task is None  # B follows the table, A's bots play it
+    assert table_id not in b.tables  # B knows the table's row, A's bots play it
     assert b.counters["tables_owned"] == 0 and a.counters["tables_owned"] == 1
 
 
@@ -190,9 +205,9 @@ async def test_a_dead_owners_tables_are_taken_over_and_played_on(rooms) -> None:
     assert game is not None and a.core.leases.owns(table_id)
     assert await a.core.apply(stale, game.to_act, game.legal_actions()[0].text) is None
     assert await a.sync.catch_up(stale)
-    assert not a.core.leases.owns(table_id)
-    assert [x.text for x in stale.game.actions] == [
-        x.text for x in b.tables[table_id].game.actions]
+    assert not a.core.leases.owns(table_id) and table_id not in a.tables  # only its row
+    held = [x.text for x in stale.game.actions]
+    assert held == [x.text for x in b.tables[table_id].game.actions][:len(held)]
 
 
 async def test_a_paused_owner_cannot_write_even_where_the_new_owner_has_not(rooms) -> None:
@@ -235,22 +250,17 @@ async def heard_of_each_other(a: Room, b: Room) -> None:
 async def test_new_tables_go_to_the_process_that_owns_the_fewest(rooms) -> None:
     _, a, b = rooms
     await heard_of_each_other(a, b)
-    player, _ = await a.register("Maker")
-    ids = []
-    for _ in range(4):
-        table_id = await a.new_table(player, "online", {}, 0, None, "simple")
-        await a.start_with_bots(player, table_id, "simple")
-        ids.append(table_id)
+    made = [await bots_table(a) for _ in range(4)]
+    ids = [table_id for table_id, _ in made]
     assert sum(b.core.leases.owns(t) for t in ids) == 2  # made there, owned from the start
     assert sum(a.core.leases.owns(t) for t in ids) == 2
     # A table made from A and owned by B is played by B's bots, its person's turns sent
     # from A to B.
-    table_id = next(t for t in ids if b.core.leases.owns(t))
+    table_id, player = next((t, p) for t, p in made if b.core.leases.owns(t))
     await settle(a, b, table_id)
-    await a_bots_turn(a, table_id, player)
-    await settle(a, b, table_id)
-    await bot_moves(a, table_id, 5)
-    assert a.tables[table_id].turn_task is None
+    await a_bots_turn(b, table_id, player, via=a)
+    await bot_moves(b, table_id, 5)
+    assert table_id not in a.tables
 
 
 async def test_a_draining_process_hands_every_table_over_and_takes_no_new_one(
@@ -269,11 +279,11 @@ async def test_a_draining_process_hands_every_table_over_and_takes_no_new_one(
     assert a.counters["tables_owned"] == 0 and b.counters["tables_taken_over"] == 3
     await until(lambda: a.core.leases.peers[b.core.origin].draining is False
                 and b.core.leases.peers[a.core.origin].draining, LEASE, "the loads")
-    table_id, player = await bots_table(a)  # made at A, placed at B
-    await until(lambda: b.core.leases.owns(table_id), LEASE, "B takes the new table")
+    table_id, player = await bots_table(a)  # made from A, placed at B
+    assert b.core.leases.owns(table_id)
     await settle(a, b, table_id)
-    await a_bots_turn(a, table_id, player)
-    await bot_moves(a, table_id, 5)
+    await a_bots_turn(b, table_id, player, via=a)
+    await bot_moves(b, table_id, 5)
 
 
 async def test_a_restarted_process_gets_its_fair_share_back(rooms) -> None:
@@ -339,3 +349,40 @@ async def test_a_look_takes_at_most_its_share(store: Store) -> None:
     assert len(first) == 3 and await leases.free(now=10.0) == 1
     assert len(await leases.take("B", now=10.0, until=20.0, limit=3)) == 1
     assert await leases.free(now=10.0) == 0
+
+
+async def test_a_challenge_table_left_is_taken_where_its_player_comes_back_and_closed_after_its_day(
+        tmp_path: Path) -> None:
+    """A daily challenge's table nobody holds any more (its player left: let go) is taken by
+    the process its player comes back to, not by a look; let go again after its day, it is
+    taken and closed by a process's sweep of past days."""
+    hub = Hub()
+    url = f"sqlite:///{tmp_path / 'challenge.sqlite3'}"
+    settings = RoomSettings(bot_delay=0, bot_workers=1, lease_seconds=LEASE,
+                            next_match_delay=0, challenge_bot="random", default_bot="rules")
+    rooms = [Room(await Store.open(url), settings, hub.bus()) for _ in range(2)]
+    try:
+        for room in rooms:
+            await room.start()
+        a, b = rooms
+        ann, _ = await a.register("Ann")
+        table_id = await a.enter_challenge(ann, "500")
+        assert a.core.leases.owns(table_id)
+        a.core.forget(a.tables[table_id])  # she left it: let go of
+        await asyncio.sleep(LEASE)  # no look takes it meanwhile
+        assert not a.core.leases.owns(table_id) and not b.core.leases.owns(table_id)
+        assert await b.enter_challenge(ann, "500") == table_id
+        assert b.core.leases.owns(table_id) and table_id in b.tables and table_id not in a.tables
+        b.core.forget(b.tables[table_id])
+        await eventually(lambda: a.store.leases.holder(table_id, time.time()),
+                         lambda holder: holder is not None and holder.let_go)
+        ends = b.challenge.clock() + 2 * 86_400
+        a.challenge.clock = lambda: ends
+        await a.challenge.close_past_days()
+        await eventually(lambda: a.store.load_table(table_id),
+                         lambda stored: stored is not None and stored.closed)
+    finally:
+        for room in rooms:
+            with contextlib.suppress(Exception):
+                await room.stop()
+            await room.store.close()

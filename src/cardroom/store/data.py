@@ -58,6 +58,10 @@ class NewTable:
     """Its finished matches change the ratings."""
     challenge: dict[str, Any] | None = None
     """A daily challenge entry's table: ``ChallengeTable.to_dict`` (``None``: ordinary)."""
+    owner: str | None = None
+    """In a shared room, the process that makes it, which owns it from the start (epoch 1)
+    until ``lease_until``: no other process's look can take it before its creator sits."""
+    lease_until: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

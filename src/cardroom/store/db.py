@@ -379,7 +379,8 @@ class Store:
                 creator_id=table.creator_id, created_at=table.created_at,
                 updated_at=table.created_at, match_number=0, closed=False,
                 version=table.version, rated=table.rated, challenge=table.challenge,
-                **_settings_columns(table.settings)))
+                owner=table.owner, owner_epoch=1 if table.owner else 0,
+                lease_until=table.lease_until, **_settings_columns(table.settings)))
             if table.seats:
                 await connection.execute(insert(SeatRow), [
                     {"table_id": table.id, "seat": seat, "player_id": None, "bot": None,

@@ -90,6 +90,17 @@ class LeaseStore:
         owner, until = row
         return Holder(owner if owner is not None and until >= now else None, owner is None)
 
+    async def let_go_challenges(self) -> dict[str, float]:
+        """The open daily challenge tables that nobody owns (their players left them), with
+        when each one's day ends (alone, where nothing is owned: every open one)."""
+        statement = select(TABLES.c.id, TABLES.c.challenge).where(
+            TABLES.c.closed.is_(False), TABLES.c.challenge.is_not(None),
+            TABLES.c.owner.is_(None))
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(statement)).all()
+        return {table_id: float(challenge.get("ends_at", 0.0)) for table_id, challenge in rows
+                if isinstance(challenge, dict)}
+
     async def free(self, now: float) -> int:
         """How many open tables :meth:`take` (with no ids) would find free now."""
         async with self._engine.connect() as connection:

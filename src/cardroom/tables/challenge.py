@@ -352,10 +352,25 @@ class DailyChallenge:
         """Close now every challenge table of a day that is over (a shared room's owner
         closes it; one that nobody owns, its player gone, is taken here first)."""
         past = [table for table in self.core.tables.values() if self.day_over(table)]
+        past += await self._left_past_tables()
         leases = self.core.leases
         await leases.take([table.id for table in past if not leases.owns(table.id)])
         for table in past:
             self.close(table)
+
+    async def _left_past_tables(self) -> list[Table]:
+        """The challenge tables of days that are over that no process holds (their players
+        left them): loaded here, taken first in a shared room, to be closed."""
+        core, now = self.core, self.clock()
+        left = await core.store.leases.let_go_challenges()
+        found = []
+        for table_id in [t for t, ends_at in left.items() if ends_at <= now]:
+            if table_id in core.tables or (core.shared and not await core.leases.take([table_id])):
+                continue
+            table = await self.driver.sync.load(table_id)
+            if table is not None:
+                found.append(table)
+        return found
 
     def close(self, table: Table) -> None:
         """Close a challenge table (its day is over, or its last deal)."""

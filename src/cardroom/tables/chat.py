@@ -4,8 +4,9 @@ of their own, the spectators.
 Nothing a client sends is trusted: typed text is cut to plain visible text (control and
 direction characters dropped, runs of spaces folded), phrases and reactions are picked from
 fixed lists by name, so a one-tap message can never carry a card. Each line is kept with the
-table (``chat_lines``, by match) before it is sent to the table's followers here and, over the
-bus, in the other processes. Muting is the reader's own business (the browser hides a muted
+table (``chat_lines``, by match) before it is sent to the table's followers, which are all
+at its owner (a connection in another process follows it through a proxy there,
+:mod:`~cardroom.tables.relay`). Muting is the reader's own business (the browser hides a muted
 player's lines); limits are per player and per address (:mod:`~cardroom.tables.quotas`).
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from typing import Any
 
 from cardroom.protocol import ChatLineInfo, ChatMessage, ErrorCode
 from cardroom.store.data import ChatLine
@@ -22,8 +22,6 @@ from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Listener, Player, Table
 from cardroom.tables.quotas import Quotas
 
-CHAT_CHANNEL = "chat"
-"""The bus channel of chat lines."""
 PLAYERS_LINE = "players"
 """The seated players' line of a table's chat (a spectator speaks on ``spectators``)."""
 HISTORY_LINES = 50
@@ -101,7 +99,6 @@ class TableChat:
 
     def __init__(self, core: Core, quotas: Quotas) -> None:
         self.core, self.quotas = core, quotas
-        core.bus.subscribe(CHAT_CHANNEL, self._on_notice)
 
     async def say(self, listener: Listener, player: Player, table: Table, address: str,
                   text: str | None = None, phrase: str | None = None,
@@ -121,8 +118,6 @@ class TableChat:
         await self.core.store.add_chat_line(line)
         info = line_info(line)
         self.deliver(table, [info])
-        await self.core.bus.publish(CHAT_CHANNEL, {"table_id": table.id, "line": info,
-                                                   "origin": self.core.origin})
         return info
 
     @staticmethod
@@ -150,7 +145,7 @@ class TableChat:
     @staticmethod
     def deliver(table: Table, lines: list[ChatLineInfo],
                 to: Listener | None = None) -> None:
-        """Send lines to one connection, or to every connection following the table here."""
+        """Send lines to one connection, or to every connection following the table."""
         message: ChatMessage = {"type": "chat", "table_id": table.id, "lines": lines}
         for listener in (to,) if to is not None else list(table.listeners):
             listener.deliver(message)
@@ -160,11 +155,3 @@ class TableChat:
         lines = await self.core.store.chat_lines(table.id, HISTORY_LINES)
         if lines:
             self.deliver(table, [line_info(line) for line in lines], to=listener)
-
-    async def _on_notice(self, notice: dict[str, Any]) -> None:
-        """Another process's line: hand it to this process's followers of the table."""
-        if notice.get("origin") == self.core.origin:
-            return
-        table = self.core.tables.get(str(notice.get("table_id")))
-        if table is not None and isinstance(notice.get("line"), dict):
-            self.deliver(table, [notice["line"]])

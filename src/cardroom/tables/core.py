@@ -28,7 +28,7 @@ from cardroom.metrics import Metrics
 from cardroom.protocol import ErrorCode
 from cardroom.store.data import MatchPlayers, MatchSeat
 from cardroom.store.db import Change, Store
-from cardroom.tables.errors import RoomError, no_such_table
+from cardroom.tables.errors import Moved, RoomError, no_such_table
 from cardroom.tables.leases import Leases
 from cardroom.tables.model import Game, Player, RoomSettings, Seat, Table
 from cardroom.tables.ratings import Rater
@@ -116,7 +116,7 @@ class Core:
         """The players this process holds (at a seat, on a connection), by id: one object per
         player, forgotten once nothing holds it."""
         self.counters: dict[str, int] = {"changes": 0, "conflicts": 0, "notices_applied": 0,
-                                         "catch_ups": 0}
+                                         "catch_ups": 0, "rows_noticed": 0}
         """How this process keeps in step with the others (reported by /api/health)."""
         self._subscribers: list[Subscriber] = []
         self._lobby_watchers: list[Callable[[str], None]] = []
@@ -139,8 +139,12 @@ class Core:
             for subscriber in self._subscribers:
                 subscriber(table)
         if lobby:
-            for changed in self._lobby_watchers:
-                changed(table_id)
+            self.lobby_changed(table_id)
+
+    def lobby_changed(self, table_id: str) -> None:
+        """Tell the lobby that a table's row may have changed (or that it closed)."""
+        for changed in self._lobby_watchers:
+            changed(table_id)
 
     async def announce(self, table: Table, lobby: bool, closed: bool = False,
                        action: dict[str, Any] | None = None) -> None:
@@ -152,6 +156,8 @@ class Core:
         if self.shared:
             notice.update(events=table.events, updated_at=table.updated_at, closed=closed,
                           action=action)
+            if lobby and not closed:
+                notice["row"] = table.row()
         await self.bus.publish(TABLE_CHANNEL, notice)
 
     # -- changes ----------------------------------------------------------------------------------
@@ -159,7 +165,10 @@ class Core:
     async def commit(self, table: Table, change: Change) -> bool:
         """Write a change made against the table's version; on success the table is at the
         next version. False: another process changed the table first, or took the table
-        from this one (catch up, retry). The owner's writes are fenced by its epoch."""
+        from this one (catch up, retry). The owner's writes are fenced by its epoch; a
+        process that no longer owns the table writes nothing (:class:`Moved`)."""
+        if not self.leases.owns(table.id):
+            raise Moved()
         change.epoch = self.leases.epoch(table.id)
         with self.metrics.db_write.time():
             written = await self.store.commit(change)
@@ -220,6 +229,9 @@ class Core:
             change.players = match_players(table, game.winner)
         try:
             won = await self.commit(table, change)
+        except Moved:
+            table.game = without_last_action(game)
+            raise
         except Exception:
             table.game = without_last_action(game)
             log.exception("could not store an action at table %s", table.id)
@@ -270,12 +282,20 @@ class Core:
     def forget(self, table: Table) -> None:
         """The table closed, or this process lets go of it: drop it (its lobby row goes too,
         and its lease: nobody owns it until asked for)."""
-        if self.tables.pop(table.id, None) is not None and table.turn_task is not None:
-            table.turn_task.cancel()
+        self.drop(table)
         if self.leases.epoch(table.id) is not None:
             self.spawn(self.leases.let_go(table.id))
-        for changed in self._lobby_watchers:
-            changed(table.id)
+        self.lobby_changed(table.id)
+
+    def drop(self, table: Table) -> None:
+        """Hold the table no more (another process owns it, or it closed): its timers stop,
+        and its bots, which find it gone."""
+        if self.tables.pop(table.id, None) is not None and table.turn_task is not None:
+            table.turn_task.cancel()
+        for seat in table.seats:
+            if seat.grace_task is not None:
+                seat.grace_task.cancel()
+                seat.grace_task = None
 
     def table(self, table_id: str) -> Table:
         """A table held here, or ``no_such_table``."""

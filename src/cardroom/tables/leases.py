@@ -92,6 +92,14 @@ class Leases:
         its owner)."""
         return self.epochs.get(table_id) if self.shared else None
 
+    def lease_new(self, table_id: str) -> tuple[str | None, float]:
+        """The owner and lease end a table made here is stored with (shared: this process,
+        at epoch 1, from the start; alone: nobody, as every table)."""
+        if not self.shared:
+            return None, 0.0
+        self.epochs[table_id] = 1
+        return self.origin, time.time() + self.seconds
+
     async def take(self, table_ids: Collection[str] | None = None,
                    limit: int | None = None) -> list[str]:
         """Take the tables whose lease has ended or that nobody owns (``None``: any such
@@ -133,11 +141,13 @@ class Leases:
 
     def observe(self, stored: StoredTable) -> bool:
         """A table read back from the store: True if it shows that this process no longer
-        owns it (its write was fenced off), which is then forgotten."""
+        owns it (its write was fenced off), which is then lost."""
         epoch = self.epochs.get(stored.id)
         if epoch is None or (stored.owner == self.origin and stored.owner_epoch == epoch):
             return False
         del self.epochs[stored.id]
+        if self._lost is not None:
+            self._lost([stored.id])
         return True
 
     async def _release(self, table_ids: Collection[str], hand_over: bool) -> int:

@@ -16,7 +16,7 @@ import hmac
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol, TypedDict, cast
 
 from cardroom.bots.levels import CHALLENGE_BOT, DEFAULT_BOT, level_word
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
@@ -53,6 +53,29 @@ class RatingLookup(Protocol):
     def rating_of(self, player_id: str | None, bot: str | None, game: str) -> int | None:
         """A player's (or else a bot level's) rating in ``game``; ``None``: never rated."""
         ...
+
+
+class TableRow(TypedDict):
+    """What every process of a shared room knows of an open table, whoever owns it: its
+    lobby row, and what the room decides by (who sits there, where play-now may seat
+    somebody, the room's limits). Its owner sends it with each change of the lobby row."""
+
+    version: int
+    summary: TableSummary
+    private: bool
+    closing: bool
+    challenge: bool
+    creator_id: str | None
+    rules: dict[str, Any]
+    players: list[str]
+    """The ids of the people seated."""
+    successors: list[str]
+    """The ids of the people who take a bot's seat over at the next hand."""
+    free_seat: int | None
+    """The first seat anybody may take, at a table waiting for its first match."""
+    bot_seat: int | None
+    """The first bot's seat nobody is to take over yet, in the first hand of the first
+    match (play-now offers it: the bot finishes the hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +346,23 @@ class Table:
         remember_match(self.finished, match_summary(
             self.match_number, game.winner, list(game.scores),
             [h.to_dict() for h in game.history]))
+
+    def row(self) -> TableRow:
+        """What the other processes know of this table (see :class:`TableRow`)."""
+        game, seats = self.game, self.seats
+        first_hand = (self.match_number == 1 and game is not None and not game.history)
+        return {
+            "version": self.version, "summary": self.summary(),
+            "private": self.settings.private, "closing": self.closing,
+            "challenge": self.challenge is not None, "creator_id": self.creator_id,
+            "rules": self.rules.to_dict(),
+            "players": [s.player.id for s in seats if s.player is not None],
+            "successors": [s.successor.id for s in seats if s.successor is not None],
+            "free_seat": (next((n for n, s in enumerate(seats) if s.open), None)
+                          if self.status == "waiting" and game is None else None),
+            "bot_seat": (next((n for n, s in enumerate(seats) if s.player is None
+                               and s.bot is not None and s.successor is None), None)
+                         if first_hand else None)}
 
     def update_for(self, seat: int | None) -> TableUpdate:
         """The full ``table`` message for a viewer in ``seat`` (``None``: spectator)."""

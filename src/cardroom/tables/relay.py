@@ -30,6 +30,7 @@ import asyncio
 import itertools
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +39,7 @@ import msgspec
 
 from cardroom.protocol import ErrorCode, ServerMessage
 from cardroom.tables.core import Core
-from cardroom.tables.errors import RoomError
+from cardroom.tables.errors import Moved, RoomError
 from cardroom.tables.followers import Followers
 from cardroom.tables.model import Listener, Player, Relayed
 
@@ -56,6 +57,12 @@ OWNER_WAIT = 15.0
 (handed over, or its owner died: its lease ends and another process takes it)."""
 REPEATABLE = frozenset({"open", "hint"})
 """Verbs that change nothing at the table: sent again when their owner did not answer."""
+OWNERS_KEPT = 100_000
+"""Tables whose owner is remembered at most (the memory is cleared past it: the owners of
+closed tables are never asked for again, and one lookup in the store finds any owner)."""
+REFOLLOW_BATCH = 500
+"""Follows looked for again at most at each :data:`RECHECK` (the rest at the next ones): a
+process back on the bus does not ask for thousands at once."""
 RECHECK = 1.0
 """Seconds between two looks for the owners of tables followed here whose owner is not known."""
 
@@ -76,10 +83,6 @@ def reconnecting() -> RoomError:
                                              "another server. Try again in a moment.")
 
 
-class Moved(Exception):
-    """The process a verb was sent to does not own the table (any more)."""
-
-
 @dataclass
 class Follow:
     """A connection here following a table owned by another process."""
@@ -88,6 +91,8 @@ class Follow:
     invite: str | None
     owner: str | None
     """The process following it there; ``None`` while the table's new owner is not known."""
+    looking: bool = False
+    """Being followed again now (one attempt at a time)."""
 
 
 class Proxy:
@@ -114,9 +119,14 @@ class Relay:
         """The room's verbs by name, as they run at the table's owner (:meth:`handle`)."""
         self._calls: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
-        self._keys: dict[Listener, int] = {}
-        """This process's connections that follow tables elsewhere, by the key they go by."""
-        self._by_key: dict[int, Listener] = {}
+        self._keys: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+        """The key each connection here that sent a verb elsewhere goes by there."""
+        self._by_key: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+        self._contacted: dict[Listener, set[str]] = {}
+        """The processes each connection here sent a verb to: told when it closes."""
+        self._closings: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+        """How many times each connection here closed (or changed identity): a verb on its
+        way meanwhile is not followed up."""
         self._followed: dict[Listener, dict[str, None]] = {}
         """Every table each connection here follows (here or elsewhere), oldest first."""
         self._remote: dict[Listener, dict[str, Follow]] = {}
@@ -127,11 +137,18 @@ class Relay:
         """The owner last known of tables owned elsewhere."""
         self._outgoing: dict[str, list[dict[str, Any]]] = {}
         """What goes to each process at the end of this turn of the event loop."""
+        self._kinds: dict[str, Callable[[dict[str, Any]], None]] = {}
+        """Handlers of the other kinds of item a process may be sent (:meth:`on`)."""
+        self._locating: dict[str, asyncio.Future[str | None]] = {}
+        """Lookups of tables' owners in the store under way."""
         self._silent: dict[str, float] = {}
         """Processes that did not answer a verb in time (since when), until they are heard
         from again."""
         self.relayed = 0
         """Verbs sent to another process (for /api/health)."""
+        self.let_go_of: Callable[[list[str]], None] = self.lost
+        """What is done with tables held here that another process has taken (the room
+        sets it: their followers move, and only their rows stay)."""
         if core.shared:
             core.bus.subscribe(process_channel(core.origin), self._on_message)
             core.bus.subscribe(MOVES_CHANNEL, self._on_moved)
@@ -140,6 +157,11 @@ class Relay:
     def handle(self, verbs: dict[str, Verb]) -> None:
         """Name the verbs this process runs for its own tables (for itself and others)."""
         self.verbs.update(verbs)
+
+    def on(self, kind: str, handler: Callable[[dict[str, Any]], None]) -> None:
+        """Hand the items of another ``kind`` this process is sent (:meth:`send`) to
+        ``handler``."""
+        self._kinds[kind] = handler
 
     # -- running verbs ----------------------------------------------------------------------------
 
@@ -155,19 +177,22 @@ class Relay:
     async def _run(self, verb: str, player: Player | None, table_id: str,
                    listener: Listener | None, args: dict[str, Any]) -> tuple[str | None, Any]:
         """Where the verb ran (``None``: here) and its result."""
-        here = self.core.origin
-        if not self.core.shared or self.core.leases.owns(table_id):
+        if not self.core.shared:
             return None, await self.verbs[verb](player, table_id, listener, **args)
         deadline = time.monotonic() + OWNER_WAIT
-        fresh = False
         while True:
-            owner = self._owners.get(table_id) if not fresh else None
-            if owner is None:
-                owner = await self.core.leases.locate(table_id)
-            if owner == here:
-                return None, await self.verbs[verb](player, table_id, listener, **args)
-            if owner is not None and self._heard(owner):
-                self._owners[table_id] = owner
+            owner = (self.core.origin if self.core.leases.owns(table_id)
+                     else self._owners.get(table_id))
+            if owner is None or not self._heard(owner):
+                owner = await self._locate(table_id)
+            if owner == self.core.origin:
+                try:
+                    return None, await self.verbs[verb](player, table_id, listener, **args)
+                except Moved:
+                    pass  # taken by another process meanwhile: it runs there
+            elif owner is not None and self._heard(owner):
+                self._remember_owner(table_id, owner)
+                closings = self._closings.get(listener, 0) if listener is not None else 0
                 try:
                     return owner, await self._call(owner, verb, player, table_id, listener,
                                                    args)
@@ -176,10 +201,27 @@ class Relay:
                 except RoomError as error:
                     if error.code != ErrorCode.RECONNECTING or verb not in REPEATABLE:
                         raise
+                finally:
+                    if listener is not None and self._closings.get(listener, 0) != closings:
+                        self._send_gone(owner, listener)  # closed meanwhile: not followed
             if time.monotonic() >= deadline:
                 raise reconnecting()
-            await asyncio.sleep(RECHECK / 4)
-            fresh = True
+            await asyncio.sleep(RECHECK / 2)
+
+    async def _locate(self, table_id: str) -> str | None:
+        """The table's owner as the store says (:meth:`Leases.locate`), read once for all
+        the verbs and follows that ask at the same time."""
+        looking = self._locating.get(table_id)
+        if looking is None:
+            looking = self._locating[table_id] = asyncio.ensure_future(
+                self.core.leases.locate(table_id))
+            looking.add_done_callback(lambda _: self._locating.pop(table_id, None))
+        return await asyncio.shield(looking)
+
+    def _remember_owner(self, table_id: str, owner: str) -> None:
+        if len(self._owners) >= OWNERS_KEPT:
+            self._owners.clear()
+        self._owners[table_id] = owner
 
     def _heard(self, owner: str) -> bool:
         """Whether a process may be sent verbs: it answered the last one, or it has been
@@ -202,9 +244,9 @@ class Relay:
         self.relayed += 1
         self.send(owner, {
             "kind": "call", "id": call_id, "from": self.core.origin, "verb": verb,
-            "table_id": table_id, "args": args,
+            "table_id": table_id, "args": args, "until": time.time() + CALL_TIMEOUT,
             "player": None if player is None else [player.id, player.name],
-            "conn": None if listener is None else self._key_of(listener)})
+            "conn": None if listener is None else self._key_of(listener, owner)})
         try:
             return await asyncio.wait_for(answer, CALL_TIMEOUT)
         except TimeoutError:
@@ -220,6 +262,8 @@ class Relay:
         origin, table_id = call["from"], call["table_id"]
         answer: dict[str, Any] = {"kind": "answer", "id": call["id"]}
         verb = self.verbs.get(call["verb"])
+        if time.time() > float(call.get("until", 0.0)):
+            return  # held up on the way (the bus was away): its sender gave up on it
         if verb is None:
             answer["error"] = [ErrorCode.INTERNAL, "This server does not know that request.",
                                None]
@@ -234,6 +278,8 @@ class Relay:
             listener = None if conn is None else self._proxy(origin, conn)
             try:
                 answer["result"] = await verb(player, table_id, listener, **call["args"])
+            except Moved:
+                answer["moved"] = True
             except RoomError as error:
                 answer["error"] = [error.code, error.message, error.quota]
             except Exception:
@@ -261,12 +307,14 @@ class Relay:
         """Make a new table (the room's ``create`` verb) at the live process that owns the
         fewest tables (here when alone); its id."""
         owner = self.core.leases.place() if self.core.shared else self.core.origin
+        if not self._heard(owner):
+            owner = self.core.origin  # a process that did not answer lately: not there
         verb = self.verbs["create"]
         if owner == self.core.origin:
             table_id: str = await verb(player, "", None, **args)
         else:
             table_id = await self._call(owner, "create", player, "", None, args)
-            self._owners[table_id] = owner
+            self._remember_owner(table_id, owner)
         return table_id
 
     # -- following tables -------------------------------------------------------------------------
@@ -276,7 +324,12 @@ class Relay:
         """Follow a table where it is owned (the room's ``open`` verb): the seat followed.
         A connection follows at most :data:`MAX_FOLLOWED` tables; opening another stops
         following the one it opened longest ago."""
+        closings = self._closings.get(listener, 0)
         owner, seat = await self._run("open", player, table_id, listener, {"invite": invite})
+        if self._closings.get(listener, 0) != closings:  # closed while being followed
+            if owner is None:
+                self.followers.unfollow(listener, table_id)
+            return seat
         remote = self._remote.setdefault(listener, {})
         held = remote.pop(table_id, None)
         if held is not None and held.owner not in (None, owner):
@@ -302,27 +355,33 @@ class Relay:
             self._send_unfollow(held.owner, listener, table_id)
 
     def disconnect(self, listener: Listener) -> None:
-        """A connection closed (or changed identity): stop following everything."""
+        """A connection closed (or changed identity): stop following everything, here and
+        at every process it sent a verb to (which drops its proxy there)."""
         self.followers.disconnect(listener)
         self._followed.pop(listener, None)
-        owners = {f.owner for f in self._remote.pop(listener, {}).values()
-                  if f.owner is not None}
-        key = self._keys.pop(listener, None)
-        if key is None:
-            return
-        del self._by_key[key]
-        for owner in owners:
+        self._remote.pop(listener, None)
+        self._closings[listener] = self._closings.get(listener, 0) + 1
+        for owner in self._contacted.pop(listener, set()):
+            self._send_gone(owner, listener)
+
+    def _send_gone(self, owner: str, listener: Listener) -> None:
+        """Tell ``owner`` that a connection here follows nothing there any more."""
+        key = self._keys.get(listener)
+        if key is not None:
             self.send(owner, {"kind": "gone", "from": self.core.origin, "conn": key})
 
     def _send_unfollow(self, owner: str, listener: Listener, table_id: str) -> None:
         self.send(owner, {"kind": "unfollow", "from": self.core.origin,
-                          "conn": self._key_of(listener), "table_id": table_id})
+                          "conn": self._key_of(listener, owner), "table_id": table_id})
 
-    def _key_of(self, listener: Listener) -> int:
+    def _key_of(self, listener: Listener, owner: str) -> int:
+        """The key a connection goes by at ``owner`` (which is remembered, to be told when
+        the connection closes)."""
         key = self._keys.get(listener)
         if key is None:
             key = self._keys[listener] = next(self._ids)
             self._by_key[key] = listener
+        self._contacted.setdefault(listener, set()).add(owner)
         return key
 
     def _proxy(self, origin: str, key: int) -> Proxy:
@@ -337,9 +396,21 @@ class Relay:
             self.followers.disconnect(proxy)
 
     def _process_gone(self, origin: str) -> None:
-        """Another process was taken for dead: its connections no longer follow anything."""
+        """Another process was taken for dead: its connections no longer follow anything,
+        and the tables followed there are followed wherever they go next."""
         for gone_origin, key in [k for k in self._proxies if k[0] == origin]:
             self._drop_proxy(gone_origin, key)
+        for listener, follows in self._remote.items():
+            self._owner_unknown(listener, {t for t, f in follows.items() if f.owner == origin})
+
+    def _owner_unknown(self, listener: Listener | None, table_ids: set[str]) -> None:
+        """These tables a connection here follows are no longer where it followed them:
+        they are followed again once their owner is known (:meth:`keep`)."""
+        if listener is None:
+            return
+        for table_id, held in self._remote.get(listener, {}).items():
+            if table_id in table_ids:
+                held.owner = None
 
     # -- tables changing hands --------------------------------------------------------------------
 
@@ -361,7 +432,10 @@ class Relay:
             for listener, player in list(table.listeners.items()):
                 invite = table.invites.get(listener)
                 self.followers.unfollow(listener, table_id)
-                if not isinstance(listener, Proxy):
+                if isinstance(listener, Proxy):  # its process follows it at the new owner
+                    self.send(listener.origin, {"kind": "left", "to": listener.key,
+                                                "table_id": table_id})
+                else:
                     self._remote.setdefault(listener, {})[table_id] = Follow(player, invite,
                                                                              None)
 
@@ -371,10 +445,10 @@ class Relay:
             return
         moved = set(table_ids)
         for table_id in moved:
-            self._owners[table_id] = owner
+            self._remember_owner(table_id, owner)
         if owner != self.core.origin:
-            self.lost([t for t in moved if t in self.core.tables
-                       and not self.core.leases.owns(t)])
+            self.let_go_of([t for t in moved if t in self.core.tables
+                            and not self.core.leases.owns(t)])
         for listener, follows in list(self._remote.items()):
             for table_id, held in list(follows.items()):
                 if table_id in moved and held.owner != owner:
@@ -384,8 +458,9 @@ class Relay:
         """Follow a table again where it is owned now. A table that closed or may no longer
         be seen is gone for the connection, as if it had been sent away; one still between
         owners is looked for again later."""
-        if self._remote.get(listener, {}).get(table_id) is not held:
-            return  # unfollowed, or followed again, meanwhile
+        if self._remote.get(listener, {}).get(table_id) is not held or held.looking:
+            return  # unfollowed, followed again meanwhile, or being followed again now
+        held.looking = True
         try:
             await self.open(listener, held.player, table_id, held.invite)
         except RoomError as error:
@@ -396,6 +471,8 @@ class Relay:
             self._followed.get(listener, {}).pop(table_id, None)
             listener.deliver({"type": "error", "seq": None, "code": error.code,
                               "message": error.message, "quota": None})
+        finally:
+            held.looking = False
 
     async def keep(self) -> None:
         """Every :data:`RECHECK` seconds: follow again the tables whose new owner is not yet
@@ -406,10 +483,13 @@ class Relay:
             await asyncio.sleep(RECHECK)
             back = self.core.bus.joined and not joined
             joined = self.core.bus.joined
-            for listener, follows in list(self._remote.items()):
-                for table_id, held in list(follows.items()):
-                    if held.owner is None or back:
-                        self.core.spawn(self._follow_again(listener, table_id, held))
+            due = [(listener, table_id, held) for listener, follows in self._remote.items()
+                   for table_id, held in follows.items()
+                   if back or held.owner is None or not self._heard(held.owner)]
+            for listener, table_id, held in due[:REFOLLOW_BATCH]:
+                if back:
+                    held.owner = None  # what it was sent meanwhile was lost
+                self.core.spawn(self._follow_again(listener, table_id, held))
 
     # -- the process channel ----------------------------------------------------------------------
 
@@ -421,6 +501,11 @@ class Relay:
             batch = self._outgoing[origin] = []
             asyncio.get_running_loop().call_soon(self._flush, origin)
         batch.append(item)
+
+    async def send_alone(self, origin: str, item: dict[str, Any]) -> None:
+        """Send an item to another process in a notice of its own (a big one)."""
+        await self.core.bus.publish(process_channel(origin), {"from": self.core.origin,
+                                                              "items": [item]})
 
     def _flush(self, origin: str) -> None:
         items = self._outgoing.pop(origin, [])
@@ -446,3 +531,7 @@ class Relay:
                     self.followers.unfollow(proxy, item["table_id"])
             elif kind == "gone":
                 self._drop_proxy(item["from"], item["conn"])
+            elif kind == "left":
+                self._owner_unknown(self._by_key.get(item["to"]), {item["table_id"]})
+            elif kind in self._kinds:
+                self._kinds[kind](item)

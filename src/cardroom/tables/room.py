@@ -27,9 +27,10 @@ import zlib
 from typing import Any
 
 from cardroom.bus import Bus
+from cardroom.games.record import Record
 from cardroom.games.registry import DEFAULT_GAME, GAMES, GameSpec
 from cardroom.metrics import Metrics, RoomState
-from cardroom.protocol import ErrorCode, Lobby, TableSummary
+from cardroom.protocol import ErrorCode, Lobby
 from cardroom.store.data import ChallengeEntry, NewBugReport, NewTable, TableSettings
 from cardroom.store.db import NameTaken, Store
 from cardroom.tables.accounts import AccountService, Session
@@ -38,7 +39,7 @@ from cardroom.tables.challenge import DEAL_OPTIONS, PLAYER_SEAT, DailyChallenge
 from cardroom.tables.chat import TableChat
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
 from cardroom.tables.driver import Driver
-from cardroom.tables.errors import RoomError, no_such_table
+from cardroom.tables.errors import Moved, RoomError, no_such_table
 from cardroom.tables.followers import Followers
 from cardroom.tables.hints import suggest
 from cardroom.tables.lobby import PAGE_LIMIT, LobbyFeed
@@ -56,6 +57,7 @@ from cardroom.tables.model import (
 from cardroom.tables.names import BadName, check_name
 from cardroom.tables.quotas import Quotas
 from cardroom.tables.relay import Relay
+from cardroom.tables.rows import TableRows
 from cardroom.tables.seating import Seating, check_bot_name, check_seat_number
 from cardroom.tables.sync import Sync
 from cardroom.tables.workers import BotWorkers, Superseded
@@ -88,13 +90,17 @@ class Room:
             "leave": self._leave, "add_bot": self._add_bot,
             "start_with_bots": self._start_with_bots, "reserve_seat": self._reserve_seat,
             "table_settings": self._table_settings, "invite": self._invite, "say": self._say,
-            "act": self._act, "hint": self._hint})
+            "act": self._act, "hint": self._hint, "record": self._record})
+        self.rows = TableRows(core, self.relay)
+        self.sync.elsewhere, self.sync.versions = self.rows.noticed, self.rows.refresh
+        self.seating.promised = self.rows.promised
+        self.relay.let_go_of = self._lost
         self.chat = TableChat(core, self.quotas)
         self.accounts = AccountService(core, self.quotas)
         self.analyses = Analyses(store, self.workers, core.spawn)
         self.challenge = DailyChallenge(core, self.driver, self.workers,
                                         settings.challenge_bot)
-        self.lobby_feed = LobbyFeed(self._lobby_row)
+        self.lobby_feed = LobbyFeed(self.rows.summary)
         core.on_lobby_change(self.lobby_feed.changed)
         self.metrics.watch(self._state)
         self._dealing: set[str] = set()
@@ -130,28 +136,27 @@ class Room:
     # -- life cycle -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the bot workers, load every open table from the store (replaying current
-        matches), and resume bots. The server answers nobody before this is done, so bots
-        are ready the moment the first table needs one."""
+        """Start the bot workers, load the tables this process owns from the store (alone:
+        every open table, replaying current matches; shared: those nobody alive owns, and
+        the others' rows), and resume bots. The server answers nobody before this is done,
+        so bots are ready the moment the first table needs one."""
         core = self.core
         await self.workers.start()
         await core.rater.load_bots()
-        for stored in await core.store.load_open_tables():
-            table = await self.sync.restore(stored)
-            core.tables[table.id] = table
-            self.lobby_feed.changed(table.id)
-        for table in core.tables.values():
-            for number, seat in enumerate(table.seats):
-                if seat.player is not None and table.status == "playing":
-                    self.followers.start_grace(table, number)
-        taken = await core.leases.take()  # shared: the tables nobody alive owns
-        for table in core.tables.values():
-            self.followers.recount_remote(table)
-        if taken:
-            await self.relay.taken(taken)
-        core.spawn(self.driver.resume(list(core.tables.values())))
-        await self._taken([t for t in taken if t not in core.tables])  # made since loading
         if core.shared:
+            taken = await core.leases.take()  # the tables nobody alive owns
+            for table_id in taken:
+                await self.sync.load(table_id)
+        else:
+            for stored in await core.store.load_open_tables():
+                core.tables[stored.id] = await self.sync.restore(stored)
+        for table in core.tables.values():
+            self.lobby_feed.changed(table.id)
+            self._restored(table)
+        core.spawn(self.driver.resume(list(core.tables.values())))
+        if core.shared:
+            await self.relay.taken(list(core.tables))
+            await self.rows.ask()
             core.spawn(self.followers.heartbeat())
             core.spawn(self.sync.sweep())
             core.leases.start(self._taken, self._lost)
@@ -161,6 +166,16 @@ class Room:
         await self.challenge.close_past_days()
         core.spawn(self.challenge.sweep())
         await core.rater.rate_pending()
+
+    def _restored(self, table: Table) -> None:
+        """A table this process has just loaded from the store to drive: each seated
+        player not connected anywhere gets the grace period before a bot plays for them."""
+        self.followers.recount_remote(table)
+        if table.status != "playing":
+            return
+        for number, seat in enumerate(table.seats):
+            if seat.player is not None and not seat.present:
+                self.followers.start_grace(table, number)
 
     async def stop(self) -> None:
         """Cancel timers and bots (the store keeps everything that was acknowledged), and
@@ -201,21 +216,24 @@ class Room:
             async with table.lock:
                 if not await self.sync.catch_up(table):
                     return
-            self.followers.recount_remote(table)
+            self._restored(table)
             self.driver.changed(table)
             await self.relay.taken([table_id])
         except Exception:
             log.exception("taking table %s over", table_id)
             await self.core.leases.give_back(table_id)
+            self._lost([table_id])
 
     def _lost(self, table_ids: list[str]) -> None:
-        """Tables another process took from this one: their bots and timers stop here, and
-        their followers follow them at the new owner."""
+        """Tables another process took from this one: their followers follow them at the
+        new owner, and this process holds no more than their rows (their bots and timers
+        stop here)."""
         self.relay.lost(table_ids)
         for table_id in table_ids:
             table = self.tables.get(table_id)
-            if table is not None:
-                self.driver.changed(table)
+            if table is not None and not self.core.leases.owns(table_id):
+                self.rows.keep(table)
+                self.core.drop(table)
 
     # -- players ----------------------------------------------------------------------------------
 
@@ -267,7 +285,7 @@ class Room:
 
     def tables_of(self, player: Player) -> list[str]:
         """Tables where ``player`` sits (for reconnecting)."""
-        return [t.id for t in self.tables.values() if t.seat_of(player) is not None]
+        return self.rows.tables_of(player)
 
     # -- lobby and figures ------------------------------------------------------------------------
 
@@ -280,11 +298,6 @@ class Room:
         """Send a page of the lobby now, then each change of any table's row as it comes
         (``lobby_update`` messages, a burst of changes in one)."""
         self.lobby_feed.watch(listener, offset, limit)
-
-    def _lobby_row(self, table_id: str) -> TableSummary | None:
-        """A table's lobby row; none for a closed or private table."""
-        table = self.tables.get(table_id)
-        return None if table is None or table.settings.private else table.summary()
 
     def _state(self) -> RoomState:
         """The room's figures now, for ``/metrics``."""
@@ -336,7 +349,7 @@ class Room:
                       fill_with_bots: bool = False, **args: Any) -> str:
         table = await self.create_table(player, **args)
         if fill_with_bots:
-            await self.seating.start_with_bots(player, table, None)
+            await self.start_with_bots(player, table.id, None)
         return table.id
 
     async def create_table(self, player: Player, preset: str | None, options: dict[str, Any],
@@ -356,9 +369,7 @@ class Room:
         if turn_seconds is not None and turn_seconds < self.settings.min_turn_seconds:
             raise RoomError(ErrorCode.BAD_RULES, "A turn timer must give at least "
                                                  f"{self.settings.min_turn_seconds:g} seconds.")
-        self.quotas.tables(len(self.tables),
-                           sum(t.creator_id == player.id and t.challenge is None
-                               for t in self.tables.values()))
+        self.quotas.tables(*self.rows.counts(player.id))
         try:
             rules = spec.rules(preset, options)
         except spec.rules_error as error:
@@ -375,15 +386,16 @@ class Room:
                       seats=[Seat() for _ in range(seats)], updated_at=now,
                       game_name=spec.name, hints=hints, settings=settings, rated=rated,
                       ratings=self.core.rater, challenge=challenge)
+        owner, lease_until = self.core.leases.lease_new(table.id)  # made where placed
         await self.core.store.add_table(NewTable(
             id=table.id, game=spec.name, rules=rules.to_dict(), seats=seats, bot=bot,
             turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
             version=table.version, settings=settings, rated=rated,
-            challenge=None if challenge is None else challenge.to_dict()))
-        await self.core.leases.take([table.id])  # made where it is placed: owned here
+            challenge=None if challenge is None else challenge.to_dict(), owner=owner,
+            lease_until=lease_until))
         self.tables[table.id] = table
-        if challenge is None:
-            await self.seating.join(player, table, seat, settings.invite)
+        if challenge is None:  # (where it is owned: it may have been handed over already)
+            await self.join(player, table.id, seat, settings.invite)
         else:
             await self.seating.seat_challenge(player, table, seat)
         return table
@@ -419,17 +431,17 @@ class Room:
             rules = spec.rules(preset).to_dict()
         except spec.rules_error as error:
             raise RoomError(ErrorCode.BAD_RULES, str(error)) from None
-        for table, seat in self._places_for(player, spec.name, rules):
+        for table_id, seat in self._places_for(player, spec.name, rules):
             try:
-                await self.join(player, table.id, seat)
+                await self.join(player, table_id, seat)
             except RoomError:
                 continue  # taken meanwhile: the next place
-            return table.id
+            return table_id
         return await self.relay.place(player, preset=preset, options={}, seat=0,
                                       turn_seconds=None, bot=None, game=spec.name,
                                       fill_with_bots=True)
 
-    async def enter_challenge(self, player: Player, game: str, address: str = "") -> Table:
+    async def enter_challenge(self, player: Player, game: str, address: str = "") -> str:
         """The player's table of today's challenge of ``game``: the one they started (to go on
         where they stopped), or a new entry's, its first deal dealt at once with the
         challenge bot in every other seat; ``challenge_played`` once they have played every
@@ -442,17 +454,16 @@ class Room:
         entry = await store.entry(spec.name, day, player.id)
         fresh = None
         if entry is None:
-            self.quotas.tables(len(self.tables), 0)
+            self.quotas.tables(self.rows.counts(player.id)[0], 0)
             self.quotas.check(self.quotas.challenge_entries, f"{spec.name} {address}")
             fresh = ChallengeEntry(secrets.token_hex(8), spec.name, day, player.id,
                                    secrets.token_hex(6), time.time())
             entry = await store.add_entry(fresh)
+        owner = await self._challenge_owner(entry.table_id)
+        if owner is not None and owner != self.core.origin:
+            return entry.table_id  # open in another tab at another process: followed there
         held = entry.table_id in self.tables
         table = await self.sync.load(entry.table_id)
-        # Its player is back: a table nobody owns (let go of while they were away) is driven
-        # from here on.
-        taken = (table is not None and not self.core.leases.owns(table.id)
-                 and bool(await self.core.leases.take([table.id])))
         if table is None:
             if await self.store.load_table(entry.table_id) is not None:  # closed: all played
                 raise RoomError(ErrorCode.CHALLENGE_PLAYED, f"You have played today's "
@@ -464,12 +475,29 @@ class Room:
                 raise RoomError(ErrorCode.INTERNAL, "Your challenge is being dealt; please "
                                                     "ask again in a moment.")
             # A new entry's table, or one whose making failed (a refusal, a crash): make it.
-            return await self._challenge_table(player, spec, entry)
+            return (await self._challenge_table(player, spec, entry)).id
         if table.game is None:  # made, but its seats not yet taken (a crash in between)
             await self.seating.seat_challenge(player, table, PLAYER_SEAT)
-        elif not held or taken:  # read back from the store, or now ours: its bots go on
+        elif not held:  # read back from the store, now ours: its bots go on
             self.driver.changed(table)
-        return table
+        return table.id
+
+    async def _challenge_owner(self, table_id: str) -> str | None:
+        """The process that owns a challenge entry's open table (``None``: it is not open).
+        Its player is back: a table nobody owns (let go of while they were away, or its
+        owner died) is taken here, and driven from here on."""
+        leases = self.core.leases
+        for _ in range(CONFLICT_RETRIES):
+            try:
+                owner = await leases.locate(table_id)
+            except RoomError:
+                return None
+            if owner is not None:
+                return owner
+            if await leases.take([table_id]):
+                await self._taken([table_id])
+                return self.core.origin
+        return None
 
     async def _challenge_table(self, player: Player, spec: GameSpec,
                                entry: ChallengeEntry) -> Table:
@@ -489,29 +517,24 @@ class Room:
             self._dealing.discard(entry.table_id)
 
     def _places_for(self, player: Player, game: str,
-                    rules: dict[str, Any]) -> list[tuple[Table, int]]:
+                    rules: dict[str, Any]) -> list[tuple[str, int]]:
         """Where play-now may seat ``player``, best first: a free seat at a waiting table
         (the more people waiting, the better), then a bot's seat at a table in its first
         hand. Private, closing and custom-rules tables, and tables the player is at, are
         never offered."""
-        waiting: list[tuple[int, Table, int]] = []
-        starting: list[tuple[Table, int]] = []
-        for table in self.tables.values():
-            if (table.game_name != game or table.settings.private or table.closing
-                    or table.seat_of(player) is not None or table.rules.to_dict() != rules):
+        waiting: list[tuple[int, str, int]] = []
+        starting: list[tuple[str, int]] = []
+        for row in self.rows.all():
+            if (row["summary"]["game"] != game or row["private"] or row["closing"]
+                    or player.id in row["players"] or row["rules"] != rules):
                 continue
-            if table.status == "waiting" and table.game is None:
-                free = next((n for n, s in enumerate(table.seats) if s.open), None)
-                if free is not None:
-                    people = sum(s.player is not None for s in table.seats)
-                    waiting.append((-people, table, free))
-            elif table.match_number == 1 and table.game is not None and not table.game.history:
-                bot = next((n for n, s in enumerate(table.seats) if s.player is None
-                            and s.bot is not None and s.successor is None), None)
-                if bot is not None:
-                    starting.append((table, bot))
+            table_id = row["summary"]["table_id"]
+            if row["free_seat"] is not None:
+                waiting.append((-len(row["players"]), table_id, row["free_seat"]))
+            elif row["bot_seat"] is not None:
+                starting.append((table_id, row["bot_seat"]))
         waiting.sort(key=lambda place: place[0])
-        return [(table, seat) for _, table, seat in waiting] + starting
+        return [(table_id, seat) for _, table_id, seat in waiting] + starting
 
     async def reserve_seat(self, player: Player, table_id: str, seat: int,
                            reserved: bool) -> None:
@@ -630,6 +653,8 @@ class Room:
                         raise RoomError(ErrorCode.NOT_AT_TABLE, "You do not sit at this table.")
                     result = await self.core.apply(table, number, action,
                                                    expected_version=proven_at)
+                except Moved:
+                    raise
                 except RoomError as error:
                     if fresh or error.code == ErrorCode.INTERNAL:
                         raise
@@ -699,15 +724,24 @@ class Room:
 
     async def report_bug(self, player: Player, table_id: str | None, description: str,
                          client_state: dict[str, Any]) -> int:
-        """Store a bug report with the table's record so far (the seed stays server-side)."""
+        """Store a bug report with the table's record so far (the seed stays server-side):
+        only the reporter's own table's, read where the table is owned."""
         record = None
-        table = self.tables.get(table_id) if table_id is not None else None
-        if table is not None and table.game is not None and table.seat_of(player) is not None:
-            record = table.game.record  # only the reporter's own table's
+        if table_id is not None:
+            with contextlib.suppress(RoomError):  # a table that closed: no record
+                kept = await self.relay.run("record", player, table_id)
+                record = None if kept is None else Record.from_dict(kept)
         return await self.core.store.add_bug(NewBugReport(
             player_id=player.id, player_name=player.name, description=description,
             client_state=client_state, created_at=time.time(), table_id=table_id,
             record=record))
+
+    async def _record(self, player: Player, table_id: str,
+                      _listener: None) -> dict[str, Any] | None:
+        table = await self.sync.get_table(table_id)
+        if table.game is None or table.seat_of(player) is None:
+            return None
+        return table.game.record.to_dict()
 
 
 ENTRY_SETUP = 30.0

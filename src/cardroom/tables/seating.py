@@ -16,7 +16,7 @@ from cardroom.protocol import ErrorCode
 from cardroom.store.data import TableSettings
 from cardroom.store.db import Change
 from cardroom.tables.core import CONFLICT_RETRIES, Core, busy
-from cardroom.tables.errors import RoomError, no_such_table
+from cardroom.tables.errors import Moved, RoomError, no_such_table
 from cardroom.tables.model import Player, Seat, Table, invite_matches
 from cardroom.tables.sync import Sync
 
@@ -30,6 +30,9 @@ class Seating:
 
     def __init__(self, core: Core, sync: Sync) -> None:
         self.core, self.sync = core, sync
+        self.promised: Callable[[str], bool] = lambda player_id: False
+        """Whether a player is to take a bot's seat over somewhere in the room (the room
+        sets it: :meth:`TableRows.promised`)."""
 
     async def join(self, player: Player, table: Table, seat: int,
                    invite: str | None = None) -> None:
@@ -91,8 +94,7 @@ class Seating:
         if state.successor is not None:
             raise RoomError(ErrorCode.SEAT_TAKEN, f"{state.successor.name} takes that seat "
                                                   "over at the next hand.")
-        if any(s.successor is not None and s.successor.id == player.id
-               for other in self.core.tables.values() for s in other.seats):
+        if self.promised(player.id):
             raise RoomError(ErrorCode.SEAT_TAKEN, "You take another seat over at the next "
                                                   "hand: leave that table first.")
         return dataclasses.replace(state, successor=player)
@@ -224,9 +226,12 @@ class Seating:
             fresh = not core.shared
             for _ in range(CONFLICT_RETRIES):
                 if table.id not in core.tables:
-                    raise no_such_table()
+                    # Let go of meanwhile: closed, or (shared) moved to another process.
+                    raise Moved() if core.shared else no_such_table()
                 try:
                     written = await attempt()
+                except Moved:
+                    raise
                 except RoomError:
                     if fresh:
                         raise

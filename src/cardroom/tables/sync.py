@@ -1,10 +1,12 @@
 """Keeping this process's tables in step with the store and with the other processes.
 
-Several server processes may share the tables (PostgreSQL and Redis). Each holds every open
-table in memory. The process that wins a change tells the others over the bus with the action,
-so they usually apply it without reading the database (:meth:`Sync.apply_notice`); one that
-missed something reads it from the action log (:meth:`Sync.catch_up`), and a periodic sweep
-compares every table's version with the database in case the bus lost a notice.
+Several server processes may share the tables (PostgreSQL and Redis). Each holds the tables
+it owns (:mod:`cardroom.tables.leases`), loaded from the store when it takes them; of the
+others it keeps their rows (:mod:`cardroom.tables.rows`), which each table's notices bring. A
+held table's own process makes its changes; should another process's change of it come (the
+table changing hands), it is applied from the notice when it is the very next one
+(:meth:`Sync.apply_notice`), else read from the action log (:meth:`Sync.catch_up`). A periodic
+sweep compares every table's version with the database in case the bus lost a notice.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from cardroom.games.registry import GAMES
 from cardroom.store.data import StoredSeat, StoredTable
 from cardroom.tables.core import CONFLICT_RETRIES, TABLE_CHANNEL, Core
+from cardroom.tables.errors import Moved
 from cardroom.tables.model import (
     MATCHES_SHOWN,
     ChallengeTable,
@@ -40,6 +43,10 @@ class Sync:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.elsewhere: Callable[[dict[str, Any]], None] = lambda notice: None
+        """Told of each change of a table this process does not hold (its row changed)."""
+        self.versions: Callable[[dict[str, int]], Awaitable[None]] | None = None
+        """Told, at each sweep, of every open table's version in the database."""
         core.bus.subscribe(TABLE_CHANNEL, self._on_table_notice)
 
     # -- loading ----------------------------------------------------------------------------------
@@ -136,14 +143,17 @@ class Sync:
         for _ in range(CONFLICT_RETRIES):
             if table.id not in self.core.tables:
                 return False
-            if await attempt():
-                return True
+            try:
+                if await attempt():
+                    return True
+            except Moved:
+                return False
             if not await self.catch_up(table):
                 return False
         return False
 
     async def get_table(self, table_id: str) -> Table:
-        """A table held here, or (shared) one another process made that we have not heard of."""
+        """A table held here, or (shared) one this process has just taken and not loaded yet."""
         core = self.core
         if table_id not in core.tables and core.shared:
             stored = await core.store.load_table(table_id)
@@ -182,25 +192,15 @@ class Sync:
             self.core.spawn(self.apply_notice(notice))
 
     async def apply_notice(self, notice: dict[str, Any]) -> None:
-        """Another process's change is applied here (from the notice when it is the very next
-        one, else from the database), then delivered to this process's followers."""
+        """Another process's change of a table held here is applied (from the notice when it
+        is the very next one, else from the database), then delivered to this process's
+        followers; of a table held elsewhere, its row is kept."""
         core = self.core
         table_id, lobby = notice["table_id"], bool(notice.get("lobby"))
         table = core.tables.get(table_id)
         if table is None:
-            if notice.get("closed"):
-                return
-            stored = await core.store.load_table(table_id)
-            if stored is None or stored.closed:
-                return
-            adopted = await self._adopt(stored)
-            if adopted is not None:
-                adopted.events = list(notice.get("events") or [])
-                core.notify(table_id, lobby=lobby)
-                return
-            table = core.tables.get(table_id)  # adopted meanwhile, maybe from an older read
-            if table is None:
-                return
+            self.elsewhere(notice)
+            return
         async with table.lock:
             if notice.get("closed"):
                 core.forget(table)
@@ -230,22 +230,16 @@ class Sync:
                 and action["number"] == len(game.actions))
 
     async def sweep(self) -> None:
-        """Catch up every table whose version in the database differs from ours, and load
-        tables made elsewhere that we never heard of (every :data:`SWEEP` seconds; not a daily
-        challenge's, which its player brings here when they come back)."""
+        """Catch up every table held here whose version in the database differs from ours,
+        and the rows of the others (every :data:`SWEEP` seconds)."""
         core = self.core
         while True:
             await asyncio.sleep(SWEEP)
             try:
                 versions = await core.store.table_versions()
-                challenge_ids = set(versions) - set(
-                    await core.store.table_versions(challenges=False))
                 for table_id, version in versions.items():
                     table = core.tables.get(table_id)
                     if table is None:
-                        if table_id in challenge_ids:
-                            continue
-                        await self.get_table(table_id)
                         continue
                     if version != table.version and not table.lock.locked():
                         async with table.lock:
@@ -254,5 +248,7 @@ class Sync:
                     table = core.tables[table_id]
                     async with table.lock:
                         await self.catch_up(table)
+                if self.versions is not None:
+                    await self.versions(await core.store.table_versions(challenges=False))
             except Exception:
                 log.exception("sweeping the tables' versions")

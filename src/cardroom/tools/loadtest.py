@@ -768,7 +768,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
                      f"(≈ {1000 / per_action:,.0f} actions/s per busy core)"))
     for url, answer in run.health.items():
         counts = {k: answer[k] for k in ("changes", "conflicts", "notices_applied",
-                                         "catch_ups", "tables_owned", "tables_taken_over")
+                                         "rows_noticed", "catch_ups", "tables_owned",
+                                         "tables_taken_over", "verbs_relayed")
                   if k in answer}
         if counts and len(run.health) > 1:
             rows.append((f"server {url}", ", ".join(f"{k} {v:,}" for k, v in counts.items())))

@@ -443,9 +443,9 @@ class Connection:
 
     async def _daily_challenge(self, message: DailyChallengeMessage) -> dict[str, Any]:
         player = self._need_player()
-        table = await self.room.enter_challenge(player, message.game, self.address)
-        seat = await self.room.open(self, player, table.id)
-        return {"table_id": table.id, "seat": seat}
+        table_id = await self.room.enter_challenge(player, message.game, self.address)
+        seat = await self.room.open(self, player, table_id)
+        return {"table_id": table_id, "seat": seat}
 
     async def _table_settings(self, message: TableSettingsMessage) -> dict[str, Any]:
         await self.room.table_settings(self._need_player(), message.table_id, message.private,
