@@ -16,6 +16,7 @@ import pytest
 from cardroom.bus.memory import Handler
 from cardroom.store.db import Store
 from cardroom.tables import relay as relay_module
+from cardroom.tables import replays
 from cardroom.tables import sync as sync_module
 from cardroom.tables.model import Relayed
 from cardroom.tables.room import Player, Room, RoomError, RoomSettings
@@ -267,3 +268,15 @@ async def test_a_room_knows_the_tables_it_does_not_hold_by_their_rows(rooms) -> 
             break
         await asyncio.sleep(0.02)
     assert b.rows.elsewhere[table.id]["players"] == [ann.id, bob.id]
+
+
+async def test_a_live_match_replayed_through_another_room_is_read_not_held(rooms) -> None:
+    """A seated player's replay of the match being played, asked of a room that does not
+    own the table, reads it back from the store: that room holds no copy afterwards."""
+    _, a, b = rooms
+    table_id, players = await seat_four(a, b)
+    game = a.tables[table_id].game
+    await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    found = await replays.find(b, players[1], table_id, 1, None)
+    assert found is not None and found.seat == 1
+    assert table_id not in b.tables

@@ -25,7 +25,6 @@ from cardroom.games.registry import GAMES, game_spec
 from cardroom.games.replay import hand_steps
 from cardroom.store.data import FinishedMatch, entity_of
 from cardroom.tables.chat import PLAYERS_LINE
-from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Player, Table, invite_matches
 
 if TYPE_CHECKING:  # the room holds the analyses, which read replays
@@ -131,11 +130,8 @@ async def chat(room: Room, match: ReplayMatch) -> list[dict[str, Any]]:
 
 
 async def _table(room: Room, table_id: str) -> Table | None:
-    """The live table, if there is one."""
-    try:
-        return await room.sync.get_table(table_id)
-    except RoomError:
-        return None
+    """The live table, if there is one (looked at where it is held, or read back)."""
+    return await room.sync.read(table_id)
 
 
 async def _private_allowed(room: Room, player: Player | None, match: FinishedMatch,

@@ -161,6 +161,16 @@ class Sync:
                 await self._adopt(stored)
         return core.table(table_id)
 
+    async def read(self, table_id: str) -> Table | None:
+        """A table as it stands, to look at: the one held here, else (shared: another
+        process owns it) read back from the store without being held; ``None`` if there is
+        none open."""
+        held = self.core.tables.get(table_id)
+        if held is not None or not self.core.shared:
+            return held
+        stored = await self.core.store.load_table(table_id)
+        return None if stored is None or stored.closed else await self.restore(stored)
+
     async def load(self, table_id: str) -> Table | None:
         """A table held here, or else read from the store and held from now on (one that
         was let go of, or another process made); ``None`` if there is none open."""
