@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
-from cardroom.bots.thousand.solver import Position, Solver, move_values, solve
+from cardroom.bots.thousand.solver import Position, Solver, makes, move_values, solve
 from cardroom.games.cards import Card
 from cardroom.games.thousand import Game, Rules
 
@@ -76,11 +77,37 @@ def minimax(position: Position) -> int:
     return max(values) if position.to_play == position.deal.contractor else min(values)
 
 
+def most_taken(position: Position) -> int:
+    """The contractor's total (card points, marriages, counted discards) when it plays for
+    the most and the defenders for the least: every legal play tried, nothing pruned."""
+    deal = position.deal
+    if not position.hands[position.to_play]:
+        counted = deal.discard_points if deal.rules.count_discards else 0
+        seat = deal.contractor
+        return position.card_points[seat] + position.marriage_points[seat] + counted
+    values = [most_taken(position.after(move)) for move in position.legal_moves()]
+    return max(values) if position.to_play == deal.contractor else min(values)
+
+
 def engine_moves(game: Game) -> set[tuple[int, bool]]:
     return {(a.card.index, a.marriage) for a in game.legal_actions()}
 
 
 CASES = [(table, tricks) for table in TABLES for tricks in (1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize(("table", "tricks"), [(t, n) for t, n in CASES if n > 1])
+def test_a_bet_is_made_exactly_when_the_contractor_can_force_it(table: str, tricks: int) -> None:
+    """``makes`` (one probe of the search bot's final bet) says yes exactly for the bets up to
+    the most the contractor can force, whatever the defenders' own points and the bet's
+    doubling when blind."""
+    for game in endings(TABLES[table], tricks, 6):
+        position = Position.from_game(game)
+        most = most_taken(position)
+        for bet in (most - 10, most - 1, most, most + 1, most + 10):
+            for blind in (False, True):
+                deal = replace(position.deal, bet=max(bet, 1), blind=blind)
+                assert makes(replace(position, deal=deal)) == (max(bet, 1) <= most), (bet, most)
 
 
 @pytest.mark.parametrize(("table", "tricks"), CASES)

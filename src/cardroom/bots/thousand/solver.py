@@ -26,7 +26,7 @@ and nothing is merged.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -283,6 +283,12 @@ class Solver:
             guess = values[move] = self._mtd(self.position.after(move), guess)
         return values
 
+    def at_least(self, threshold: int) -> bool:
+        """Whether the margin with best play by all from the position is ``threshold`` or
+        more: one null-window probe, a fraction of the work of :meth:`value` when only a
+        yes or no is wanted."""
+        return self._search(self.position, threshold - 1, threshold) >= threshold
+
     def _mtd(self, position: Position, guess: int) -> int:
         """The exact margin by null-window probes (MTD(f)): each probe asks whether the
         margin is above a value and answers with a bound; the transposition table keeps
@@ -332,3 +338,14 @@ def solve(position: Position, node_limit: int | None = None) -> int:
 def move_values(position: Position, node_limit: int | None = None) -> dict[Move, int]:
     """The margin after each legal move of the seat to play."""
     return Solver(position, node_limit).move_values()
+
+
+def makes(position: Position, node_limit: int | None = None) -> bool:
+    """Whether the contractor reaches its bet with best play by all from ``position``.
+
+    The deal is searched as if both defenders were on the barrel (scoring nothing), so that
+    the margin is only the contractor's bet won or lost, and one null-window probe asks
+    whether it is won: whether the contractor can force its bet, whatever the defenders'
+    own points."""
+    deal = replace(position.deal, on_barrel=(True,) * len(position.deal.on_barrel))
+    return Solver(replace(position, deal=deal), node_limit).at_least(1)
