@@ -12,8 +12,15 @@ import logging
 
 import pytest
 
+from cardroom.bots.thousand.knowledge import Seen
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
-from cardroom.bots.thousand.search import CAUTION, SolverLevel, ThousandSearchBot
+from cardroom.bots.thousand.search import (
+    CAUTION,
+    LEVELS,
+    SolverLevel,
+    ThousandSearchBot,
+    best_bet,
+)
 from cardroom.games.thousand import PRESET_NAMES, Game, Rules
 
 TABLES: dict[str, Rules] = {
@@ -135,26 +142,117 @@ def test_the_bot_never_sees_a_hidden_card() -> None:
 
 
 
-def test_the_search_bot_bids_and_bets_with_caution() -> None:
-    """The search bot's defence beats the contracts it lets others win, so it bids and bets
-    CAUTION points under the rules bot's valuation: never higher than the rules bot on the
-    same view, and lower (a pass for a bid, a smaller bet) on some."""
+def test_the_search_bot_bids_with_caution() -> None:
+    """The search bot's defence beats the contracts it lets others win, so it bids CAUTION
+    points under the rules bot's valuation: never higher than the rules bot on the same
+    view, and lower (a pass) on some."""
     assert CAUTION > 0
     rules = Rules.preset("seed")
     rules_bot, search_bot = ThousandRulesBot(1), ThousandSearchBot(1)
-    lower = {"bidding": 0, "bet": 0}
+    lower = 0
     for seed in range(150):
         game = Game.new(rules, seed=seed)
-        while game.phase in ("bidding", "discard", "bet") and game.hand_number == 1:
+        while game.phase == "bidding" and game.hand_number == 1:
             seat = game.to_act
             assert seat is not None
             view = game.view(seat)
             careful = rules_bot.choose(view)
-            if game.phase in lower and careful.split()[0] in ("bid", "bet"):
+            if careful.startswith("bid "):
                 cautious = search_bot.choose(view)
-                careful_points = int(careful.split()[1])
                 cautious_points = int(cautious.split()[1]) if cautious != "pass" else 0
-                assert cautious_points <= careful_points, (seed, careful, cautious)
-                lower[game.phase] += cautious_points < careful_points
+                assert cautious_points <= int(careful.split()[1]), (seed, careful, cautious)
+                lower += cautious != careful
             game.apply(careful, seat=seat)
-    assert lower["bidding"] >= 2 and lower["bet"] >= 30, lower
+    assert lower >= 2, lower
+
+
+# -- the final bet ----------------------------------------------------------------------------
+
+
+BETTING = SolverLevel(budget=60.0, samples=12, ending=6)
+"""A level that solves a dozen deals for the final bet however loaded the machine."""
+
+STRONG = (["AS", "KS", "JS", "10C", "QC", "9C", "JD"],
+          ["AH", "10H", "KH", "QH", "JH", "9H", "AD"],
+          ["10S", "QS", "9S", "AC", "KC", "JC", "9D"])
+"""Seat 1 opens and holds every heart and the ace of diamonds; the bank brings the rest of
+the diamonds' marriage: both marriages and every trick are its own, whatever the others do."""
+WEAK = (["AS", "10S", "KS", "AC", "10C", "KD", "QH"],
+        ["9S", "9C", "9D", "9H", "JS", "JC", "JD"],
+        ["AD", "10D", "QD", "AH", "10H", "KH", "KC"])
+"""Seat 1 must open at 100 with nines and jacks, the others pass, and the bank adds a jack and
+two queens: it cannot make even the lowest bet."""
+
+
+def at_final_bet(hands: tuple[list[str], ...], bank: list[str]) -> Game:
+    """A first deal of ``seed`` rules (seat 0 deals) brought by the rules bot to seat 1's
+    final bet."""
+    game = Game.from_deal(Rules.preset("seed"), 0, hands, bank)
+    bot = ThousandRulesBot(1)
+    while game.phase != "bet":
+        seat = game.to_act
+        assert seat is not None
+        game.apply(bot.choose(game.view(seat)), seat=seat)
+    assert game.to_act == 1
+    return game
+
+
+def final_bet(game: Game, level: SolverLevel = BETTING,
+              seed: int = 1) -> tuple[int, ThousandSearchBot]:
+    """The search bot's final bet for the contractor of ``game``, and the bot."""
+    bot = ThousandSearchBot(seed=seed)
+    bot.level = level
+    choice = bot.choose(game.view(game.to_act))
+    return int(choice.split()[1]), bot
+
+
+def test_a_hand_that_takes_every_trick_bets_high() -> None:
+    """Every sampled deal makes the highest bets, so the bot names far more than the bid."""
+    game = at_final_bet(STRONG, ["10D", "KD", "QD"])
+    bet, bot = final_bet(game)
+    assert bet >= 160 and bet > game.bid
+    assert bot.last_samples == BETTING.samples and bot.last_reason is None
+
+
+def test_a_hand_that_cannot_make_the_bid_bets_no_more() -> None:
+    game = at_final_bet(WEAK, ["JH", "QS", "QC"])
+    assert game.bid == 100
+    bet, bot = final_bet(game)
+    assert bet == 100
+    assert bot.last_samples == BETTING.samples
+
+
+def test_the_final_bet_is_the_same_for_the_same_seed() -> None:
+    """At the steady level (no clock) two bots seeded alike bet alike on the same view, over
+    the same number of solved deals."""
+    for seed in range(6):
+        game = Game.new(Rules.preset("seed"), seed=seed)
+        bot = ThousandRulesBot(1)
+        while game.phase != "bet":
+            game.apply(bot.choose(game.view(game.to_act)), seat=game.to_act)
+        first, a = final_bet(game, LEVELS["steady"], seed)
+        second, b = final_bet(game, LEVELS["steady"], seed)
+        assert first == second and a.last_samples == b.last_samples > 0
+
+
+def test_without_time_to_solve_the_rules_bot_names_the_bet(
+        caplog: pytest.LogCaptureFixture) -> None:
+    game = at_final_bet(STRONG, ["10D", "KD", "QD"])
+    view = game.view(1)
+    bot = ThousandSearchBot(seed=1)
+    bot.level = SolverLevel(budget=0.0, samples=12)
+    with caplog.at_level(logging.DEBUG, logger="cardroom.bots.thousand.search"):
+        choice = bot.choose(view)
+    assert choice == bot.heuristic.bet(Seen(view), view["legal_actions"])
+    assert bot.last_reason is not None and bot.last_reason in caplog.text
+
+
+def test_a_bet_is_raised_only_while_it_pays_on_average() -> None:
+    """A made bet scores itself and a failed one loses itself: the best average wins."""
+    bets = [100, 110, 120, 130, 140, 150, 160]
+    assert bets[best_bet([6] * 8, bets)] == 160
+    assert bets[best_bet([-1] * 8, bets)] == 100
+    # three in four make 150, the fourth not even 100: 150 is worth 75 a deal, 100 only 50
+    assert bets[best_bet([5, 5, 5, -1], bets)] == 150
+    # three in five make 160, the rest only 100: 160 averages 32, 100 averages 100
+    assert bets[best_bet([6, 6, 6, 0, 0], bets)] == 100

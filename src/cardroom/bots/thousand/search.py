@@ -11,8 +11,13 @@ defenders share the aim of beating the contract and scoring their own points).
 It works against a clock. A deal whose solve would not fit in the time left (early in a
 deal of eight tricks, say) is played out a few tricks by a quick greedy policy that sees
 every hand, then solved exactly from there; the bot says so in its debug log
-(:attr:`ThousandSearchBot.last_reason`). The rules bot does the bidding, bank handling and
-final bet, and plays when no deal can be sampled.
+(:attr:`ThousandSearchBot.last_reason`).
+
+Its final bet, as contractor after the bank, is searched too: it deals the unseen cards
+the same way, solves each deal for the highest bet the contractor can force
+(:func:`highest_made`) and names the bet with the best average score over them
+(:func:`best_bet`). The rules bot does the bidding and bank handling, names the bet when too
+few deals could be solved in time, and plays when no deal can be sampled.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -24,13 +29,21 @@ import logging
 import math
 import random
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.thousand.knowledge import Seen
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
-from cardroom.bots.thousand.solver import Deal, Move, Position, Solver, SolverTimeout
+from cardroom.bots.thousand.solver import (
+    Deal,
+    Move,
+    Position,
+    Solver,
+    SolverTimeout,
+    makes,
+)
 from cardroom.games.cards import Card, iter_indexes
 from cardroom.games.thousand.deck import (
     KING_QUEEN,
@@ -235,17 +248,57 @@ def solve_sample(position: Position, ending: int, node_limit: int) -> tuple[dict
     return values, False
 
 
+# -- the final bet --------------------------------------------------------------------------------
+
+
+def highest_made(position: Position, bets: Sequence[int], start: int,
+                 node_limit: int | None = None) -> int:
+    """The place in ``bets`` (ascending) of the highest bet the contractor makes on a
+    sampled deal with best play by all (-1: not even the lowest), asking :func:`makes`
+    from ``bets[start]`` upwards or downwards: starting where the last sample ended, a
+    sample usually costs two probes. :class:`SolverTimeout` past ``node_limit`` a probe."""
+    def made(place: int) -> bool:
+        return makes(replace(position, deal=replace(position.deal, bet=bets[place])), node_limit)
+
+    if made(start):
+        while start + 1 < len(bets) and made(start + 1):
+            start += 1
+        return start
+    start -= 1
+    while start >= 0 and not made(start):
+        start -= 1
+    return start
+
+
+def best_bet(highest: Sequence[int], bets: Sequence[int]) -> int:
+    """The place in ``bets`` with the best average score over sampled deals, each given as
+    the place of the highest bet it makes (:func:`highest_made`): a bet scores itself when
+    made and loses itself when not, so a bet is worth raising while it is still made more
+    than about half the time (the lowest of equals, the safer)."""
+    def average(place: int) -> float:
+        made = sum(1 for h in highest if h >= place)
+        return bets[place] * (2 * made - len(highest)) / len(highest)
+
+    return max(range(len(bets)), key=lambda place: (average(place), -place))
+
+
 # -- the bot --------------------------------------------------------------------------------------
 
 
 CAUTION = 10.0
-"""Points the search bot takes off the rules bot's valuation of its hand when it bids and
-bets: its defence beats the contracts it lets others win (the rules bot's contracts were
-made 53-55% of the time against it, its own 63%), so a contract is worth taking only with
-a margin. On the same 60 matches of `seed`: no caution won 48% of them (edge +9.7 points a
-deal), 10 points 58% (+11.2), 20 points 45% (+9.8), and 20 points of daring 22% at an edge
-below zero after 18 (bench/RESULTS.md). The edges lie within each other's intervals; a
+"""Points the search bot takes off the rules bot's valuation of its hand when it bids (and
+bets, when too few deals were solved to bet by them): its defence beats the contracts it
+lets others win (the rules bot's contracts were made 53-55% of the time against it, its
+own 63%), so a contract is worth taking only with a margin. On the same 60 matches of
+`seed`: no caution won 48% of them (edge +9.7 points a deal), 10 points 58% (+11.2), 20
+points 45% (+9.8), and 20 points of daring 22% at an edge below zero after 18
+(bench/RESULTS.md). The edges lie within each other's intervals; a
 400-match run is to confirm it."""
+
+
+BET_SAMPLES = 6
+"""Fewest sampled deals the final bet is chosen on; with fewer solved in time the rules bot's
+valuation names it."""
 
 
 class ThousandSearchBot:
@@ -270,6 +323,8 @@ class ThousandSearchBot:
     def choose(self, view: ThousandView) -> str:
         """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
         legal: list[str] = view["legal_actions"]
+        if view["phase"] == "bet" and len(legal) > 1:
+            return self.final_bet(view, time.perf_counter() + self.level.budget)
         if view["phase"] != "play" or len(legal) == 1:
             return self.heuristic.choose(view)
         self.last_samples = self.last_exact = 0
@@ -314,3 +369,48 @@ class ThousandSearchBot:
         sign = 1 if seen.is_contractor else -1
         return max(totals, key=lambda text: (sign * totals[text], text))
 
+    def final_bet(self, view: ThousandView, deadline: float) -> str:
+        """The final bet with the best average score over sampled deals of the unseen cards,
+        each solved for the highest bet the contractor makes (:func:`highest_made`); the
+        rules bot's bet when fewer than :data:`BET_SAMPLES` deals could be solved in time.
+        The hand's value under-bets (its bets of 110-200 were made 87-99% of the time:
+        bench/RESULTS.md), where a solve sees how the cards play."""
+        legal: list[str] = view["legal_actions"]
+        bets = [int(text.split()[1]) for text in legal]
+        seen = Seen(view)
+        highest = self.sample_bets(seen, bets, deadline)
+        self.last_samples = self.last_exact = len(highest)
+        if len(highest) < BET_SAMPLES:
+            self.last_reason = f"only {len(highest)} deals solved for the final bet"
+            log.debug("%s bets by rule at seat %s: %s", self.name, view["seat"],
+                      self.last_reason)
+            return self.heuristic.bet(seen, legal)
+        self.last_reason = None
+        return legal[best_bet(highest, bets)]
+
+    def sample_bets(self, seen: Seen, bets: Sequence[int], deadline: float) -> list[int]:
+        """The highest bet made on each of the deals sampled and solved before ``deadline``
+        (the first with whatever time is left; at most the level's samples; with the
+        level's node limit a deal too big for it is left out, else a probe out of time ends
+        the sampling)."""
+        sampler = Sampler(seen)
+        level = self.level
+        highest: list[int] = []
+        start = 0
+        for _ in range(level.samples):
+            left = deadline - time.perf_counter()
+            if highest and left <= 0:
+                break
+            dealt = sampler.sample(self.rng)
+            if dealt is None:
+                break
+            limit = level.node_limit or max(int(left * NODES_PER_SECOND), 1)
+            try:
+                place = highest_made(sampled_position(seen, dealt), bets, start, limit)
+            except SolverTimeout:
+                if level.node_limit is None:
+                    break
+                continue
+            highest.append(place)
+            start = max(place, 0)
+        return highest
