@@ -115,8 +115,10 @@ class Leases:
     async def renew(self) -> tuple[list[str], list[str]]:
         """Extend this process's leases; the tables lost (another process took them, or
         they closed) and those found ours that we did not know of."""
+        before = dict(self.epochs)  # a table made while renewing is not in its answer
         held = await self.store.renew(self.origin, time.time() + self.seconds)
-        lost = [t for t, epoch in self.epochs.items() if held.get(t) != epoch]
+        lost = [t for t, epoch in before.items()
+                if held.get(t) != epoch and self.epochs.get(t) == epoch]
         for table_id in lost:
             del self.epochs[table_id]
         found = [t for t in held if t not in self.epochs]
