@@ -20,7 +20,7 @@ def _figure(output: str, name: str) -> str:
 
 
 def test_loadtest_with_a_kill_loses_nothing_and_reports_its_figures() -> None:
-    result = CliRunner().invoke(app, ["loadtest", "--tables", "3", "--duration", "10",
+    result = CliRunner().invoke(app, ["loadtest", "--tables", "3", "--duration", "15",
                                       "--pace", "full", "--kill-every", "3",
                                       "--drop-rate", "0.05"])
     assert result.exit_code == 0, result.output
