@@ -223,9 +223,9 @@ def serve(
     port: Annotated[int, _env("PORT", "Port to listen on.")] = 8500,
     database_url: DatabaseUrl = DEFAULT_DATABASE_URL,
     database_pool: Annotated[int, _env(
-        "DATABASE_POOL", "PostgreSQL connections this process keeps open (and half as many "
-                         "more in a burst): processes × 1.5 × this must stay under the "
-                         "database's max_connections.")] = 20,
+        "DATABASE_POOL", "PostgreSQL connections this process keeps open, and the most it "
+                         "opens (a burst waits for one): processes × this must stay under "
+                         "the database's max_connections.")] = 20,
     redis_url: Annotated[str | None, typer.Option(
         envvar=["CARDROOM_REDIS_URL", "REDIS_URL"],
         help="redis://host:port to share tables between processes (default: in-process).")]

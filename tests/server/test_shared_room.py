@@ -18,6 +18,7 @@ from cardroom.store.db import Store
 from cardroom.tables import relay as relay_module
 from cardroom.tables import replays
 from cardroom.tables import sync as sync_module
+from cardroom.tables.core import TABLE_CHANNEL
 from cardroom.tables.model import Relayed
 from cardroom.tables.room import Player, Room, RoomError, RoomSettings
 
@@ -40,7 +41,17 @@ class LinkedBus:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.joined = True
+        self._joined = True
+        self.joins = 1
+
+    @property
+    def joined(self) -> bool:
+        return self._joined
+
+    @joined.setter
+    def joined(self, joined: bool) -> None:
+        self.joins += joined and not self._joined
+        self._joined = joined
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
         if not self.hub.lose and self not in self.hub.cut:
@@ -103,11 +114,11 @@ async def seat_four(a: Room, b: Room) -> tuple[str, list[Player]]:
 
 
 def version_at(room: Room, table_id: str) -> int:
-    """The table's version as ``room`` knows it: the table's own where it holds it, else its
-    row's (-1: it knows nothing of it)."""
+    """The version of the table's lobby row as ``room`` knows it: the table's where it holds
+    it, else its row's (-1: it knows nothing of it)."""
     table = room.tables.get(table_id)
     if table is not None:
-        return table.version
+        return table.lobby_version
     row = room.rows.elsewhere.get(table_id)
     return -1 if row is None else row["version"]
 
@@ -175,10 +186,12 @@ async def test_a_connection_follows_a_table_owned_elsewhere_through_its_owner(ro
     assert follower.latest["version"] < target
     hub.lose, b.bus.joined = False, True
     for _ in range(100):
-        if follower.latest["version"] >= target and version_at(b, table_id) == target:
+        if follower.latest["version"] >= target and version_at(b, table_id) == version_at(
+                a, table_id):
             break
         await asyncio.sleep(0.05)
-    assert follower.latest["version"] == target == version_at(b, table_id)
+    assert follower.latest["version"] == target
+    assert version_at(b, table_id) == version_at(a, table_id)
     assert follower.latest["view"]["bidding"] == a.tables[table_id].update_for(1)["view"][
         "bidding"]
     # Closing the connection ends its follow at the owner: the seat is offline there.
@@ -268,6 +281,42 @@ async def test_a_room_knows_the_tables_it_does_not_hold_by_their_rows(rooms) -> 
             break
         await asyncio.sleep(0.02)
     assert b.rows.elsewhere[table.id]["players"] == [ann.id, bob.id]
+
+
+async def test_only_changes_of_the_lobby_row_reach_the_other_process(rooms) -> None:
+    """A bid changes nothing the other process keeps of a table it does not own: nothing is
+    published for it. A seat taken while that process was off the bus reaches its row once
+    it is back, well before the minute after which it looks for stale rows."""
+    hub, a, b = rooms
+    table_id, players = await seat_four(a, b)
+    published: list[dict[str, Any]] = []
+    hub.handlers.setdefault(TABLE_CHANNEL, []).append((a.bus, _keep_in(published)))
+    game = a.tables[table_id].game
+    await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    await asyncio.sleep(0.1)
+    assert published == []
+    assert version_at(b, table_id) == version_at(a, table_id) < a.tables[table_id].version
+    # B is away while a player leaves A's table (a bot takes the seat): B's row is stale
+    # until B is back on the bus.
+    hub.lose, b.bus.joined = True, False
+    await a.leave(players[2], table_id)
+    row_at_a = a.tables[table_id].row()
+    assert b.rows.elsewhere[table_id]["summary"]["seats"] != row_at_a["summary"]["seats"]
+    await asyncio.sleep(0.3)  # a sweep or more: a stale row is not asked for yet
+    assert b.rows.elsewhere[table_id]["summary"]["seats"] != row_at_a["summary"]["seats"]
+    hub.lose, b.bus.joined = False, True
+    for _ in range(100):
+        if b.rows.elsewhere[table_id]["summary"]["seats"] == row_at_a["summary"]["seats"]:
+            break
+        await asyncio.sleep(0.05)
+    assert b.rows.elsewhere[table_id]["summary"]["seats"] == row_at_a["summary"]["seats"]
+    assert version_at(b, table_id) == version_at(a, table_id)
+
+
+def _keep_in(kept: list[dict[str, Any]]) -> Handler:
+    async def keep(notice: dict[str, Any]) -> None:
+        kept.append(notice)
+    return keep
 
 
 async def test_a_live_match_replayed_through_another_room_is_read_not_held(rooms) -> None:

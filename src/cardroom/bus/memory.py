@@ -35,6 +35,12 @@ class Bus(Protocol):
         """This process is on the bus now (a bus between processes may be away a while)."""
         ...
 
+    @property
+    def joins(self) -> int:
+        """How many times this process has joined the bus: when it grows, the process was
+        off the bus meanwhile (however briefly) and lost what was sent then."""
+        ...
+
 
 class InProcessBus:
     """A bus for one server process: publishing awaits each subscriber in turn."""
@@ -46,6 +52,11 @@ class InProcessBus:
     def joined(self) -> bool:
         """Always: the bus is this process."""
         return True
+
+    @property
+    def joins(self) -> int:
+        """Once, for good."""
+        return 1
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
         """Call the channel's handlers now, in subscription order."""

@@ -119,6 +119,7 @@ class RedisBus:
         """On the bus (subscribed, publishing works); ``None`` until first known."""
         self.dropped = 0
         """Notices dropped because the backlog was full (since the start)."""
+        self._joins = 0
         self._dropped_when_lost = 0
 
     @classmethod
@@ -145,6 +146,11 @@ class RedisBus:
         """True while this process is on the bus (subscribed, and publishing works)."""
         return bool(self._joined)
 
+    @property
+    def joins(self) -> int:
+        """How many times this process has joined the bus (see :class:`Bus`)."""
+        return self._joins
+
     def state(self) -> dict[str, Any]:
         """What a health check wants to know about the bus."""
         return {"bus": "joined" if self._joined else "away" if self._joined is False
@@ -156,6 +162,8 @@ class RedisBus:
         joined = self._subscribed and not self._publish_failing
         if joined == self._joined:
             return
+        if joined:
+            self._joins += 1
         if not joined:
             log.warning("Redis at %s does not answer (%s): serving this process's tables "
                         "alone; notices to other processes wait (for %g s) until it is back",

@@ -115,8 +115,8 @@ class Core:
         self.players: weakref.WeakValueDictionary[str, Player] = weakref.WeakValueDictionary()
         """The players this process holds (at a seat, on a connection), by id: one object per
         player, forgotten once nothing holds it."""
-        self.counters: dict[str, int] = {"changes": 0, "conflicts": 0, "notices_applied": 0,
-                                         "catch_ups": 0, "rows_noticed": 0}
+        self.counters: dict[str, int] = {"changes": 0, "conflicts": 0, "catch_ups": 0,
+                                         "rows_noticed": 0}
         """How this process keeps in step with the others (reported by /api/health)."""
         self._subscribers: list[Subscriber] = []
         self._lobby_watchers: list[Callable[[str], None]] = []
@@ -146,18 +146,22 @@ class Core:
         for changed in self._lobby_watchers:
             changed(table_id)
 
-    async def announce(self, table: Table, lobby: bool, closed: bool = False,
-                       action: dict[str, Any] | None = None) -> None:
+    async def announce(self, table: Table, lobby: bool, closed: bool = False) -> None:
         """Tell this process's subscribers at once (so every view precedes the ack of the
-        action that caused it), then the other processes through the bus."""
+        action that caused it), then, when its lobby row changed (a seat, a score, the
+        match's end, its close), the other processes through the bus: they hold the rows
+        of the tables they do not own (:mod:`cardroom.tables.rows`), and nothing of a
+        change that leaves the row as it was. Alone, nobody else is to be told."""
         self.notify(table.id, lobby=lobby)
-        notice: dict[str, Any] = {"table_id": table.id, "lobby": lobby, "origin": self.origin,
-                                  "version": table.version}
-        if self.shared:
-            notice.update(events=table.events, updated_at=table.updated_at, closed=closed,
-                          action=action)
-            if lobby and not closed:
-                notice["row"] = table.row()
+        if not (lobby or closed):
+            return
+        table.lobby_version = table.version
+        if not self.shared:
+            return
+        notice: dict[str, Any] = {"table_id": table.id, "origin": self.origin,
+                                  "version": table.version, "closed": closed}
+        if not closed:
+            notice["row"] = table.row()
         await self.bus.publish(TABLE_CHANNEL, notice)
 
     # -- changes ----------------------------------------------------------------------------------
@@ -248,9 +252,7 @@ class Core:
                 self.spawn(self.rater.rate(table.id, table.match_number))
         self.metrics.actions.inc()
         await self.announce(table, lobby=game.is_over or any(
-            e["type"] in SCORE_EVENTS for e in events),
-            action={"match": table.match_number, "number": number, "seat": seat,
-                    "text": text})
+            e["type"] in SCORE_EVENTS for e in events))
         return {"version": table.version, "action": text, "match": table.match_number,
                 "number": number}
 

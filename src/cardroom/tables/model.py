@@ -61,6 +61,7 @@ class TableRow(TypedDict):
     somebody, the room's limits). Its owner sends it with each change of the lobby row."""
 
     version: int
+    """The table's version when the row last changed (:attr:`Table.lobby_version`)."""
     summary: TableSummary
     private: bool
     closing: bool
@@ -240,6 +241,9 @@ class Table:
     game: Game | None = None
     match_number: int = 0
     version: int = field(default_factory=lambda: int(time.time() * 1000))
+    lobby_version: int = 0
+    """The version at which the table's lobby row last changed (:meth:`row`'s version: the
+    other processes hear of a change only when it changes the row)."""
     events: list[dict[str, Any]] = field(default_factory=list)
     finished: list[dict[str, Any]] = field(default_factory=list)
     """The latest finished matches (at most :data:`MATCHES_SHOWN`), the last one with its
@@ -352,7 +356,7 @@ class Table:
         game, seats = self.game, self.seats
         first_hand = (self.match_number == 1 and game is not None and not game.history)
         return {
-            "version": self.version, "summary": self.summary(),
+            "version": self.lobby_version, "summary": self.summary(),
             "private": self.settings.private, "closing": self.closing,
             "challenge": self.challenge is not None, "creator_id": self.creator_id,
             "rules": self.rules.to_dict(),

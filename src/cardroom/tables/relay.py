@@ -146,6 +146,9 @@ class Relay:
         from again."""
         self.relayed = 0
         """Verbs sent to another process (for /api/health)."""
+        self.rejoined: Callable[[], Awaitable[None]] | None = None
+        """Told when this process is back on the bus after a time off it (the room asks
+        for the rows it may have missed)."""
         self.let_go_of: Callable[[list[str]], None] = self.lost
         """What is done with tables held here that another process has taken (the room
         sets it: their followers move, and only their rows stay)."""
@@ -478,11 +481,15 @@ class Relay:
         """Every :data:`RECHECK` seconds: follow again the tables whose new owner is not yet
         known (the notice of their move was lost), and, back on the bus after a time off
         it, every table followed elsewhere (what was sent meanwhile was lost)."""
-        joined = True
+        bus = self.core.bus
+        joins = bus.joins
         while True:
             await asyncio.sleep(RECHECK)
-            back = self.core.bus.joined and not joined
-            joined = self.core.bus.joined
+            back = bus.joined and bus.joins != joins
+            if back:
+                joins = bus.joins
+                if self.rejoined is not None:
+                    self.core.spawn(self.rejoined())
             due = [(listener, table_id, held) for listener, follows in self._remote.items()
                    for table_id, held in follows.items()
                    if back or held.owner is None or not self._heard(held.owner)]

@@ -5,9 +5,12 @@ other process replays their actions. Of each of the others (but a daily
 challenge's: private, reached by its player alone) it keeps a
 :class:`~cardroom.tables.model.TableRow`, the lobby row and what the room decides by (who sits
 where, play-now's places, the room's limits). The owner sends a table's row with every change
-of its lobby row (the table notice's ``row``), and every notice brings the table's version.
-A process asks the owners for the rows it lacks, or whose version the database says is
-stale (a notice was lost), on :data:`ROWS_CHANNEL`: at its start and at every sweep; the
+of its lobby row (the table notice's ``row``): a seat, a score, the match's end; an action
+that leaves the row as it was is told to nobody. A process asks the owners for the rows it
+lacks on :data:`ROWS_CHANNEL`, at its start and at every sweep; for every row again when it
+is back on the bus after a time off it (the notices sent meanwhile were lost); and, every
+:data:`STALE_CHECK` seconds, for those whose version is behind the database's by a lobby
+change it did not hear of (an owner's notice dropped while the owner was off the bus). The
 owners answer on the asker's own channel (:mod:`cardroom.tables.relay`). A process that lets
 a table go keeps its row; one that takes a table holds the table instead.
 
@@ -16,6 +19,7 @@ Alone, the process holds every table and keeps no rows.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection, Iterator
 from typing import Any
 
@@ -28,6 +32,11 @@ ROWS_CHANNEL = "rows"
 """The bus channel on which a process asks the owners for tables' rows."""
 ANSWER_BATCH = 200
 """Rows sent in one item of an answer."""
+STALE_CHECK = 60.0
+"""Seconds between two looks for rows that may have missed a lobby change. A row's version
+is that of its table's last lobby change, so a table in play is behind the database's version
+between two: every such row is asked for again then, a bounded cost (each open table's row
+once a minute) for a lost notice caught within a minute."""
 
 
 class TableRows:
@@ -37,9 +46,12 @@ class TableRows:
         self.core, self.relay = core, relay
         self.elsewhere: dict[str, TableRow] = {}
         """The rows of the open tables owned by other processes, by id."""
+        self._checked = time.monotonic()
+        """When the rows were last compared with the database's versions."""
         if core.shared:
             core.bus.subscribe(ROWS_CHANNEL, self._on_ask)
             relay.on("rows", self._on_rows)
+            relay.rejoined = self.ask
 
     # -- questions over every open table ----------------------------------------------------------
 
@@ -86,7 +98,7 @@ class TableRows:
     # -- keeping the rows -------------------------------------------------------------------------
 
     def noticed(self, notice: dict[str, Any]) -> None:
-        """A change of a table another process owns: its row, or at least its version."""
+        """A change of the lobby row of a table another process owns (or its close)."""
         table_id = notice["table_id"]
         self.core.counters["rows_noticed"] += 1
         if notice.get("closed"):
@@ -99,9 +111,6 @@ class TableRows:
                 known is None or row["version"] >= known["version"]):
             self.elsewhere[table_id] = row
             self.core.lobby_changed(table_id)
-        elif known is not None and notice.get("version", 0) > known["version"]:
-            known["version"] = notice["version"]
-            known["summary"]["updated_at"] = notice.get("updated_at") or 0.0
 
     def keep(self, table: Table) -> None:
         """A table this process lets go of: its row stays known (not a daily challenge's)."""
@@ -109,13 +118,18 @@ class TableRows:
             self.elsewhere[table.id] = table.row()
 
     async def refresh(self, versions: dict[str, int]) -> None:
-        """Bring the rows in step with the database's open tables and versions: drop the
-        closed ones, ask for the missing and the stale (the sweep, every few seconds)."""
+        """Bring the rows in step with the database's open tables and versions (the sweep,
+        every few seconds): drop the closed ones, ask for the missing, and every
+        :data:`STALE_CHECK` seconds for those behind the database."""
         for table_id in [t for t in self.elsewhere if t not in versions]:
             del self.elsewhere[table_id]
             self.core.lobby_changed(table_id)
-        wanted = [t for t, version in versions.items() if t not in self.core.tables
-                  and (t not in self.elsewhere or self.elsewhere[t]["version"] != version)]
+        now = time.monotonic()
+        stale = now - self._checked >= STALE_CHECK
+        if stale:
+            self._checked = now
+        wanted = [t for t, version in versions.items() if t not in self.core.tables and (
+            t not in self.elsewhere or (stale and self.elsewhere[t]["version"] < version))]
         if wanted:
             await self.ask(wanted)
 

@@ -2,18 +2,18 @@
 
 Several server processes may share the tables (PostgreSQL and Redis). Each holds the tables
 it owns (:mod:`cardroom.tables.leases`), loaded from the store when it takes them; of the
-others it keeps their rows (:mod:`cardroom.tables.rows`), which each table's notices bring. A
-held table's own process makes its changes; should another process's change of it come (the
-table changing hands), it is applied from the notice when it is the very next one
-(:meth:`Sync.apply_notice`), else read from the action log (:meth:`Sync.catch_up`). A periodic
-sweep compares every table's version with the database in case the bus lost a notice.
+others it keeps their rows (:mod:`cardroom.tables.rows`), which each table's notices bring. The
+owner tells the others of a change only when the table's lobby row changes: no process
+replays another's actions. Should another process's change of a table held here come (the
+table changed hands), the table is read again from the action log (:meth:`Sync.catch_up`).
+A periodic sweep compares every held table's version with the database in case the bus lost
+a notice, and hands the open tables' versions to the rows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -95,7 +95,7 @@ class Sync:
                 table.match_over_at = stored.match.finished_at if stored.match else None
         table.match_number = stored.match_number
         table.settings = stored.settings
-        table.version = stored.version
+        table.version = table.lobby_version = stored.version
         table.updated_at = stored.updated_at
         return events
 
@@ -202,11 +202,11 @@ class Sync:
             self.core.spawn(self.apply_notice(notice))
 
     async def apply_notice(self, notice: dict[str, Any]) -> None:
-        """Another process's change of a table held here is applied (from the notice when it
-        is the very next one, else from the database), then delivered to this process's
-        followers; of a table held elsewhere, its row is kept."""
+        """Another process's change of a table's lobby row: the row is kept when the table
+        is held elsewhere; a table held here that another process changed (it changed
+        hands) is read again from the database."""
         core = self.core
-        table_id, lobby = notice["table_id"], bool(notice.get("lobby"))
+        table_id = notice["table_id"]
         table = core.tables.get(table_id)
         if table is None:
             self.elsewhere(notice)
@@ -214,30 +214,9 @@ class Sync:
         async with table.lock:
             if notice.get("closed"):
                 core.forget(table)
-                core.notify(table_id, lobby=lobby)
-                return
-            if notice.get("version", 0) <= table.version:
-                return  # we have it (a catch-up read it before its notice came)
-            if self._is_next_action(table, notice):
-                action = notice["action"]
-                updated_at = notice.get("updated_at") or time.time()
-                core.replay(table, [(action["number"], action["seat"], action["text"],
-                                     updated_at)])
-                table.version, table.updated_at = notice["version"], updated_at
-                table.events = list(notice.get("events") or [])
-                core.counters["notices_applied"] += 1
-                core.notify(table_id, lobby=lobby)
-                return
-            await self.catch_up(table)
-
-    @staticmethod
-    def _is_next_action(table: Table, notice: dict[str, Any]) -> bool:
-        """The notice carries exactly the action that follows what this table holds."""
-        action, game = notice.get("action"), table.game
-        return (action is not None and game is not None
-                and notice["version"] == table.version + 1
-                and action["match"] == table.match_number
-                and action["number"] == len(game.actions))
+                core.notify(table_id, lobby=True)
+            elif notice.get("version", 0) > table.version:
+                await self.catch_up(table)
 
     async def sweep(self) -> None:
         """Catch up every table held here whose version in the database differs from ours,

@@ -692,7 +692,7 @@ def start_servers(count: int, database_url: str | None, redis_url: str | None,
     if count > 2:
         # Their pools together stay under PostgreSQL's default of 100 connections, with a
         # fifth of them left for the load test's own check and anyone else.
-        extra = [*(extra or []), "--database-pool", str(max(2, int(80 / (count * 1.5))))]
+        extra = [*(extra or []), "--database-pool", str(max(2, 80 // count))]
     servers = [ManagedServer(free_port(), url, redis_url, folder / f"server{n}.log", extra,
                              source) for n in range(count)]
     try:
@@ -767,9 +767,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         rows.append(("server CPU per action", f"{per_action:.2f} ms "
                      f"(≈ {1000 / per_action:,.0f} actions/s per busy core)"))
     for url, answer in run.health.items():
-        counts = {k: answer[k] for k in ("changes", "conflicts", "notices_applied",
-                                         "rows_noticed", "catch_ups", "tables_owned",
-                                         "tables_taken_over", "verbs_relayed")
+        counts = {k: answer[k] for k in ("changes", "conflicts", "rows_noticed", "catch_ups",
+                                         "tables_owned", "tables_taken_over", "verbs_relayed")
                   if k in answer}
         if counts and len(run.health) > 1:
             rows.append((f"server {url}", ", ".join(f"{k} {v:,}" for k, v in counts.items())))
