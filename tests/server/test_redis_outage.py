@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import redis.asyncio as aioredis
 
@@ -225,6 +226,44 @@ async def test_the_bus_starts_without_redis_and_joins_when_it_comes(
         await bus.close()
         if other is not None:
             await other.close()
+
+
+async def test_a_raw_subscriber_gets_encoded_json_as_it_was_sent_and_joins_are_counted(
+        private_redis: ManagedRedis) -> None:
+    """A view relayed from a table's owner travels as JSON inside the notice, not as an
+    escaped string: the raw subscriber gets those bytes as sent, a decoding one the value.
+    Each time a bus joins Redis again its ``joins`` grows (its owner asks again for what it
+    may have missed)."""
+    await start(private_redis)
+    bus = await RedisBus.connect(private_redis.url)
+    other = await RedisBus.connect(private_redis.url)
+    raw: list[bytes] = []
+    decoded: list[dict[str, Any]] = []
+
+    async def keep_raw(data: bytes) -> None:
+        raw.append(data)
+
+    async def keep_decoded(notice: dict[str, Any]) -> None:
+        decoded.append(notice)
+
+    try:
+        bus.subscribe_raw("process:a", keep_raw)
+        bus.subscribe("process:a", keep_decoded)
+        await eventually(lambda: bus.joined, "the bus joined")
+        assert bus.joins == 1
+        view = b'{"type":"table","view":{"hand":["AS","Jo"]}}'
+        await other.publish("process:a", {"items": [{"text": msgspec.Raw(view)}]})
+        await eventually(lambda: raw and decoded, "the notice")
+        assert raw == [b'{"items":[{"text":' + view + b'}]}']
+        assert decoded == [{"items": [{"text": json.loads(view)}]}]
+        private_redis.kill()
+        await eventually(lambda: not bus.joined, "the bus noticed Redis is gone")
+        await start(private_redis)
+        await eventually(lambda: bus.joined, "the bus joined again")
+        assert bus.joins == 2
+    finally:
+        await bus.close()
+        await other.close()
 
 
 async def test_notices_older_than_the_sweep_are_not_sent_after_an_outage(

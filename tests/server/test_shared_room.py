@@ -11,9 +11,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
-from cardroom.bus.memory import Handler
+from cardroom.bus.memory import Handler, RawHandler
 from cardroom.store.db import Store
 from cardroom.tables import relay as relay_module
 from cardroom.tables import replays
@@ -61,6 +62,12 @@ class LinkedBus:
 
     def subscribe(self, channel: str, handler: Handler) -> None:
         self.hub.handlers.setdefault(channel, []).append((self, handler))
+
+    def subscribe_raw(self, channel: str, handler: RawHandler) -> None:
+        async def encoded(notice: dict[str, Any]) -> None:
+            await handler(msgspec.json.encode(notice))
+
+        self.subscribe(channel, encoded)
 
     async def close(self) -> None:
         pass

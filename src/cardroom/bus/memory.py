@@ -12,7 +12,11 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import msgspec
+
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+RawHandler = Callable[[bytes], Awaitable[None]]
+"""A handler given a notice as its JSON, undecoded (it decodes only what it needs)."""
 
 
 class Bus(Protocol):
@@ -24,6 +28,11 @@ class Bus(Protocol):
 
     def subscribe(self, channel: str, handler: Handler) -> None:
         """Call ``handler`` with every notice published on ``channel``."""
+        ...
+
+    def subscribe_raw(self, channel: str, handler: RawHandler) -> None:
+        """Call ``handler`` with every notice published on ``channel`` as its JSON (a notice
+        may carry JSON already encoded, :class:`msgspec.Raw`: it stays as it came)."""
         ...
 
     async def close(self) -> None:
@@ -66,6 +75,14 @@ class InProcessBus:
     def subscribe(self, channel: str, handler: Handler) -> None:
         """Add a handler for a channel."""
         self._handlers[channel].append(handler)
+
+    def subscribe_raw(self, channel: str, handler: RawHandler) -> None:
+        """Add a handler for a channel, given each notice encoded."""
+
+        async def encoded(notice: dict[str, Any]) -> None:
+            await handler(msgspec.json.encode(notice))
+
+        self._handlers[channel].append(encoded)
 
     async def close(self) -> None:
         """Forget every handler."""

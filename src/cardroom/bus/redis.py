@@ -31,6 +31,7 @@ import logging
 import random
 import time
 from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -41,7 +42,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from cardroom.bus.memory import Handler
+from cardroom.bus.memory import Handler, RawHandler
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,9 @@ class RedisBus:
         self.client = client
         self.where = where
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
+        self._raw_handlers: dict[str, list[RawHandler]] = defaultdict(list)
+        self._channels: set[str] = set()
+        """Every channel subscribed to (only ever added)."""
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._backlog: deque[tuple[float, str, bytes]] = deque()
@@ -248,6 +252,15 @@ class RedisBus:
         """Call ``handler`` for every notice on ``channel`` from any process (the subscriber
         adds a new channel to its subscription within :data:`READ_WAIT` seconds)."""
         self._handlers[channel].append(handler)
+        self._listen_to(channel)
+
+    def subscribe_raw(self, channel: str, handler: RawHandler) -> None:
+        """Call ``handler`` with every notice on ``channel`` as its JSON, undecoded."""
+        self._raw_handlers[channel].append(handler)
+        self._listen_to(channel)
+
+    def _listen_to(self, channel: str) -> None:
+        self._channels.add(channel)
         if self._reader is None:
             self._reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -258,7 +271,7 @@ class RedisBus:
         while True:
             pubsub = self.client.pubsub()
             try:
-                channels = set(self._handlers)
+                channels = set(self._channels)
                 await pubsub.subscribe(*(PREFIX + c for c in channels))
                 self._subscribed = True
                 self._subscribed_again.set()
@@ -284,8 +297,8 @@ class RedisBus:
         heard = loop.time()
         pinged = False
         while True:
-            if len(self._handlers) > len(channels):  # channels are only ever added
-                new = self._handlers.keys() - channels
+            if len(self._channels) > len(channels):  # channels are only ever added
+                new = self._channels - channels
                 await pubsub.subscribe(*(PREFIX + c for c in new))
                 channels |= new
             message = await pubsub.get_message(timeout=READ_WAIT)
@@ -302,16 +315,27 @@ class RedisBus:
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         channel = message["channel"].decode().removeprefix(PREFIX)
+        data: bytes = message["data"]
+        for raw_handler in list(self._raw_handlers.get(channel, ())):
+            await self._call(channel, raw_handler, data)
+        handlers = list(self._handlers.get(channel, ()))
+        if not handlers:
+            return
         try:
-            notice = msgspec.json.decode(message["data"])
+            notice = msgspec.json.decode(data)
         except ValueError:
             log.warning("ignored a notice on %s that is not JSON", channel)
             return
-        for handler in list(self._handlers.get(channel, ())):
-            try:
-                await handler(notice)
-            except Exception:
-                log.exception("bus handler for %s failed", channel)
+        for handler in handlers:
+            await self._call(channel, handler, notice)
+
+    @staticmethod
+    async def _call(channel: str, handler: Callable[[Any], Awaitable[None]],
+                    notice: Any) -> None:
+        try:
+            await handler(notice)
+        except Exception:
+            log.exception("bus handler for %s failed", channel)
 
     # -- the end ----------------------------------------------------------------------------------
 

@@ -72,6 +72,32 @@ Verb = Callable[..., Awaitable[Any]]
 _encode = msgspec.json.Encoder().encode
 
 
+class _Notice(msgspec.Struct):
+    """A notice on a process's channel, its items left encoded until each is looked at."""
+
+    origin: str = msgspec.field(name="from")
+    items: list[msgspec.Raw] = msgspec.field(default_factory=list)
+
+
+class _Kind(msgspec.Struct):
+    """An item's kind alone (the rest of the item is skipped, not decoded)."""
+
+    kind: str
+
+
+class _Delivery(msgspec.Struct):
+    """A message for a connection here, as its owner encoded it."""
+
+    to: int
+    text: msgspec.Raw
+
+
+_decode_notice = msgspec.json.Decoder(_Notice).decode
+_decode_kind = msgspec.json.Decoder(_Kind).decode
+_decode_delivery = msgspec.json.Decoder(_Delivery).decode
+_decode_item = msgspec.json.Decoder(dict[str, Any]).decode
+
+
 def process_channel(origin: str) -> str:
     """The bus channel of one process."""
     return f"process:{origin}"
@@ -105,9 +131,12 @@ class Proxy:
         self.relay, self.origin, self.key = relay, origin, key
 
     def deliver(self, message: ServerMessage | Relayed) -> None:
-        """Send the message to the connection's process (see :class:`Listener`)."""
-        text = message.text if isinstance(message, Relayed) else _encode(message).decode()
-        self.relay.send(self.origin, {"kind": "deliver", "to": self.key, "text": text})
+        """Send the message to the connection's process (see :class:`Listener`), encoded
+        once: its JSON goes inside the notice as it is (not as a string to escape there and
+        unescape at the other end)."""
+        text = message.text.encode() if isinstance(message, Relayed) else _encode(message)
+        self.relay.send(self.origin, {"kind": "deliver", "to": self.key,
+                                      "text": msgspec.Raw(text)})
 
 
 class Relay:
@@ -153,7 +182,7 @@ class Relay:
         """What is done with tables held here that another process has taken (the room
         sets it: their followers move, and only their rows stay)."""
         if core.shared:
-            core.bus.subscribe(process_channel(core.origin), self._on_message)
+            core.bus.subscribe_raw(process_channel(core.origin), self._on_message)
             core.bus.subscribe(MOVES_CHANNEL, self._on_moved)
             followers.process_gone = self._process_gone
 
@@ -520,25 +549,37 @@ class Relay:
             self.core.spawn(self.core.bus.publish(process_channel(origin), {
                 "from": self.core.origin, "items": items}))
 
-    async def _on_message(self, notice: dict[str, Any]) -> None:
-        self._silent.pop(notice.get("from", ""), None)
-        for item in notice.get("items", ()):
-            kind = item.get("kind")
-            if kind == "deliver":
-                listener = self._by_key.get(item["to"])
+    async def _on_message(self, data: bytes) -> None:
+        """A notice on this process's channel: its items in order. A delivery's message is
+        handed on as its owner encoded it, never decoded here."""
+        try:
+            notice = _decode_notice(data)
+        except msgspec.ValidationError:
+            log.warning("ignored a notice on this process's channel that is not one")
+            return
+        self._silent.pop(notice.origin, None)
+        for raw in notice.items:
+            if _decode_kind(raw).kind == "deliver":
+                delivery = _decode_delivery(raw)
+                listener = self._by_key.get(delivery.to)
                 if listener is not None:
-                    listener.deliver(Relayed(item["text"]))
-            elif kind == "answer":
-                self._settle(item)
-            elif kind == "call":
-                self.core.spawn(self._answer(item))
-            elif kind == "unfollow":
-                proxy = self._proxies.get((item["from"], item["conn"]))
-                if proxy is not None:
-                    self.followers.unfollow(proxy, item["table_id"])
-            elif kind == "gone":
-                self._drop_proxy(item["from"], item["conn"])
-            elif kind == "left":
-                self._owner_unknown(self._by_key.get(item["to"]), {item["table_id"]})
-            elif kind in self._kinds:
-                self._kinds[kind](item)
+                    listener.deliver(Relayed(bytes(delivery.text).decode()))
+            else:
+                self._handle_item(_decode_item(raw))
+
+    def _handle_item(self, item: dict[str, Any]) -> None:
+        kind = item.get("kind")
+        if kind == "answer":
+            self._settle(item)
+        elif kind == "call":
+            self.core.spawn(self._answer(item))
+        elif kind == "unfollow":
+            proxy = self._proxies.get((item["from"], item["conn"]))
+            if proxy is not None:
+                self.followers.unfollow(proxy, item["table_id"])
+        elif kind == "gone":
+            self._drop_proxy(item["from"], item["conn"])
+        elif kind == "left":
+            self._owner_unknown(self._by_key.get(item["to"]), {item["table_id"]})
+        elif isinstance(kind, str) and kind in self._kinds:
+            self._kinds[kind](item)
