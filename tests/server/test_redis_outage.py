@@ -228,10 +228,11 @@ async def test_the_bus_starts_without_redis_and_joins_when_it_comes(
             await other.close()
 
 
-async def test_a_raw_subscriber_gets_encoded_json_as_it_was_sent_and_joins_are_counted(
+async def test_raw_subscribers_unheard_notices_and_joins(
         private_redis: ManagedRedis) -> None:
     """A view relayed from a table's owner travels as JSON inside the notice, not as an
-    escaped string: the raw subscriber gets those bytes as sent, a decoding one the value.
+    escaped string: the raw subscriber gets those bytes as sent, a decoding one the value;
+    a notice nobody received is told to the sender's ``on_unheard``.
     Each time a bus joins Redis again its ``joins`` grows (its owner asks again for what it
     may have missed)."""
     await start(private_redis)
@@ -256,6 +257,13 @@ async def test_a_raw_subscriber_gets_encoded_json_as_it_was_sent_and_joins_are_c
         await eventually(lambda: raw and decoded, "the notice")
         assert raw == [b'{"items":[{"text":' + view + b'}]}']
         assert decoded == [{"items": [{"text": json.loads(view)}]}]
+        # A notice to a channel nobody listens on (a process gone) is told as unheard.
+        unheard: list[tuple[str, bytes]] = []
+        other.on_unheard(lambda channel, data: unheard.append((channel, data)))
+        await other.publish("process:gone", {"items": [{"kind": "call", "id": 7}]})
+        await other.publish("process:a", {"items": []})
+        await eventually(lambda: len(decoded) == 2, "the second notice")
+        assert unheard == [("process:gone", b'{"items":[{"kind":"call","id":7}]}')]
         private_redis.kill()
         await eventually(lambda: not bus.joined, "the bus noticed Redis is gone")
         await start(private_redis)

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from cardroom.bus.memory import Handler, RawHandler
+from cardroom.bus.memory import Handler, RawHandler, Unheard
 from cardroom.store.db import Store
 from cardroom.tables import relay as relay_module
 from cardroom.tables import replays
@@ -44,6 +44,7 @@ class LinkedBus:
         self.hub = hub
         self._joined = True
         self.joins = 1
+        self.unheard: list[Unheard] = []
 
     @property
     def joined(self) -> bool:
@@ -56,9 +57,16 @@ class LinkedBus:
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
         if not self.hub.lose and self not in self.hub.cut:
-            for bus, handler in list(self.hub.handlers.get(channel, ())):
-                if bus not in self.hub.cut:
-                    await handler(notice)
+            heard = [handler for bus, handler in list(self.hub.handlers.get(channel, ()))
+                     if bus not in self.hub.cut]
+            if not heard:
+                for unheard in self.unheard:
+                    unheard(channel, msgspec.json.encode(notice))
+            for handler in heard:
+                await handler(notice)
+
+    def on_unheard(self, handler: Unheard) -> None:
+        self.unheard.append(handler)
 
     def subscribe(self, channel: str, handler: Handler) -> None:
         self.hub.handlers.setdefault(channel, []).append((self, handler))
@@ -165,6 +173,22 @@ async def test_a_verb_sent_to_a_process_that_does_not_own_the_table_runs_at_its_
         await b.act(players[now], table_id, a.tables[table_id].game.legal_actions()[0].text)
     assert lost.value.code == "reconnecting"
     stored = await a.store.load_table(table_id)
+    assert [x.number for x in stored.actions] == [0]
+
+
+async def test_a_verb_sent_to_a_dead_owner_runs_at_the_next_one(rooms, monkeypatch) -> None:
+    """Nobody listens on a killed process's channel: a verb sent there was not received, so
+    it waits for the table's next owner and runs there, rather than being answered
+    ``reconnecting`` once the call times out."""
+    hub, a, b = rooms
+    monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 0.5)
+    table_id, players = await seat_four(a, b)
+    hub.cut.add(a.bus)  # A dies to the others
+    await a.core.cancel_tasks()
+    game = a.tables[table_id].game
+    result = await b.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    assert result["number"] == 0 and b.core.leases.owns(table_id)
+    stored = await b.store.load_table(table_id)
     assert [x.number for x in stored.actions] == [0]
 
 

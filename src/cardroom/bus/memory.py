@@ -17,6 +17,8 @@ import msgspec
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 RawHandler = Callable[[bytes], Awaitable[None]]
 """A handler given a notice as its JSON, undecoded (it decodes only what it needs)."""
+Unheard = Callable[[str, bytes], None]
+"""Told of a notice (its channel and JSON) published while nobody listened to its channel."""
 
 
 class Bus(Protocol):
@@ -33,6 +35,12 @@ class Bus(Protocol):
     def subscribe_raw(self, channel: str, handler: RawHandler) -> None:
         """Call ``handler`` with every notice published on ``channel`` as its JSON (a notice
         may carry JSON already encoded, :class:`msgspec.Raw`: it stays as it came)."""
+        ...
+
+    def on_unheard(self, handler: Unheard) -> None:
+        """Call ``handler`` with each notice that reached no subscriber (its channel and
+        JSON): a process's own channel nobody listens to any more is a process gone, and
+        what was sent there was not received."""
         ...
 
     async def close(self) -> None:
@@ -56,6 +64,7 @@ class InProcessBus:
 
     def __init__(self) -> None:
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
+        self._unheard: list[Unheard] = []
 
     @property
     def joined(self) -> bool:
@@ -69,7 +78,11 @@ class InProcessBus:
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
         """Call the channel's handlers now, in subscription order."""
-        for handler in list(self._handlers.get(channel, ())):
+        handlers = list(self._handlers.get(channel, ()))
+        if not handlers:
+            for unheard in self._unheard:
+                unheard(channel, msgspec.json.encode(notice))
+        for handler in handlers:
             await handler(notice)
 
     def subscribe(self, channel: str, handler: Handler) -> None:
@@ -83,6 +96,10 @@ class InProcessBus:
             await handler(msgspec.json.encode(notice))
 
         self._handlers[channel].append(encoded)
+
+    def on_unheard(self, handler: Unheard) -> None:
+        """Call ``handler`` with each channel published on that has no handler."""
+        self._unheard.append(handler)
 
     async def close(self) -> None:
         """Forget every handler."""

@@ -42,7 +42,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from cardroom.bus.memory import Handler, RawHandler
+from cardroom.bus.memory import Handler, RawHandler, Unheard
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,7 @@ class RedisBus:
         self._raw_handlers: dict[str, list[RawHandler]] = defaultdict(list)
         self._channels: set[str] = set()
         """Every channel subscribed to (only ever added)."""
+        self._unheard: list[Unheard] = []
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._backlog: deque[tuple[float, str, bytes]] = deque()
@@ -210,7 +211,7 @@ class RedisBus:
                     async with self.client.pipeline(transaction=False) as pipe:
                         for _, channel, text in batch:
                             pipe.publish(channel, text)
-                        await pipe.execute()
+                        receivers = await pipe.execute()
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:  # Redis away, in whatever form
@@ -227,8 +228,21 @@ class RedisBus:
                     if self._publish_failing:
                         self._publish_failing = False
                         self._changed()
+                    self._tell_unheard(batch, receivers)
                 finally:
                     self._sending = False
+
+    def on_unheard(self, handler: Unheard) -> None:
+        """Call ``handler`` with each notice Redis delivered to nobody, its channel and JSON
+        (Redis answers a PUBLISH with the number of subscribers that got it)."""
+        self._unheard.append(handler)
+
+    def _tell_unheard(self, batch: list[tuple[float, str, bytes]],
+                      receivers: list[Any]) -> None:
+        for (_, channel, text), count in zip(batch, receivers, strict=False):
+            if count == 0:
+                for unheard in self._unheard:
+                    unheard(channel.removeprefix(PREFIX), text)
 
     def _forget_stale(self) -> bool:
         """Drop the notices older than :data:`STALE_AFTER`; whether any are left to send."""

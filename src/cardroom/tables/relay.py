@@ -92,7 +92,14 @@ class _Delivery(msgspec.Struct):
     text: msgspec.Raw
 
 
+class _CallId(msgspec.Struct):
+    """A verb's call, by its id alone."""
+
+    id: int
+
+
 _decode_notice = msgspec.json.Decoder(_Notice).decode
+_decode_call_id = msgspec.json.Decoder(_CallId).decode
 _decode_kind = msgspec.json.Decoder(_Kind).decode
 _decode_delivery = msgspec.json.Decoder(_Delivery).decode
 _decode_item = msgspec.json.Decoder(dict[str, Any]).decode
@@ -101,6 +108,11 @@ _decode_item = msgspec.json.Decoder(dict[str, Any]).decode
 def process_channel(origin: str) -> str:
     """The bus channel of one process."""
     return f"process:{origin}"
+
+
+class Unreached(Exception):
+    """A verb sent to a process that nobody listened for (its process is gone): it was not
+    received, so it may be sent to the table's next owner."""
 
 
 def reconnecting() -> RoomError:
@@ -184,6 +196,7 @@ class Relay:
         if core.shared:
             core.bus.subscribe_raw(process_channel(core.origin), self._on_message)
             core.bus.subscribe(MOVES_CHANNEL, self._on_moved)
+            core.bus.on_unheard(self._unheard)
             followers.process_gone = self._process_gone
 
     def handle(self, verbs: dict[str, Verb]) -> None:
@@ -228,7 +241,7 @@ class Relay:
                 try:
                     return owner, await self._call(owner, verb, player, table_id, listener,
                                                    args)
-                except Moved:
+                except (Moved, Unreached):
                     self._owners.pop(table_id, None)
                 except RoomError as error:
                     if error.code != ErrorCode.RECONNECTING or verb not in REPEATABLE:
@@ -288,6 +301,25 @@ class Relay:
         finally:
             self._calls.pop(call_id, None)
 
+    def _unheard(self, channel: str, data: bytes) -> None:
+        """A notice sent to another process reached nobody: that process is gone (or, for
+        a moment, not subscribed again after Redis came back). Its tables' verbs wait to
+        hear from it or from their next owner, and the verbs this notice carried, never
+        received, go there at once rather than time out as ``reconnecting``."""
+        origin = channel.removeprefix("process:")
+        if origin == channel or origin == self.core.origin:
+            return
+        self._silent.setdefault(origin, time.monotonic())
+        try:
+            items = _decode_notice(data).items
+        except msgspec.ValidationError:
+            return
+        for raw in items:
+            if _decode_kind(raw).kind == "call":
+                waiting = self._calls.get(_decode_call_id(raw).id)
+                if waiting is not None and not waiting.done():
+                    waiting.set_exception(Unreached())
+
     async def _answer(self, call: dict[str, Any]) -> None:
         """Run a verb another process sent, if this process owns its table (a new table's
         verb, ``create``, runs wherever it was placed), and send the answer back."""
@@ -342,12 +374,15 @@ class Relay:
         if not self._heard(owner):
             owner = self.core.origin  # a process that did not answer lately: not there
         verb = self.verbs["create"]
-        if owner == self.core.origin:
-            table_id: str = await verb(player, "", None, **args)
-        else:
-            table_id = await self._call(owner, "create", player, "", None, args)
-            self._remember_owner(table_id, owner)
-        return table_id
+        if owner != self.core.origin:
+            try:
+                table_id: str = await self._call(owner, "create", player, "", None, args)
+            except Unreached:
+                pass  # that process is gone: the table is made here
+            else:
+                self._remember_owner(table_id, owner)
+                return table_id
+        return await verb(player, "", None, **args)
 
     # -- following tables -------------------------------------------------------------------------
 
