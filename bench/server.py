@@ -40,7 +40,8 @@ THIS = "this checkout"
 def measure(console: Console, folder: Path, tables: int, seconds: float, think: float,
             servers: int, database_url: str | None, redis_url: str | None,
             source: Path | None = None, target: int = 500,
-            profile_every: float = 0.0, analysis_every: float = 0.0) -> LoadRun:
+            profile_every: float = 0.0, analysis_every: float = 0.0,
+            relay_only: bool = False) -> LoadRun:
     """One load run against fresh servers (another checkout's, with ``source``)."""
     folder.mkdir(parents=True, exist_ok=True)
     # Every client comes from this machine's one address: lift the per-address limit on
@@ -53,7 +54,8 @@ def measure(console: Console, folder: Path, tables: int, seconds: float, think: 
         run = LoadRun(urls=[s.url for s in started], tables=tables, duration=seconds,
                       think=think, servers=started, database_url=started[0].database_url,
                       rules={"target": target, "lose_at": -target},
-                      profile_every=profile_every, analysis_every=analysis_every)
+                      profile_every=profile_every, analysis_every=analysis_every,
+                      relay_only=relay_only)
         asyncio.run(run_load(run, console))
     finally:
         for server in started:
@@ -116,6 +118,9 @@ def main(
     analysis_every: float = typer.Option(0.0, help="Each table asks for the analysis of its "
                                                    "last hand over every this many seconds "
                                                    "(0: never)."),
+    relay_only: bool = typer.Option(False, help="With --servers 2: the first owns every "
+                                                "table, every client is on the second, "
+                                                "which only relays; their CPU apart."),
 ) -> None:
     """Measure the server under load (and, with --vs, another checkout's beside it)."""
     console = Console()
@@ -131,7 +136,7 @@ def main(
                 run = measure(console, Path(folder) / f"{round_number}-{len(runs[name])}"
                               f"-{'other' if source else 'this'}", tables, seconds, think,
                               servers, database_url, redis_url, source, target,
-                              profile_every, analysis_every)
+                              profile_every, analysis_every, relay_only)
                 runs[name].append(key_figures(run))
                 report(console, run, f"{name}: {tables} tables, {seconds:.0f} s, round "
                                      f"{round_number + 1} ({machine})")

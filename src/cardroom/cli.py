@@ -863,6 +863,9 @@ def loadtest(
     seed: Annotated[int, typer.Option(help="Seed of the clients' choices.")] = 1,
     keep_logs: Annotated[Path | None, typer.Option(
         help="Copy the logs of the servers it started into this folder.")] = None,
+    relay_only: Annotated[bool, typer.Option(
+        help="With two servers it starts: the first owns every table, every client is on "
+             "the second, which only relays (their CPU per action apart).")] = False,
 ) -> None:
     """Drive N tables of bots behind WebSockets against the server and measure it.
 
@@ -887,6 +890,8 @@ def loadtest(
     if kill_every and url:
         raise _fail(console, "--kill-every kills only servers the load test started itself: "
                              "leave out --url")
+    if relay_only and (url or servers != 2):
+        raise _fail(console, "--relay-only takes --servers 2 that the load test starts")
     if stop_redis_every and (url or redis_url):
         raise _fail(console, "--stop-redis-every stops a Redis of the load test's own, for "
                              "servers it starts: leave out --url and --redis-url")
@@ -916,7 +921,8 @@ def loadtest(
                           stop_redis_for=stop_redis_for,
                           servers=started, server_pids=list(server_pid or []),
                           database_url=database_url or (started[0].database_url
-                                                        if started else None), seed=seed)
+                                                        if started else None), seed=seed,
+                          relay_only=relay_only)
             asyncio.run(run_load(run, console))
         finally:
             for server in started:

@@ -58,6 +58,26 @@ def test_two_servers_ride_out_redis_being_killed_and_restarted() -> None:
     assert int(_figure(output, "actions").split()[0].replace(",", "")) > 0
 
 
+def test_relay_only_puts_every_table_at_the_first_server_and_every_client_on_the_second(
+        ) -> None:
+    """The measure of what relaying costs: the second server owns nothing, and its CPU per
+    action is reported beside the owner's."""
+    with fresh_schema() as database_url:
+        result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--duration", "5",
+                                          "--pace", "full", "--servers", "2",
+                                          "--database-url", database_url,
+                                          "--redis-url", SHARED_REDIS_URL, "--relay-only"])
+    assert result.exit_code == 0, result.output
+    output = result.output
+    owned = re.findall(r"tables_owned (\d+)", output)
+    assert sorted(owned) == ["0", "2"], output
+    assert re.match(r"[\d.]+ ms, [\d.]+ ms \(\d+% of the owner's\)",
+                    _figure(output, "CPU per action: owner, relay"))
+    assert re.match(r"0 of [\d,]+$", _figure(output, "acknowledged actions missing"))
+    refused = CliRunner().invoke(app, ["loadtest", "--relay-only"])
+    assert refused.exit_code == 1 and "--relay-only" in refused.output
+
+
 def test_a_long_runs_memory_is_shown_at_evenly_spaced_minutes_ending_with_the_last() -> None:
     from cardroom.tools.loadtest import memory_trend
 

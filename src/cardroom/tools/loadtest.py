@@ -19,7 +19,9 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import random
+import signal
 import tempfile
 import time
 import urllib.error
@@ -47,6 +49,9 @@ from cardroom.tools.processes import (
 SEATS = 4
 HUMAN_THINK = 2.0
 """Mean seconds between two actions at a table at a human pace."""
+RELAY_ONLY_WAIT = 5.0
+"""Seconds given a drained server to hear the other's load (told every third of a six-second
+lease) before it places the first table, so that every table goes to the other."""
 STUCK_AFTER = 20.0
 """A playing table with no change for this long (past any restart) counts as stuck."""
 
@@ -133,7 +138,8 @@ class SeatPlayer:
             # Jittered back-off before every attempt, the first too: the players of a killed
             # server do not all knock on the survivor at the same moment.
             await asyncio.sleep(reconnect_delay(attempt, base=0.1, cap=2.0, rng=self.rng))
-            url = run.urls[(self.bench.number + self.seat + attempt + 1) % len(run.urls)]
+            urls = run.client_urls
+            url = urls[(self.bench.number + self.seat + attempt + 1) % len(urls)]
             attempt += 1
             try:
                 client = await self.connect(url)
@@ -346,7 +352,7 @@ class LoadTable:
     async def seat_everybody(self) -> None:
         """Connect, register, create and join (each seat on a server in turn); the server's
         bots take the seats left (``bot_seats``)."""
-        urls = self.run.urls
+        urls = self.run.client_urls
         for seat, player in enumerate(self.players):
             client = await player.connect(urls[(self.number + seat) % len(urls)])
             registered = await client.request("register", name=f"L{self.number}s{seat}")
@@ -439,6 +445,10 @@ class LoadRun:
     ready."""
     drop_rate: float = 0.0
     """Share of connections dropped each second."""
+    relay_only: bool = False
+    """Two servers, the second drained before the tables are made and every client
+    connected to it: the first owns every table, the second only relays (their CPU is
+    reported apart)."""
     kill_every: float | None = None
     redis: ManagedRedis | None = None
     """The load test's own Redis, when it is to be stopped now and then."""
@@ -469,7 +479,18 @@ class LoadRun:
     """What each server said about itself at the end of the load."""
     cpu_used: float | None = None
     """CPU seconds the servers used while the clients played (not measured across kills)."""
+    cpu_by_server: dict[str, float] = field(default_factory=dict)
+    """The same, each server's (servers this run started)."""
     verdict: Verdict = field(default_factory=Verdict)
+
+    @property
+    def client_urls(self) -> list[str]:
+        """The servers the clients connect to (with :attr:`relay_only`, the second alone)."""
+        return self.urls[1:2] if self.relay_only else self.urls
+
+    def cpu_of_each(self) -> dict[str, float]:
+        """CPU seconds used so far by each server this run started."""
+        return {s.url: cpu_seconds(s.pid) for s in self.servers if s.pid is not None}
 
     def server_cpu(self) -> float | None:
         """CPU seconds used so far by the servers this run knows the pids of (None: none)."""
@@ -505,6 +526,12 @@ class LoadRun:
     async def seat(self, on_progress: Callable[[int], None] | None = None) -> None:
         """Seat every table, twenty at a time."""
         self.memory_before = self.server_memory()
+        if self.relay_only:
+            relaying = self.servers[1].pid if len(self.servers) == 2 else None
+            if relaying is None:
+                raise ValueError("relay-only takes two servers this load test starts")
+            os.kill(relaying, signal.SIGUSR1)  # drained: it makes no table of its own
+            await asyncio.sleep(RELAY_ONLY_WAIT)
         self.benches = [LoadTable(self, n) for n in range(self.tables)]
         for start in range(0, self.tables, 20):
             await asyncio.gather(*(b.seat_everybody() for b in self.benches[start:start + 20]))
@@ -569,6 +596,7 @@ class LoadRun:
         try:
             self.started = time.perf_counter()
             cpu_before = self.server_cpu()
+            each_before = self.cpu_of_each()
             until = self.started + self.duration
             for bench in self.benches:
                 bench.progress = time.monotonic()
@@ -599,6 +627,8 @@ class LoadRun:
             cpu_after = self.server_cpu()
             if cpu_before is not None and cpu_after is not None and not self.kills:
                 self.cpu_used = cpu_after - cpu_before
+                self.cpu_by_server = {url: used - each_before.get(url, 0.0)
+                                      for url, used in self.cpu_of_each().items()}
             self.stuck_check_at = time.monotonic()
             self.stopping = True
             for helper in helpers:
@@ -766,6 +796,11 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         per_action = run.cpu_used * 1000 / run.stats.actions
         rows.append(("server CPU per action", f"{per_action:.2f} ms "
                      f"(≈ {1000 / per_action:,.0f} actions/s per busy core)"))
+        if run.relay_only and len(run.cpu_by_server) == 2:
+            owner, relay = (used * 1000 / run.stats.actions
+                            for used in run.cpu_by_server.values())
+            rows.append(("CPU per action: owner, relay", f"{owner:.2f} ms, "
+                         f"{relay:.2f} ms ({relay / owner:.0%} of the owner's)"))
     for url, answer in run.health.items():
         counts = {k: answer[k] for k in ("changes", "conflicts", "rows_noticed", "catch_ups",
                                          "tables_owned", "tables_taken_over", "verbs_relayed")
