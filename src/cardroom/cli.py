@@ -890,8 +890,9 @@ def loadtest(
     if kill_every and url:
         raise _fail(console, "--kill-every kills only servers the load test started itself: "
                              "leave out --url")
-    if relay_only and (url or servers != 2):
-        raise _fail(console, "--relay-only takes --servers 2 that the load test starts")
+    if relay_only and (url or servers != 2 or kill_every):
+        raise _fail(console, "--relay-only takes --servers 2 that the load test starts, and "
+                             "no --kill-every (a restarted server takes tables)")
     if stop_redis_every and (url or redis_url):
         raise _fail(console, "--stop-redis-every stops a Redis of the load test's own, for "
                              "servers it starts: leave out --url and --redis-url")

@@ -22,7 +22,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from cardroom.bus import redis as bus_module
-from cardroom.bus.redis import BACKLOG, PREFIX, RETRY_CAP, RedisBus, retry_delay
+from cardroom.bus.redis import BACKLOG, PREFIX, RETRY_CAP, Queued, RedisBus, retry_delay
 from cardroom.tools.client import Client, reconnect_delay
 from cardroom.tools.loadtest import http_base
 from cardroom.tools.processes import ManagedRedis, ask_health, free_port
@@ -272,6 +272,21 @@ async def test_raw_subscribers_unheard_notices_and_joins(
     finally:
         await bus.close()
         await other.close()
+
+
+def test_a_notice_sent_before_in_a_failed_batch_is_never_told_unheard() -> None:
+    """Redis may have delivered a notice of a batch that failed before answering: sent again
+    to nobody (its receiver had not subscribed again yet), it is not reported unheard, or
+    a call it carried would be sent on to another process and run twice."""
+    bus = RedisBus(aioredis.Redis())
+    told: list[str] = []
+    bus.on_unheard(lambda channel, data: told.append(channel))
+    bus._tell_unheard([Queued(0.0, PREFIX + "process:a", b"{}", tried=True),
+                       Queued(0.0, PREFIX + "process:b", b"{}"),
+                       Queued(0.0, PREFIX + "process:c", b"{}")], [0, 0, 1])
+    assert told == ["process:b"]
+    bus._requeue([Queued(0.0, PREFIX + "process:d", b"{}")])
+    assert [q.tried for q in bus._backlog] == [True]
 
 
 async def test_notices_older_than_the_sweep_are_not_sent_after_an_outage(

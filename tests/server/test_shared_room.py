@@ -6,6 +6,7 @@ missed a notice catches up from the action log."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from cardroom.bus.memory import Handler, RawHandler, Unheard
 from cardroom.store.db import Store
 from cardroom.tables import relay as relay_module
 from cardroom.tables import replays
+from cardroom.tables import rows as rows_module
 from cardroom.tables import sync as sync_module
 from cardroom.tables.core import TABLE_CHANNEL
 from cardroom.tables.model import Relayed
@@ -119,9 +121,9 @@ async def rooms(tmp_path: Path, monkeypatch) -> AsyncIterator[tuple[Hub, Room, R
         await room.store.close()
 
 
-async def seat_four(a: Room, b: Room) -> tuple[str, list[Player]]:
+async def seat_four(a: Room, b: Room, preset: str = "online") -> tuple[str, list[Player]]:
     players = [(await (a if n % 2 == 0 else b).register(f"P{n}"))[0] for n in range(4)]
-    table = await a.create_table(players[0], "online", {}, 0, None, "simple")
+    table = await a.create_table(players[0], preset, {}, 0, None, "simple")
     for n in range(1, 4):
         await (a if n % 2 == 0 else b).join(players[n], table.id, n)
     await settle(a, b, table.id)
@@ -190,6 +192,111 @@ async def test_a_verb_sent_to_a_dead_owner_runs_at_the_next_one(rooms, monkeypat
     assert result["number"] == 0 and b.core.leases.owns(table_id)
     stored = await b.store.load_table(table_id)
     assert [x.number for x in stored.actions] == [0]
+
+
+async def test_a_call_that_arrives_twice_is_run_once(rooms, monkeypatch) -> None:
+    """A batch of notices Redis may have delivered before it failed is sent again in full:
+    the owner takes each call once, so a chat line is not said twice."""
+    _hub, a, b = rooms
+    table_id, players = await seat_four(a, b)
+    publish = LinkedBus.publish
+
+    async def twice(bus: LinkedBus, channel: str, notice: dict[str, Any]) -> None:
+        await publish(bus, channel, notice)
+        if bus is b.bus and channel.startswith("process:"):
+            await publish(bus, channel, notice)
+
+    monkeypatch.setattr(LinkedBus, "publish", twice)
+    await b.say(Follower(), players[1], table_id, "1.2.3.4", "only once", None, None)
+    lines = await a.store.chat_lines(table_id, 10)
+    assert [line.text for line in lines] == ["only once"]
+
+
+async def test_a_row_that_comes_while_the_table_is_let_go_of_is_kept(rooms) -> None:
+    """A notice of the new owner's row, waiting for the table while this process lets it go,
+    leaves that row known here, not the row this process had."""
+    _hub, a, b = rooms
+    table_id, _players = await seat_four(a, b)
+    table = a.tables[table_id]
+    newer = copy.deepcopy(table.row())
+    newer["version"] = table.version + 1
+    newer["summary"]["bot_word"] = "the new owner's"
+    notice = {"table_id": table_id, "origin": b.core.origin, "version": table.version + 1,
+              "closed": False, "row": newer}
+    async with table.lock:  # a verb under way at the old owner
+        waiting = asyncio.ensure_future(a.sync.apply_notice(notice))
+        await asyncio.sleep(0.05)
+        a.core.leases.epochs.pop(table_id, None)  # meanwhile taken by B: let go of here
+        a.relay.let_go_of([table_id])
+    await waiting
+    assert table_id not in a.tables
+    assert a.rows.elsewhere[table_id]["summary"]["bot_word"] == "the new owner's"
+
+
+async def test_a_deal_everybody_passed_reaches_the_other_process_row(rooms) -> None:
+    """A deal thrown in (everybody passed) scores nothing yet ends a hand: the table is past
+    its first hand, which play-now elsewhere must know (no bot's seat to take over then)."""
+    _hub, a, b = rooms
+    table_id, players = await seat_four(a, b, "australian")  # everybody passed: a new deal
+    for _ in range(4):
+        game = a.tables[table_id].game
+        await a.act(players[game.to_act], table_id, "pass")
+    table = a.tables[table_id]
+    assert len(table.game.history) == 1
+    await settle(a, b, table_id)
+    assert version_at(b, table_id) == table.version
+
+
+async def test_rows_asked_for_again_and_unchanged_leave_the_lobby_alone(rooms,
+                                                                       monkeypatch) -> None:
+    """The minute's look for stale rows asks for every table in play (its row's version is
+    that of its last lobby change): an answer with a row as known changes nothing."""
+    _hub, a, b = rooms
+    table_id, players = await seat_four(a, b)
+    game = a.tables[table_id].game
+    await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    await settle(a, b, table_id)
+    changed: list[str] = []
+    b.core.on_lobby_change(changed.append)
+    monkeypatch.setattr(rows_module, "STALE_CHECK", 0.1)
+    asked = 0
+    ask = b.rows.ask
+
+    async def counted(table_ids: Any = None) -> None:
+        nonlocal asked
+        asked += 1
+        await ask(table_ids)
+
+    monkeypatch.setattr(b.rows, "ask", counted)
+    for _ in range(100):
+        if asked >= 2:
+            break
+        await asyncio.sleep(0.05)
+    assert asked >= 2 and changed == []
+
+
+async def test_every_follow_is_followed_again_after_time_off_the_bus(rooms,
+                                                                    monkeypatch) -> None:
+    """Back on the bus, every table followed elsewhere is followed again, a batch at a time:
+    the owner may have dropped this process's connections meanwhile."""
+    hub, a, b = rooms
+    monkeypatch.setattr(relay_module, "REFOLLOW_BATCH", 1)
+    table_id, players = await seat_four(a, b)
+    followers = [Follower(), Follower()]
+    for follower in followers:
+        await b.open(follower, None, table_id)
+    hub.lose, b.bus.joined = True, False
+    a.relay._process_gone(b.core.origin)  # B was silent past the presence timeout
+    hub.lose, b.bus.joined = False, True
+    await asyncio.sleep(3 * relay_module.RECHECK)
+    game = a.tables[table_id].game
+    await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    target = a.tables[table_id].version
+    for _ in range(100):
+        if all(f.latest["version"] == target for f in followers):
+            break
+        await asyncio.sleep(0.05)
+    assert [f.latest["version"] for f in followers] == [target, target]
 
 
 async def test_a_connection_follows_a_table_owned_elsewhere_through_its_owner(rooms) -> None:

@@ -32,7 +32,7 @@ import random
 import time
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
@@ -92,15 +92,34 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=user + host))
 
 
+class Queued(NamedTuple):
+    """A notice waiting to be sent."""
+
+    at: float
+    """When it was published (monotonic seconds)."""
+    channel: str
+    """Its Redis channel."""
+    text: bytes
+    """Its JSON."""
+    tried: bool = False
+    """Sent once already, in a batch that failed: it may have been delivered then, so it
+    is never reported as unheard."""
+
+
 class RedisBus:
     """Publishes notices to Redis channels; a reader task hands them to local handlers.
 
     Redis being away is a state of the bus, not an error of its callers (module docstring).
     """
 
-    def __init__(self, client: redis.Redis, where: str = "Redis") -> None:
-        """``where`` names Redis in the log (its address without a password)."""
+    def __init__(self, client: redis.Redis, where: str = "Redis",
+                 publisher: redis.Redis | None = None) -> None:
+        """``where`` names Redis in the log (its address without a password); ``publisher``
+        (default: ``client``) sends the notices: one that never sends a command twice by
+        itself, so that a notice Redis answers as delivered to nobody was never sent
+        before (:meth:`on_unheard`)."""
         self.client = client
+        self.publisher = publisher or client
         self.where = where
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._raw_handlers: dict[str, list[RawHandler]] = defaultdict(list)
@@ -109,8 +128,8 @@ class RedisBus:
         self._unheard: list[Unheard] = []
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
-        self._backlog: deque[tuple[float, str, bytes]] = deque()
-        """(when published, Redis channel, JSON text) of notices not sent yet, oldest first."""
+        self._backlog: deque[Queued] = deque()
+        """Notices not sent yet, oldest first."""
         self._queued = asyncio.Event()
         """Set when a notice joins the backlog: wakes the writer."""
         self._subscribed_again = asyncio.Event()
@@ -131,15 +150,17 @@ class RedisBus:
     async def connect(cls, url: str) -> RedisBus:
         """A bus on the Redis at ``url`` (``redis://host:port/db``), whether or not it answers
         now: if it does not, one warning says so and the bus joins when Redis comes back."""
-        client = redis.from_url(
-            url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT,
-            socket_keepalive=True,
-            # One immediate retry on a fresh connection (a pooled one may have died with a
-            # restarted Redis); longer waits are this bus's own back-off, not the client's.
-            retry=Retry(NoBackoff(), 1))
-        bus = cls(client, redacted(url))
+        def client(retries: int) -> redis.Redis:
+            return redis.from_url(
+                url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT,
+                socket_keepalive=True, retry=Retry(NoBackoff(), retries))
+
+        # The subscriber: one immediate retry on a fresh connection (a pooled one may have
+        # died with a restarted Redis); longer waits are this bus's own back-off. The
+        # publisher retries nothing itself: a failed batch goes back to the backlog, marked.
+        bus = cls(client(1), redacted(url), publisher=client(0))
         try:
-            await client.ping()
+            await bus.client.ping()
         except Exception as error:  # any failure means "not now"
             bus._changed(error)
         return bus
@@ -192,7 +213,8 @@ class RedisBus:
         if len(self._backlog) >= BACKLOG:
             self._backlog.popleft()
             self.dropped += 1
-        self._backlog.append((time.monotonic(), PREFIX + channel, msgspec.json.encode(notice)))
+        self._backlog.append(Queued(time.monotonic(), PREFIX + channel,
+                                    msgspec.json.encode(notice)))
         self._queued.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write())
@@ -201,6 +223,7 @@ class RedisBus:
         """Send the backlog whenever there is one; on failure put it back and wait (back-off,
         or until the subscriber gets through again)."""
         attempt = 0
+        again_at_once = True
         while True:
             await self._queued.wait()
             self._queued.clear()
@@ -208,14 +231,17 @@ class RedisBus:
                 batch = [self._backlog.popleft() for _ in range(min(BATCH, len(self._backlog)))]
                 self._sending = True
                 try:
-                    async with self.client.pipeline(transaction=False) as pipe:
-                        for _, channel, text in batch:
-                            pipe.publish(channel, text)
+                    async with self.publisher.pipeline(transaction=False) as pipe:
+                        for queued in batch:
+                            pipe.publish(queued.channel, queued.text)
                         receivers = await pipe.execute()
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:  # Redis away, in whatever form
                     self._requeue(batch)
+                    if again_at_once:  # a pooled connection may have died with a restarted
+                        again_at_once = False  # Redis: once more, on a fresh one, at once
+                        continue
                     self._publish_failing = True
                     self._changed(error)
                     self._subscribed_again.clear()
@@ -224,7 +250,7 @@ class RedisBus:
                                                retry_delay(attempt))
                     attempt += 1
                 else:
-                    attempt = 0
+                    attempt, again_at_once = 0, True
                     if self._publish_failing:
                         self._publish_failing = False
                         self._changed()
@@ -237,25 +263,32 @@ class RedisBus:
         (Redis answers a PUBLISH with the number of subscribers that got it)."""
         self._unheard.append(handler)
 
-    def _tell_unheard(self, batch: list[tuple[float, str, bytes]],
-                      receivers: list[Any]) -> None:
-        for (_, channel, text), count in zip(batch, receivers, strict=False):
-            if count == 0:
-                for unheard in self._unheard:
-                    unheard(channel.removeprefix(PREFIX), text)
+    def _tell_unheard(self, batch: list[Queued], receivers: list[Any]) -> None:
+        """The notices of a batch sent in full that nobody received (not those sent before
+        in a failed batch: Redis may have delivered them then); a failing handler is
+        logged, and the writer goes on."""
+        for queued, count in zip(batch, receivers, strict=True):
+            if count != 0 or queued.tried:
+                continue
+            for unheard in self._unheard:
+                try:
+                    unheard(queued.channel.removeprefix(PREFIX), queued.text)
+                except Exception:
+                    log.exception("a handler of an unheard notice failed")
 
     def _forget_stale(self) -> bool:
         """Drop the notices older than :data:`STALE_AFTER`; whether any are left to send."""
         too_old = time.monotonic() - STALE_AFTER
-        while self._backlog and self._backlog[0][0] < too_old:
+        while self._backlog and self._backlog[0].at < too_old:
             self._backlog.popleft()
             self.dropped += 1
         return bool(self._backlog)
 
-    def _requeue(self, batch: list[tuple[float, str, bytes]]) -> None:
+    def _requeue(self, batch: list[Queued]) -> None:
         """Put a batch that was not sent back in front, keeping the newest within the bound
-        (a batch sent in part is sent again in full: a repeated notice is harmless)."""
-        self._backlog.extendleft(reversed(batch))
+        (a batch sent in part is sent again in full: each notice's handler takes a repeat,
+        and a process's calls are answered once: :mod:`cardroom.tables.relay`)."""
+        self._backlog.extendleft(reversed([q._replace(tried=True) for q in batch]))
         while len(self._backlog) > BACKLOG:
             self._backlog.popleft()
             self.dropped += 1
@@ -365,8 +398,11 @@ class RedisBus:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._writer = self._reader = None
-        with contextlib.suppress(Exception):
-            await self.client.aclose()
+        clients = [self.client] if self.publisher is self.client else [self.client,
+                                                                       self.publisher]
+        for client in clients:
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
     async def _drained(self) -> None:
         while (self._backlog or self._sending) and not self._publish_failing:

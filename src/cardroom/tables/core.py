@@ -219,6 +219,7 @@ class Core:
             return {}
         if game.to_act != seat:
             raise RoomError(ErrorCode.NOT_YOUR_TURN, "It is not your turn.")
+        hands = len(game.history)
         try:
             events = game.apply(action, seat=seat)
         except IllegalAction as error:
@@ -251,7 +252,7 @@ class Core:
             if change.players is not None and change.players.rated:
                 self.spawn(self.rater.rate(table.id, table.match_number))
         self.metrics.actions.inc()
-        await self.announce(table, lobby=game.is_over or any(
+        await self.announce(table, lobby=game.is_over or len(game.history) != hands or any(
             e["type"] in SCORE_EVENTS for e in events))
         return {"version": table.version, "action": text, "match": table.match_number,
                 "number": number}

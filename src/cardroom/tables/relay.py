@@ -86,7 +86,9 @@ class _Kind(msgspec.Struct):
 
 
 class _Delivery(msgspec.Struct):
-    """A message for a connection here, as its owner encoded it."""
+    """A message for a connection here, as its owner encoded it (a ``view`` item: its
+    ``text`` is the message's JSON itself; processes of the release before sent
+    ``deliver`` items, the JSON as a string)."""
 
     to: int
     text: msgspec.Raw
@@ -147,7 +149,7 @@ class Proxy:
         once: its JSON goes inside the notice as it is (not as a string to escape there and
         unescape at the other end)."""
         text = message.text.encode() if isinstance(message, Relayed) else _encode(message)
-        self.relay.send(self.origin, {"kind": "deliver", "to": self.key,
+        self.relay.send(self.origin, {"kind": "view", "to": self.key,
                                       "text": msgspec.Raw(text)})
 
 
@@ -182,6 +184,10 @@ class Relay:
         """Handlers of the other kinds of item a process may be sent (:meth:`on`)."""
         self._locating: dict[str, asyncio.Future[str | None]] = {}
         """Lookups of tables' owners in the store under way."""
+        self._answered: dict[tuple[str, int], float] = {}
+        """Calls from other processes taken here (by their process and id), until their
+        deadline: a notice sent again (its first sending may have arrived) is not run
+        twice."""
         self._silent: dict[str, float] = {}
         """Processes that did not answer a verb in time (since when), until they are heard
         from again."""
@@ -326,8 +332,9 @@ class Relay:
         origin, table_id = call["from"], call["table_id"]
         answer: dict[str, Any] = {"kind": "answer", "id": call["id"]}
         verb = self.verbs.get(call["verb"])
-        if time.time() > float(call.get("until", 0.0)):
-            return  # held up on the way (the bus was away): its sender gave up on it
+        until, now = float(call.get("until", 0.0)), time.time()
+        if now > until or self._taken_before((origin, call["id"]), until, now):
+            return  # held up on the way (its sender gave up on it), or a second copy
         if verb is None:
             answer["error"] = [ErrorCode.INTERNAL, "This server does not know that request.",
                                None]
@@ -351,6 +358,20 @@ class Relay:
                 answer["error"] = [ErrorCode.INTERNAL, "Something went wrong on our side; "
                                    "the request changed nothing.", None]
         self.send(origin, answer)
+
+    def _taken_before(self, key: tuple[str, int], until: float, now: float) -> bool:
+        """Whether this call was taken here already; it is remembered until ``until`` from
+        now on (those whose deadline passed are forgotten, oldest first)."""
+        answered = self._answered
+        while answered:
+            oldest = next(iter(answered))
+            if answered[oldest] >= now:
+                break
+            del answered[oldest]
+        if key in answered:
+            return True
+        answered[key] = until
+        return False
 
     def _settle(self, answer: dict[str, Any]) -> None:
         """The answer to a verb this process sent."""
@@ -465,6 +486,7 @@ class Relay:
     def _process_gone(self, origin: str) -> None:
         """Another process was taken for dead: its connections no longer follow anything,
         and the tables followed there are followed wherever they go next."""
+        self._silent.pop(origin, None)  # (a process gone is not remembered for ever)
         for gone_origin, key in [k for k in self._proxies if k[0] == origin]:
             self._drop_proxy(gone_origin, key)
         for listener, follows in self._remote.items():
@@ -549,17 +571,17 @@ class Relay:
         joins = bus.joins
         while True:
             await asyncio.sleep(RECHECK)
-            back = bus.joined and bus.joins != joins
-            if back:
+            if bus.joined and bus.joins != joins:
                 joins = bus.joins
                 if self.rejoined is not None:
                     self.core.spawn(self.rejoined())
+                for follows in self._remote.values():
+                    for held in follows.values():
+                        held.owner = None  # what it was sent meanwhile was lost
             due = [(listener, table_id, held) for listener, follows in self._remote.items()
                    for table_id, held in follows.items()
-                   if back or held.owner is None or not self._heard(held.owner)]
+                   if held.owner is None or not self._heard(held.owner)]
             for listener, table_id, held in due[:REFOLLOW_BATCH]:
-                if back:
-                    held.owner = None  # what it was sent meanwhile was lost
                 self.core.spawn(self._follow_again(listener, table_id, held))
 
     # -- the process channel ----------------------------------------------------------------------
@@ -594,7 +616,7 @@ class Relay:
             return
         self._silent.pop(notice.origin, None)
         for raw in notice.items:
-            if _decode_kind(raw).kind == "deliver":
+            if _decode_kind(raw).kind == "view":
                 delivery = _decode_delivery(raw)
                 listener = self._by_key.get(delivery.to)
                 if listener is not None:
@@ -604,7 +626,11 @@ class Relay:
 
     def _handle_item(self, item: dict[str, Any]) -> None:
         kind = item.get("kind")
-        if kind == "answer":
+        if kind == "deliver":  # a view as a string: from a process of the release before
+            listener = self._by_key.get(item["to"])
+            if listener is not None:
+                listener.deliver(Relayed(item["text"]))
+        elif kind == "answer":
             self._settle(item)
         elif kind == "call":
             self.core.spawn(self._answer(item))

@@ -156,7 +156,8 @@ class TableRows:
             table_id = row["summary"]["table_id"]
             known = self.elsewhere.get(table_id)
             if table_id in self.core.tables or (known is not None
-                                                and known["version"] > row["version"]):
-                continue
+                                                and known["version"] >= row["version"]):
+                continue  # held here, or known as it is (the stale check asks for every
+                # table in play: its row's version is behind the database's between changes)
             self.elsewhere[table_id] = row
             self.core.lobby_changed(table_id)

@@ -204,7 +204,7 @@ class Sync:
     async def apply_notice(self, notice: dict[str, Any]) -> None:
         """Another process's change of a table's lobby row: the row is kept when the table
         is held elsewhere; a table held here that another process changed (it changed
-        hands) is read again from the database."""
+        hands) is read again from the database, and its row kept once it is let go of."""
         core = self.core
         table_id = notice["table_id"]
         table = core.tables.get(table_id)
@@ -215,8 +215,11 @@ class Sync:
             if notice.get("closed"):
                 core.forget(table)
                 core.notify(table_id, lobby=True)
-            elif notice.get("version", 0) > table.version:
+                return
+            if core.tables.get(table_id) is table and notice.get("version", 0) > table.version:
                 await self.catch_up(table)
+        if core.tables.get(table_id) is not table:
+            self.elsewhere(notice)  # let go of meanwhile: the new owner's row is kept
 
     async def sweep(self) -> None:
         """Catch up every table held here whose version in the database differs from ours,
