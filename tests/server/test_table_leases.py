@@ -386,3 +386,82 @@ async def test_a_challenge_table_left_is_taken_where_its_player_comes_back_and_c
             with contextlib.suppress(Exception):
                 await room.stop()
             await room.store.close()
+
+
+# -- placement and hand-overs from moment-old loads ------------------------------------------------
+
+
+def _leases(origin: str, store: Any = None) -> leases_module.Leases:
+    """A shared room's leases on their own (no bus, no renewal loop)."""
+    return leases_module.Leases(store, None, origin, shared=True, seconds=6.0)  # type: ignore[arg-type]
+
+
+def test_a_burst_of_new_tables_placed_on_moment_old_loads_spreads_over_the_processes() -> None:
+    """Four processes each place 100 new tables while their loads are told now and then (one
+    process's count every 40 tables, in turn): each knows its own count, and of the others
+    their last told count and what it placed there since. The tables end spread about
+    evenly, not piled on whichever process was last told to own few."""
+    processes = [_leases(name) for name in "ABCD"]
+    for seed, leases in enumerate(processes):
+        leases.random.seed(seed)
+        leases.peers = {other.origin: leases_module.Peer(time.monotonic(), 0, False)
+                        for other in processes if other is not leases}
+    for number in range(400):
+        if number % 40 == 0:  # a load told
+            told = processes[number // 40 % 4]
+            for leases in processes:
+                if leases is not told:
+                    leases.peers[told.origin] = leases_module.Peer(
+                        time.monotonic(), len(told.epochs), False)
+        placed_at = processes[number % 4].place()
+        chosen = next(leases for leases in processes if leases.origin == placed_at)
+        chosen.epochs[f"t{number}"] = 1  # made there, owned from the start
+    counts = sorted(len(leases.epochs) for leases in processes)
+    assert counts[-1] - counts[0] <= 15, counts  # a fair share is 100
+
+
+async def test_a_process_hands_tables_over_only_when_the_store_counts_it_well_over_twice(
+        store: Store) -> None:
+    """Loads heard a moment ago say B owns nothing while the store says it owns as many as
+    A: A hands nothing over. Once the store agrees that A owns them all, A hands the excess
+    over at its second look, not its first."""
+    for number in range(16):
+        await store.add_table(NewTable(
+            id=f"n{number}", game="500", rules={}, seats=4, bot="simple", turn_seconds=None,
+            hints=False, creator_id=None, created_at=0.0))
+    now = time.time()
+    mine = await store.leases.take("A", now, now + 60, [f"n{n}" for n in range(8)])
+    theirs = await store.leases.take("B", now, now + 60, [f"n{n}" for n in range(8, 16)])
+    a = _leases("A", store.leases)
+    a.epochs.update(mine)
+    a.peers = {"B": leases_module.Peer(time.monotonic(), 0, False)}  # a moment-old load
+    for _ in range(3):
+        await a._renew_and_take()
+        a.peers["B"] = leases_module.Peer(time.monotonic(), 0, False)
+    assert len(a.epochs) == 8
+    await store.leases.release("B", theirs, hand_over=True)  # B's tables come to A
+    a.epochs.update(await store.leases.take("A", now, now + 60, list(theirs)))
+    await a._renew_and_take()
+    assert len(a.epochs) == 16  # once is not enough
+    await a._renew_and_take()
+    assert len(a.epochs) == 9  # twice in a row: over its share (of 16 and t0, still free)
+
+
+async def test_a_table_being_made_is_not_lost_by_a_renewal_before_its_row_is_written(
+        rooms) -> None:
+    _, a, _ = rooms
+    leases = a.core.leases
+    with leases.new_lease("made-now") as (owner, until):
+        assert owner == a.core.origin and until > time.time()
+        lost, _ = await leases.renew()  # its row is not in the store yet
+        assert "made-now" not in lost and leases.owns("made-now")
+    with contextlib.suppress(RuntimeError), leases.new_lease("never-made"):
+        raise RuntimeError("the row could not be written")
+    assert not leases.owns("never-made")
+
+
+async def test_the_store_counts_the_live_leases_of_each_process(store: Store) -> None:
+    await store.leases.take("A", now=10.0, until=20.0, table_ids=["t0"])
+    await store.leases.take("B", now=10.0, until=30.0, table_ids=["c0"])
+    assert await store.leases.owned(now=15.0) == {"A": 1, "B": 1}
+    assert await store.leases.owned(now=25.0) == {"B": 1}  # A's lease ended

@@ -101,6 +101,15 @@ class LeaseStore:
         return {table_id: float(challenge.get("ends_at", 0.0)) for table_id, challenge in rows
                 if isinstance(challenge, dict)}
 
+    async def owned(self, now: float) -> dict[str, int]:
+        """How many open tables each process holds a lease on at ``now``, by its name."""
+        statement = (select(TABLES.c.owner, func.count())
+                     .where(TABLES.c.closed.is_(False), TABLES.c.owner.is_not(None),
+                            TABLES.c.lease_until >= now)
+                     .group_by(TABLES.c.owner))
+        async with self._engine.connect() as connection:
+            return {owner: int(count) for owner, count in await connection.execute(statement)}
+
     async def free(self, now: float) -> int:
         """How many open tables :meth:`take` (with no ids) would find free now."""
         async with self._engine.connect() as connection:

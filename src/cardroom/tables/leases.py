@@ -8,12 +8,15 @@ Every few seconds a process renews its leases and takes the tables whose lease h
 owner died or was cut off): failover from the stored record. A polite shutdown hands its
 tables over, so the others take them at their next look.
 
-Each process tells the others how many tables it owns at every renewal (the bus's
-:data:`LOAD_CHANNEL`); a new table is made at the live process that owns the fewest
-(:meth:`Leases.place`, :mod:`cardroom.tables.relay`), which owns it from the start. A
-process takes only its fair share of the tables a dead one leaves (:meth:`Leases.share`),
-and one that owns well over its share hands the rest over a few at a time, so that a
-restarted process gets tables back. A draining
+Each process tells the others how many tables it owns at every renewal, and within
+:data:`LOAD_EVERY` of a change (the bus's :data:`LOAD_CHANNEL`); a new table is made at the
+less loaded of two live processes drawn at random (:meth:`Leases.place`,
+:mod:`cardroom.tables.relay`), which owns it from the start: the loads heard are a moment
+old, and were every process to pick the one least loaded of all, a burst of new tables
+would all go to the same one. A process takes only its fair share of the tables a dead one
+leaves (:meth:`Leases.share`), and one that owns well over its share, by the store's count
+at two looks in a row, hands the rest over a few at a time, so that a restarted process gets
+tables back while a burst of new tables placed on a moment-old count moves none. A draining
 process takes no table and hands its own over a few at a time (:meth:`Leases.drain`): it can
 then be stopped or restarted with every table playing on elsewhere.
 
@@ -25,8 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from cardroom.bus import Bus
@@ -44,6 +49,13 @@ few at a time."""
 SLACK = 0.25
 """How far over its fair share a process may own tables before it hands some over (a share
 and a quarter, and two tables at least): enough that a table is not passed back and forth."""
+LOAD_EVERY = 0.5
+"""Seconds between two loads told while a process's table count changes (besides the one at
+every renewal): the others place new tables by counts at most this old in a burst."""
+PLACEMENT_CHOICES = 2
+"""Live processes drawn at random for each new table, the less loaded one taking it (the
+"power of two choices": nearly as even as the least loaded of all, without every process
+sending a burst to the same one)."""
 
 
 class Peer(NamedTuple):
@@ -80,8 +92,16 @@ class Leases:
         """Taking no table, handing its own over (:meth:`drain`)."""
         self.peers: dict[str, Peer] = {}
         """The other live processes' loads, by name."""
+        self.random = random.Random()
+        """Draws the processes a new table may go to."""
         self._gained: Gained | None = None
         self._lost: Lost | None = None
+        self._unwritten: set[str] = set()
+        """Tables made here whose row is still being written: not in a renewal's answer."""
+        self._over_before = False
+        """Over a fair share at the last look too."""
+        self._told = 0
+        """The table count last told to the others."""
 
     def owns(self, table_id: str) -> bool:
         """This process drives the table: alone it drives every one."""
@@ -92,13 +112,24 @@ class Leases:
         its owner)."""
         return self.epochs.get(table_id) if self.shared else None
 
-    def lease_new(self, table_id: str) -> tuple[str | None, float]:
+    @contextmanager
+    def new_lease(self, table_id: str) -> Iterator[tuple[str | None, float]]:
         """The owner and lease end a table made here is stored with (shared: this process,
-        at epoch 1, from the start; alone: nobody, as every table)."""
+        at epoch 1, from the start; alone: nobody, as every table), while its row is written
+        inside the block. Until the row is there a renewal does not find it, and must not
+        count it lost; if the block fails, the lease is forgotten."""
         if not self.shared:
-            return None, 0.0
+            yield None, 0.0
+            return
         self.epochs[table_id] = 1
-        return self.origin, time.time() + self.seconds
+        self._unwritten.add(table_id)
+        try:
+            yield self.origin, time.time() + self.seconds
+        except BaseException:
+            self.epochs.pop(table_id, None)
+            raise
+        finally:
+            self._unwritten.discard(table_id)
 
     async def take(self, table_ids: Collection[str] | None = None,
                    limit: int | None = None) -> list[str]:
@@ -115,7 +146,9 @@ class Leases:
     async def renew(self) -> tuple[list[str], list[str]]:
         """Extend this process's leases; the tables lost (another process took them, or
         they closed) and those found ours that we did not know of."""
-        before = dict(self.epochs)  # a table made while renewing is not in its answer
+        # A table made while renewing, or whose row is still being written, is not in its
+        # answer.
+        before = {t: epoch for t, epoch in self.epochs.items() if t not in self._unwritten}
         held = await self.store.renew(self.origin, time.time() + self.seconds)
         lost = [t for t, epoch in before.items()
                 if held.get(t) != epoch and self.epochs.get(t) == epoch]
@@ -193,22 +226,27 @@ class Leases:
         return loads
 
     def place(self) -> str:
-        """The process a new table goes to: the live one owning the fewest tables, not
-        draining (this one when it ties, or when it is alone). Another one is counted as
-        owning one more from now on, so that the next new table may go elsewhere."""
+        """The process a new table goes to: of :data:`PLACEMENT_CHOICES` live processes not
+        draining, drawn at random, the one owning the fewest tables (this one when it ties,
+        or when it is alone). Another one is counted as owning one more from now on, so
+        that the next new table may go elsewhere."""
         loads = self._loads() or {self.origin: len(self.epochs)}
-        chosen = min(loads, key=lambda origin: (loads[origin], origin != self.origin))
+        drawn = self.random.sample(sorted(loads), min(PLACEMENT_CHOICES, len(loads)))
+        chosen = min(drawn, key=lambda origin: (loads[origin], origin != self.origin))
         if chosen != self.origin:
             peer = self.peers[chosen]
             self.peers[chosen] = peer._replace(owned=peer.owned + 1)
         return chosen
 
-    def share(self, free: int) -> int:
+    def share(self, free: int, owned: dict[str, int] | None = None) -> int:
         """How many more tables this process should own, were ``free`` tables shared out
-        so that every live process owns about as many (negative: that many too many)."""
+        so that every live process owns about as many (negative: that many too many). By
+        the loads heard, or by ``owned``, the store's count for each process."""
         loads = self._loads()
         if self.origin not in loads:
             return -len(self.epochs)
+        if owned is not None:
+            loads = {origin: owned.get(origin, 0) for origin in loads}
         fair = -(-(sum(loads.values()) + free) // len(loads))  # rounded up
         return fair - len(self.epochs)
 
@@ -233,20 +271,53 @@ class Leases:
 
     async def keep(self) -> None:
         """Every third of a lease: renew ours, take the tables whose lease ended (or hand
-        some over, draining), and tell the others our load. Runs until cancelled; a failing
-        store is logged and tried again next time."""
+        some over, draining), and tell the others our load; between those, tell it every
+        :data:`LOAD_EVERY` seconds while it changes. Runs until cancelled; a failing store
+        is logged and tried again next time."""
+        loop = asyncio.get_running_loop()
+        next_look = loop.time() + self.seconds / 3
         while True:
-            await asyncio.sleep(self.seconds / 3)
+            await asyncio.sleep(min(LOAD_EVERY, max(0.0, next_look - loop.time())))
             try:
-                await self._renew_and_take()
-                await self.bus.publish(LOAD_CHANNEL, {"origin": self.origin,
-                                                      "owned": len(self.epochs),
-                                                      "draining": self.draining})
+                if loop.time() >= next_look:
+                    next_look = loop.time() + self.seconds / 3
+                    await self._renew_and_take()
+                elif len(self.epochs) == self._told:
+                    continue
+                await self._tell_load()
             except Exception:
                 log.exception("keeping the table leases")
 
+    async def _tell_load(self) -> None:
+        self._told = len(self.epochs)
+        await self.bus.publish(LOAD_CHANNEL, {"origin": self.origin, "owned": self._told,
+                                              "draining": self.draining})
+
+    def _too_many(self, share: int) -> int:
+        """The tables owned over a fair ``share`` (:meth:`share`) when well over it (a
+        share and :data:`SLACK`, two tables at least), else 0."""
+        return -share if -share > max(2, SLACK * (len(self.epochs) + share)) else 0
+
+    async def _excess(self, share: int, free: int) -> int:
+        """How many tables this process owns well over its fair share (0: not well over),
+        by the loads heard (``share``) and then by the store's own count, at this look and
+        the one before: the loads heard lag a burst of new tables, and a table handed over
+        makes its players follow it elsewhere."""
+        excess = 0
+        if self._too_many(share):
+            excess = self._too_many(self.share(free, await self.store.owned(time.time())))
+        confirmed = excess if self._over_before else 0
+        self._over_before = excess > 0
+        return confirmed
+
     async def _renew_and_take(self) -> None:
+        started = time.monotonic()
         gone, found = await self.renew()
+        if (late := time.monotonic() - started) > self.seconds / 3:
+            log.warning("renewing the leases took %.1f s (a lease lasts %g s)", late,
+                        self.seconds)
+        if gone:
+            log.info("lost %d tables to other processes", len(gone))
         if gone and self._lost is not None:
             self._lost(gone)
         if self.draining:
@@ -256,9 +327,15 @@ class Leases:
         share = self.share(free)
         taken: list[str] = []
         if free and share > 0:
+            self._over_before = False
             taken = await self.take(limit=share)
             self.taken_over += len(taken)
-        elif -share > max(2, SLACK * (len(self.epochs) + share)):
-            await self._hand_some_over(-share)  # well over a fair share: the rest go
+            if taken:
+                log.info("took %d of %d free tables (owning %d, loads %s)", len(taken), free,
+                         len(self.epochs), self._loads())
+        elif excess := await self._excess(share, free):
+            log.info("over a fair share by %d: handing some over (loads %s)", excess,
+                     self._loads())
+            await self._hand_some_over(excess)  # well over a fair share: the rest go
         if (taken or found) and self._gained is not None:
             await self._gained(taken + found)

@@ -386,13 +386,13 @@ class Room:
                       seats=[Seat() for _ in range(seats)], updated_at=now,
                       game_name=spec.name, hints=hints, settings=settings, rated=rated,
                       ratings=self.core.rater, challenge=challenge)
-        owner, lease_until = self.core.leases.lease_new(table.id)  # made where placed
-        await self.core.store.add_table(NewTable(
-            id=table.id, game=spec.name, rules=rules.to_dict(), seats=seats, bot=bot,
-            turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
-            version=table.version, settings=settings, rated=rated,
-            challenge=None if challenge is None else challenge.to_dict(), owner=owner,
-            lease_until=lease_until))
+        with self.core.leases.new_lease(table.id) as (owner, lease_until):  # made where placed
+            await self.core.store.add_table(NewTable(
+                id=table.id, game=spec.name, rules=rules.to_dict(), seats=seats, bot=bot,
+                turn_seconds=turn_seconds, hints=hints, creator_id=player.id, created_at=now,
+                version=table.version, settings=settings, rated=rated,
+                challenge=None if challenge is None else challenge.to_dict(), owner=owner,
+                lease_until=lease_until))
         self.tables[table.id] = table
         if challenge is None:  # (where it is owned: it may have been handed over already)
             await self.join(player, table.id, seat, settings.invite)
