@@ -847,6 +847,9 @@ def loadtest(
     bot_seats: Annotated[int, typer.Option(
         help="Seats of each table the server's own bots play (0 to 3; the table's owner "
              "runs them, so a killed owner's bots wait for its lease to end).")] = 0,
+    server_bot: Annotated[str, typer.Option(
+        help="The bot the servers play their seats with (--bot-seats): search is the room's "
+             "default, thinking in the bot workers.")] = "simple",
     chat_every: Annotated[float, typer.Option(
         help="Say a quick phrase at each table every this many seconds on average (0: no "
              "chat).")] = 0.0,
@@ -883,8 +886,9 @@ def loadtest(
     console = _console()
     if pace not in ("human", "full"):
         raise _fail(console, "--pace is human or full")
-    if bot not in BOT_NAMES:
-        raise _fail(console, f"unknown bot {bot!r}; choose one of: {', '.join(BOT_NAMES)}")
+    for name in (bot, server_bot):
+        if name not in BOT_NAMES:
+            raise _fail(console, f"unknown bot {name!r}; choose one of: {', '.join(BOT_NAMES)}")
     if not 0 <= bot_seats < 4:
         raise _fail(console, "--bot-seats is 0 to 3: one seat at least is a client's")
     if kill_every and url:
@@ -915,7 +919,8 @@ def loadtest(
                     raise _fail(console, str(error)) from None
             run = LoadRun(urls=list(url) if url else [s.url for s in started], tables=tables,
                           duration=duration, think=HUMAN_THINK if pace == "human" else 0.0,
-                          bot=bot, bot_seats=bot_seats, chat_every=chat_every,
+                          bot=bot, bot_seats=bot_seats, server_bot=server_bot,
+                          chat_every=chat_every,
                           drop_rate=drop_rate,
                           kill_every=kill_every,
                           redis=own_redis, stop_redis_every=stop_redis_every,

@@ -15,8 +15,16 @@ from tests.server.pg import fresh_schema
 
 
 def _figure(output: str, name: str) -> str:
-    line = next(line for line in output.splitlines() if name in line)
-    return line.split("│")[2].strip()
+    """The value of the report's first row naming ``name``, its wrapped lines joined."""
+    lines = output.splitlines()
+    first = next(index for index, line in enumerate(lines) if name in line)
+    value = [lines[first].split("│")[2].strip()]
+    for line in lines[first + 1:]:
+        cells = line.split("│")
+        if len(cells) < 4 or cells[1].strip():
+            break
+        value.append(cells[2].strip())
+    return " ".join(value)
 
 
 def test_loadtest_with_a_kill_loses_nothing_and_reports_its_figures() -> None:
@@ -33,6 +41,25 @@ def test_loadtest_with_a_kill_loses_nothing_and_reports_its_figures() -> None:
     assert re.match(r"0 of \d+$", _figure(output, "matches replaying to other scores"))
     assert int(_figure(output, "actions").split()[0].replace(",", "")) > 0
     assert "p99" in output and "MiB" in output
+
+
+def test_the_servers_bots_turns_are_timed_with_the_rooms_default_bot() -> None:
+    """Two seats of each table played by the server's `search` bots (thinking in the bot
+    workers): the report says how long a player waits behind each bot's turn."""
+    result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--duration", "12",
+                                      "--pace", "full", "--bot-seats", "2",
+                                      "--server-bot", "search"])
+    assert result.exit_code == 0, result.output
+    assert _figure(result.output, "tables").endswith("2 server bots each, search)")
+    turns = re.match(r"([\d,]+) turns: p50 \d+ ms, p99 \d+ ms, max \d+ ms$",
+                     _figure(result.output, "server bots' turns → next change"))
+    assert turns is not None and int(turns.group(1).replace(",", "")) >= 4
+    assert re.match(r"0 of [\d,]+$", _figure(result.output, "acknowledged actions missing"))
+
+
+def test_loadtest_refuses_an_unknown_server_bot() -> None:
+    result = CliRunner().invoke(app, ["loadtest", "--bot-seats", "1", "--server-bot", "nobody"])
+    assert result.exit_code != 0 and "unknown bot 'nobody'" in result.output
 
 
 def test_loadtest_refuses_to_kill_servers_it_did_not_start() -> None:

@@ -81,6 +81,10 @@ class Stats:
     analyses: dict[str, int] = field(default_factory=dict)
     """Analysis asks (``--analysis-every``) by the state answered (``queued``, ``ready``,
     ``busy`` …)."""
+    bot_turns: list[float] = field(default_factory=list)
+    """Seconds from a view where one of the server's bots is to act to the table's next
+    change (as the first client sees both): a bot's thinking and its move's way back, the
+    wait a player has behind each bot (``--bot-seats``)."""
     recoveries: list[tuple[int, float]] = field(default_factory=list)
     """(kill number from 1, seconds from that kill of a server to the next change at a
     table), one per table and kill the table saw a change after (``--kill-every``): the
@@ -313,6 +317,8 @@ class LoadTable:
         self.table_id = ""
         self.progress = time.monotonic()
         self.latest: dict[str, Any] | None = None
+        self.latest_at = 0.0
+        """When the latest version was first seen (``time.perf_counter()``)."""
         self.hit: tuple[int, float] | None = None
         """The kill (its number, when) that waits for the table's next change (``None``:
         none does)."""
@@ -326,7 +332,10 @@ class LoadTable:
                 return
             version = message["version"]
             if self.latest is None or version > self.latest["version"]:
-                self.latest = message
+                now = time.perf_counter()
+                if self._bots_turn(self.latest):
+                    self.run.stats.bot_turns.append(now - self.latest_at)
+                self.latest, self.latest_at = message, now
                 self.progress = time.monotonic()
                 if self.hit is not None:
                     kill, at = self.hit
@@ -336,6 +345,14 @@ class LoadTable:
             for target, done in list(self.waiting):
                 self._settle(target, done)
         return record
+
+    def _bots_turn(self, message: dict[str, Any] | None) -> bool:
+        """Whether the table message shows a match being played with one of the server's
+        bots to act (they hold the last seats)."""
+        if message is None or message.get("status") != "playing" or not message.get("view"):
+            return False
+        to_act = message["view"].get("to_act")
+        return isinstance(to_act, int) and to_act >= len(self.players)
 
     def _last_arrival(self, version: int) -> float | None:
         """When the last seat first held ``version`` or later (None: some seat has not)."""
@@ -364,7 +381,7 @@ class LoadTable:
             assert player.client is not None
             await player.client.join(self.table_id, seat)
         if self.run.bot_seats:
-            await first.start_with_bots(self.table_id)
+            await first.start_with_bots(self.table_id, self.run.server_bot)
 
     def measure(self, version: int, sent: float) -> None:
         """Time, in the background, the action sent at ``sent`` and shown at ``version``."""
@@ -434,6 +451,9 @@ class LoadRun:
     bot: str = "simple"
     bot_seats: int = 0
     """Seats of each table the server's bots play (the last ones); clients hold the rest."""
+    server_bot: str = "simple"
+    """The bot the server plays those seats with (``search``: the room's default, which
+    thinks in the bot workers)."""
     chat_every: float = 0.0
     """Mean seconds between two chat lines at each table (0: no chat)."""
     profile_every: float = 0.0
@@ -744,6 +764,16 @@ def memory_trend(timeline: list[tuple[float, int]], points: int = 7) -> str:
     return ", ".join(f"{at / 60:.0f} min {kib / 1024:.0f}" for at, kib in chosen) + " MiB"
 
 
+def bot_turn_rows(turns: list[float]) -> list[tuple[str, str]]:
+    """The server bots' turns (:attr:`Stats.bot_turns`) as a row, if there were any."""
+    if not turns:
+        return []
+    ms = [x * 1000 for x in turns]
+    return [("server bots' turns → next change",
+             f"{len(ms):,} turns: p50 {percentile(ms, 0.5):.0f} ms, "
+             f"p99 {percentile(ms, 0.99):.0f} ms, max {max(ms):.0f} ms")]
+
+
 def figures(run: LoadRun) -> list[tuple[str, str]]:
     """The results as (figure, value) rows."""
     ms = [x * 1000 for x in run.stats.latencies]
@@ -752,7 +782,8 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
     elapsed = run.elapsed or max(1e-9, time.perf_counter() - run.started)
     rows = [
         ("tables", f"{run.tables} ({run.tables * (SEATS - run.bot_seats)} WebSocket clients"
-                   + (f", {run.bot_seats} server bots each)" if run.bot_seats else ")")),
+                   + (f", {run.bot_seats} server bots each, {run.server_bot})"
+                      if run.bot_seats else ")")),
         ("servers", str(len(run.servers) or len(run.urls))),
         ("pace", "full speed" if not run.think else f"one action per ~{run.think:.1f} s "
                                                      "per table"),
@@ -761,6 +792,7 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         ("action → every seat's view p50", f"{percentile(ms, 0.5):.1f} ms"),
         ("action → every seat's view p99", f"{percentile(ms, 0.99):.1f} ms"),
         ("action → every seat's view max", f"{max(ms, default=float('nan')):.1f} ms"),
+        *bot_turn_rows(run.stats.bot_turns),
         ("errors", f"{run.stats.errors}" + (f" {run.stats.error_codes}"
                                             if run.stats.error_codes else "")),
         ("reconnects", str(run.stats.reconnects)),
