@@ -850,6 +850,9 @@ def loadtest(
     server_bot: Annotated[str, typer.Option(
         help="The bot the servers play their seats with (--bot-seats): search is the room's "
              "default, thinking in the bot workers.")] = "simple",
+    bot_delay: Annotated[float, typer.Option(
+        help="Seconds the bots of the servers it starts pause before acting (a server's own "
+             "default is 0.8).")] = 0.0,
     chat_every: Annotated[float, typer.Option(
         help="Say a quick phrase at each table every this many seconds on average (0: no "
              "chat).")] = 0.0,
@@ -914,7 +917,8 @@ def loadtest(
                     # per-address limit would stop the chat traffic being measured.
                     chatty = ["--max-chat-per-minute", "1000000"] if chat_every else []
                     started = start_load_servers(servers, database_url, redis_url,
-                                                 _Path(folder), extra=chatty)
+                                                 _Path(folder), extra=[
+                                                     *chatty, "--bot-delay", str(bot_delay)])
                 except (ValueError, RuntimeError) as error:
                     raise _fail(console, str(error)) from None
             run = LoadRun(urls=list(url) if url else [s.url for s in started], tables=tables,

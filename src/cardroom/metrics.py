@@ -32,6 +32,8 @@ class RoomState:
     """Open tables by state (``waiting``, ``playing``, ``closing``)."""
     bot_queue: int = 0
     """Bot decisions and hints waiting for a worker."""
+    bot_workers: dict[str, int] = field(default_factory=dict)
+    """What the bot workers did so far, by event (``BotWorkers.counters``)."""
     quota_refusals: dict[str, int] = field(default_factory=dict)
     """Requests refused so far, by quota."""
 
@@ -56,6 +58,13 @@ class _StateCollector(Collector):
         yield GaugeMetricFamily("cardroom_bot_queue_length",
                                 "Bot decisions and hints waiting for a worker.",
                                 value=state.bot_queue)
+        work = CounterMetricFamily("cardroom_bot_worker_events",
+                                   "Bot decisions taken by a worker, run one level lighter "
+                                   "or two under a backlog, overrun, lost or superseded.",
+                                   labels=["event"])
+        for name, count in sorted(state.bot_workers.items()):
+            work.add_metric([name], count)
+        yield work
         refusals = CounterMetricFamily("cardroom_quota_refusals",
                                        "Requests refused because a quota was reached.",
                                        labels=["quota"])

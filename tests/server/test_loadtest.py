@@ -45,15 +45,20 @@ def test_loadtest_with_a_kill_loses_nothing_and_reports_its_figures() -> None:
 
 def test_the_servers_bots_turns_are_timed_with_the_rooms_default_bot() -> None:
     """Two seats of each table played by the server's `search` bots (thinking in the bot
-    workers): the report says how long a player waits behind each bot's turn."""
+    workers, after a pause of 50 ms): the report says how long a player waits behind each
+    bot's turn, and how many of their decisions ran lighter."""
     result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--duration", "12",
                                       "--pace", "full", "--bot-seats", "2",
-                                      "--server-bot", "search"])
+                                      "--server-bot", "search", "--bot-delay", "0.05"])
     assert result.exit_code == 0, result.output
     assert _figure(result.output, "tables").endswith("2 server bots each, search)")
-    turns = re.match(r"([\d,]+) turns: p50 \d+ ms, p99 \d+ ms, max \d+ ms$",
+    turns = re.match(r"([\d,]+) turns: p50 (\d+) ms, p99 \d+ ms, max \d+ ms$",
                      _figure(result.output, "server bots' turns → next change"))
     assert turns is not None and int(turns.group(1).replace(",", "")) >= 4
+    assert int(turns.group(2)) >= 50  # the pause comes first
+    decided = re.match(r"([\d,]+): \d+% run lighter \(\d+% two levels lighter\)$",
+                       _figure(result.output, "server bots' decisions"))
+    assert decided is not None and int(decided.group(1).replace(",", "")) >= 4
     assert re.match(r"0 of [\d,]+$", _figure(result.output, "acknowledged actions missing"))
 
 

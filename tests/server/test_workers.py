@@ -20,7 +20,7 @@ import pytest
 
 from cardroom.bots import make_bot
 from cardroom.games.five_hundred import Game
-from cardroom.tables.workers import STEADY_TRIES, BotWorkers, Superseded
+from cardroom.tables.workers import DEEP_BACKLOG, STEADY_TRIES, BotWorkers, Superseded
 from cardroom.tools.processes import process_stat
 
 WORKERS = 2
@@ -227,6 +227,26 @@ async def test_strong_levels_step_down_only_under_a_backlog(pool, caplog, tmp_pa
     assert pool.counters["downgraded"] == 1
     [stepped] = [r.getMessage() for r in caplog.records if "runs as" in r.getMessage()]
     assert "search:strong" in stepped and stepped.endswith("runs as search")
+
+
+async def test_a_deep_backlog_steps_the_default_bot_down_to_the_rules_bot(pool, caplog,
+                                                                          tmp_path) -> None:
+    """A decision of the default ``search`` that starts while four times as many requests
+    wait as there are workers runs two levels lighter: as the rules bot."""
+    view = opening_view()
+    caplog.set_level(logging.DEBUG, logger="cardroom.tables.workers")
+    waiting = [f"k{n}" for n in range(DEEP_BACKLOG * WORKERS)]
+    await asyncio.gather(*(pool.run(key, nap, 0.0, key) for key in waiting))  # served once
+    flag = tmp_path / "go"
+    tasks = [asyncio.create_task(pool.run(key, hold, str(flag), key)) for key in ("a", "b")]
+    tasks += [asyncio.create_task(pool.run(key, nap, 0.0, key)) for key in waiting]
+    tasks.append(asyncio.create_task(pool.decide("u", "search", 1, view)))  # never served
+    await until(lambda: pool.pending == len(waiting) + 1)
+    flag.touch()
+    results = await asyncio.gather(*tasks)
+    assert results[-1] == make_bot("rules", seed=1).choose(view)
+    [stepped] = [r.getMessage() for r in caplog.records if "runs as" in r.getMessage()]
+    assert "bot search at table u" in stepped and stepped.endswith("runs as rules")
 
 
 async def test_stopping_ends_idle_and_busy_workers() -> None:

@@ -116,12 +116,13 @@ class Room:
 
     @property
     def counters(self) -> dict[str, int]:
-        """How this process keeps in step with the others, and the matches it rated
-        (reported by /api/health)."""
+        """How this process keeps in step with the others, the matches it rated and what
+        its bot workers did (reported by /api/health)."""
         leases = self.core.leases
         return {**self.core.counters, "matches_rated": self.core.rater.matches_rated,
                 "tables_owned": len(leases.epochs) if leases.shared else len(self.tables),
-                "tables_taken_over": leases.taken_over, "verbs_relayed": self.relay.relayed}
+                "tables_taken_over": leases.taken_over, "verbs_relayed": self.relay.relayed,
+                **{f"bot_{event}": count for event, count in self.workers.counters.items()}}
 
     @property
     def store(self) -> Store:
@@ -307,6 +308,7 @@ class Room:
         return RoomState(connections=self.quotas.connections,
                          lobby_watchers=self.lobby_feed.watchers, tables=tables,
                          bot_queue=self.workers.pending,
+                         bot_workers=dict(self.workers.counters),
                          quota_refusals={q.value: n for q, n in self.quotas.refused.items()})
 
     # -- following tables -------------------------------------------------------------------------

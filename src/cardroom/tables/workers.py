@@ -25,7 +25,10 @@ shares the workers instead:
   :data:`STEADY_TRIES` times in all: a quick bot's move would answer some players differently
   from others. It is never run lighter, either.
 - **Strong levels only where there is room**: a decision that starts while at least
-  ``workers`` other requests wait runs one level lighter (:data:`DOWNGRADE`).
+  ``workers`` other requests wait runs one level lighter (:data:`DOWNGRADE`), and two levels
+  lighter while :data:`DEEP_BACKLOG` times as many wait: the default ``search`` then plays
+  as the rules bot, which answers in about a millisecond, so that bots' turns stay short
+  however many tables of bots a server holds.
 
 The workers talk to the server over one pipe each (no queues, so no semaphores for the resource
 tracker to find leaked when a worker is killed), and end by themselves when the server dies.
@@ -57,9 +60,15 @@ from cardroom.bots.warm import compile_search
 
 log = logging.getLogger(__name__)
 
-DOWNGRADE: dict[str, str] = {"search:strong": "search", "search": "search:fast"}
+DOWNGRADE: dict[str, str] = {"search:strong": "search", "search": "search:fast",
+                             "search:fast": "rules"}
 """The lighter level a decision runs at when the workers are backlogged (at least ``workers``
 other requests waiting as it starts); bots not named here (the quick ones) run as asked."""
+DEEP_BACKLOG = 4
+"""Requests waiting, in workers, from which a decision runs two levels lighter (see
+:data:`DOWNGRADE`). With ``search`` in three seats of 500 tables at a human pace on two cores,
+one level lighter left a bot's turn 0.5 s at the median and 5.7 s at the 99th percentile
+(bench/RESULTS.md)."""
 FALLBACK_BOT = "rules"
 """The quick bot that decides, in the server process, when a worker overruns its budget."""
 STEADY_BUDGET = 3.0
@@ -275,9 +284,12 @@ class BotWorkers:
         self.workers = workers
         self.budget = budget
         self.on_decision = on_decision
-        self.counters: dict[str, int] = {"downgraded": 0, "overran": 0, "lost": 0,
+        self.counters: dict[str, int] = {"decided": 0, "downgraded": 0,
+                                         "downgraded_twice": 0, "overran": 0, "lost": 0,
                                          "superseded": 0}
-        """What the pool had to do about its load and its workers (for metrics)."""
+        """Decisions taken by a worker, and what the pool had to do about its load and its
+        workers (``downgraded`` counts every decision run lighter, ``downgraded_twice``
+        those of them run two levels lighter): for /metrics and /api/health."""
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(["cardroom.tables.warm_workers"])
         self._live: set[_Worker] = set()
@@ -426,8 +438,10 @@ class BotWorkers:
 
     async def _serve(self, worker: _Worker, request: _Request) -> None:
         """Have ``worker`` work out ``request``; replace the worker if it overruns or dies."""
-        if request.kind == DECIDE and not request.steady:
-            self._downgrade(request)
+        if request.kind == DECIDE:
+            self.counters["decided"] += 1
+            if not request.steady:
+                self._downgrade(request)
         started = time.perf_counter()
         budget = self.budget * request.budget_share
         try:
@@ -450,14 +464,19 @@ class BotWorkers:
         self._dispatch()
 
     def _downgrade(self, request: _Request) -> None:
-        """Run a strong level one level lighter while at least ``workers`` others wait."""
+        """Run a strong level one level lighter while at least ``workers`` others wait, two
+        while :data:`DEEP_BACKLOG` times as many do."""
         bot, *rest = request.args
-        lighter = DOWNGRADE.get(bot)
-        if lighter is None or self.pending < self.workers:
+        lighter, steps = bot, 0
+        for depth in (1, DEEP_BACKLOG):
+            if self.pending >= depth * self.workers and lighter in DOWNGRADE:
+                lighter, steps = DOWNGRADE[lighter], steps + 1
+        if not steps:
             return
         log.debug("%d requests wait: bot %s at table %s runs as %s", self.pending, bot,
                   request.key, lighter)
         self.counters["downgraded"] += 1
+        self.counters["downgraded_twice"] += steps == 2
         request.args = (lighter, *rest)
 
     def _answer(self, request: _Request, ok: bool, value: Any, seconds: float) -> None:

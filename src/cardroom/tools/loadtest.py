@@ -764,14 +764,23 @@ def memory_trend(timeline: list[tuple[float, int]], points: int = 7) -> str:
     return ", ".join(f"{at / 60:.0f} min {kib / 1024:.0f}" for at, kib in chosen) + " MiB"
 
 
-def bot_turn_rows(turns: list[float]) -> list[tuple[str, str]]:
-    """The server bots' turns (:attr:`Stats.bot_turns`) as a row, if there were any."""
-    if not turns:
+def bot_rows(run: LoadRun) -> list[tuple[str, str]]:
+    """The server bots' turns (:attr:`Stats.bot_turns`) and the servers' count of their
+    decisions run lighter under a backlog, as rows, if there were any."""
+    if not run.stats.bot_turns:
         return []
-    ms = [x * 1000 for x in turns]
-    return [("server bots' turns → next change",
+    ms = [x * 1000 for x in run.stats.bot_turns]
+    rows = [("server bots' turns → next change",
              f"{len(ms):,} turns: p50 {percentile(ms, 0.5):.0f} ms, "
              f"p99 {percentile(ms, 0.99):.0f} ms, max {max(ms):.0f} ms")]
+    decided, lighter, twice = (sum(int(answer.get(f"bot_{event}", 0))
+                                   for answer in run.health.values())
+                               for event in ("decided", "downgraded", "downgraded_twice"))
+    if decided:
+        rows.append(("server bots' decisions",
+                     f"{decided:,}: {lighter / decided:.0%} run lighter "
+                     f"({twice / decided:.0%} two levels lighter)"))
+    return rows
 
 
 def figures(run: LoadRun) -> list[tuple[str, str]]:
@@ -792,7 +801,7 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         ("action → every seat's view p50", f"{percentile(ms, 0.5):.1f} ms"),
         ("action → every seat's view p99", f"{percentile(ms, 0.99):.1f} ms"),
         ("action → every seat's view max", f"{max(ms, default=float('nan')):.1f} ms"),
-        *bot_turn_rows(run.stats.bot_turns),
+        *bot_rows(run),
         ("errors", f"{run.stats.errors}" + (f" {run.stats.error_codes}"
                                             if run.stats.error_codes else "")),
         ("reconnects", str(run.stats.reconnects)),
