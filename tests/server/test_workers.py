@@ -231,7 +231,7 @@ async def test_strong_levels_step_down_only_under_a_backlog(pool, caplog, tmp_pa
 
 async def test_a_deep_backlog_steps_the_default_bot_down_to_the_rules_bot(pool, caplog,
                                                                           tmp_path) -> None:
-    """A decision of the default ``search`` that starts while four times as many requests
+    """A decision of the default ``search`` that starts while eight times as many requests
     wait as there are workers runs two levels lighter: as the rules bot."""
     view = opening_view()
     caplog.set_level(logging.DEBUG, logger="cardroom.tables.workers")

@@ -64,11 +64,13 @@ DOWNGRADE: dict[str, str] = {"search:strong": "search", "search": "search:fast",
                              "search:fast": "rules"}
 """The lighter level a decision runs at when the workers are backlogged (at least ``workers``
 other requests waiting as it starts); bots not named here (the quick ones) run as asked."""
-DEEP_BACKLOG = 4
+DEEP_BACKLOG = 8
 """Requests waiting, in workers, from which a decision runs two levels lighter (see
 :data:`DOWNGRADE`). With ``search`` in three seats of 500 tables at a human pace on two cores,
-one level lighter left a bot's turn 0.5 s at the median and 5.7 s at the 99th percentile
-(bench/RESULTS.md)."""
+one level lighter left a bot's turn 0.5 s at the median and 5.7 s at the 99th percentile;
+from 8 requests a worker the turns' 99th percentile stays under 0.6 s past the bots' pause,
+and from 4 it is no shorter while three times as many decisions at 100 tables step down
+twice (bench/RESULTS.md)."""
 FALLBACK_BOT = "rules"
 """The quick bot that decides, in the server process, when a worker overruns its budget."""
 STEADY_BUDGET = 3.0
