@@ -82,7 +82,8 @@ class Driver:
             return
         seat = table.seats[game.to_act]
         if seat.bot is not None or seat.away:
-            self._due(table, self._bot_turn(table, table.version, settings.bot_delay))
+            self._due(table, self._bot_turn(table, table.version, settings.bot_delay,
+                                            ahead=True))
         elif table.turn_seconds is not None:
             table.deadline = table.updated_at + table.turn_seconds
             self._due(table, self._bot_turn(table, table.version,
@@ -128,24 +129,31 @@ class Driver:
         except RoomError as error:
             log.error("handing bots' seats over at table %s: %s", table.id, error.message)
 
-    async def _bot_turn(self, table: Table, version: int, delay: float) -> None:
+    async def _bot_turn(self, table: Table, version: int, delay: float,
+                        ahead: bool = False) -> None:
         """After ``delay``, the seat's bot moves, unless the table has moved on meanwhile: a
         claim of the tricks left when the solver proves them its side's and a person waits,
-        else its bot's decision."""
-        await asyncio.sleep(delay)
-        game = table.game
-        if (game is None or table.version != version or game.to_act is None
-                or not self.core.leases.owns(table.id)):
+        else its bot's decision. ``ahead``: the delay is a bot's pause, for the players to
+        see the last card, so the decision is worked out during it rather than after (a
+        person's turn timer is not: they nearly always act first)."""
+        if not ahead:
+            await asyncio.sleep(delay)
+        if not self._turn_due(table, version):
             return
+        game = table.game
+        assert game is not None and game.to_act is not None
         seat = game.to_act
         name = table.seats[seat].bot or table.bot_level
-        seed = bot_seed(game, table.challenge.salt if table.challenge is not None else "")
+        deciding = self._decide(table, seat, name)
         try:
-            action = (await self.claims.bot_claim(table, seat)
-                      or await self.workers.decide(table.id, name, seed, game.view(seat),
-                                                   steady=table.challenge is not None))
+            if ahead:
+                action, _ = await asyncio.gather(deciding, asyncio.sleep(delay))
+            else:
+                action = await deciding
         except Superseded:
             return  # the table moved on and asked again
+        if not self._turn_due(table, version):
+            return
         decided = time.perf_counter()
         async with table.lock:
             try:
@@ -158,6 +166,23 @@ class Driver:
             except RoomError as error:
                 log.error("bot %s at table %s seat %s: %s", name, table.id, seat,
                           error.message)
+
+    def _turn_due(self, table: Table, version: int) -> bool:
+        """Whether the turn awaited at ``version`` is still to be played here: the table has
+        not moved on, someone is to act, and this process still owns it."""
+        game = table.game
+        return (game is not None and table.version == version and game.to_act is not None
+                and self.core.leases.owns(table.id))
+
+    async def _decide(self, table: Table, seat: int, name: str) -> str:
+        """The action of the bot ``name`` at ``seat``: a claim where one is proven and a
+        person waits, else its decision in the workers."""
+        game = table.game
+        assert game is not None
+        seed = bot_seed(game, table.challenge.salt if table.challenge is not None else "")
+        return (await self.claims.bot_claim(table, seat)
+                or await self.workers.decide(table.id, name, seed, game.view(seat),
+                                             steady=table.challenge is not None))
 
     async def _next_match_later(self, table: Table, version: int, delay: float) -> None:
         """Seed 004: when a match ends, a new one starts with the same players (unless the
