@@ -235,7 +235,8 @@ async def test_a_deep_backlog_steps_the_default_bot_down_to_the_rules_bot(pool, 
     wait as there are workers runs two levels lighter: as the rules bot."""
     view = opening_view()
     caplog.set_level(logging.DEBUG, logger="cardroom.tables.workers")
-    waiting = [f"k{n}" for n in range(DEEP_BACKLOG * WORKERS)]
+    # One worker's more than the depth: both workers free at once and one takes a request.
+    waiting = [f"k{n}" for n in range((DEEP_BACKLOG + 1) * WORKERS)]
     await asyncio.gather(*(pool.run(key, nap, 0.0, key) for key in waiting))  # served once
     flag = tmp_path / "go"
     tasks = [asyncio.create_task(pool.run(key, hold, str(flag), key)) for key in ("a", "b")]

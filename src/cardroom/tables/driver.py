@@ -147,7 +147,12 @@ class Driver:
         deciding = self._decide(table, seat, name)
         try:
             if ahead:
-                action, _ = await asyncio.gather(deciding, asyncio.sleep(delay))
+                pause = asyncio.ensure_future(asyncio.sleep(delay))
+                try:
+                    action = await deciding
+                    await pause
+                finally:
+                    pause.cancel()
             else:
                 action = await deciding
         except Superseded:

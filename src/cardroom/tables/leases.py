@@ -320,6 +320,8 @@ class Leases:
             log.info("lost %d tables to other processes", len(gone))
         if gone and self._lost is not None:
             self._lost(gone)
+        if found and self._gained is not None:
+            await self._gained(found)  # at once: a failing look below must not leave them idle
         if self.draining:
             await self._hand_some_over()
             return
@@ -337,5 +339,5 @@ class Leases:
             log.info("over a fair share by %d: handing some over (loads %s)", excess,
                      self._loads())
             await self._hand_some_over(excess)  # well over a fair share: the rest go
-        if (taken or found) and self._gained is not None:
-            await self._gained(taken + found)
+        if taken and self._gained is not None:
+            await self._gained(taken)

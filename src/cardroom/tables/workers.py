@@ -60,10 +60,12 @@ from cardroom.bots.warm import compile_search
 
 log = logging.getLogger(__name__)
 
-DOWNGRADE: dict[str, str] = {"search:strong": "search", "search": "search:fast",
-                             "search:fast": "rules"}
+DOWNGRADE: dict[str, str] = {"search:strong": "search", "search": "search:fast"}
 """The lighter level a decision runs at when the workers are backlogged (at least ``workers``
 other requests waiting as it starts); bots not named here (the quick ones) run as asked."""
+DEEP_DOWNGRADE: dict[str, str] = {"search:strong": "search:fast", "search": "rules"}
+"""The level two steps lighter, past :data:`DEEP_BACKLOG` (``search:fast`` itself is never
+run lighter: a table that chose it gets it whenever one level lighter is all the load asks)."""
 DEEP_BACKLOG = 8
 """Requests waiting, in workers, from which a decision runs two levels lighter (see
 :data:`DOWNGRADE`). With ``search`` in three seats of 500 tables at a human pace on two cores,
@@ -469,12 +471,11 @@ class BotWorkers:
         """Run a strong level one level lighter while at least ``workers`` others wait, two
         while :data:`DEEP_BACKLOG` times as many do."""
         bot, *rest = request.args
-        lighter, steps = bot, 0
-        for depth in (1, DEEP_BACKLOG):
-            if self.pending >= depth * self.workers and lighter in DOWNGRADE:
-                lighter, steps = DOWNGRADE[lighter], steps + 1
-        if not steps:
+        deep = self.pending >= DEEP_BACKLOG * self.workers
+        lighter = (DEEP_DOWNGRADE if deep else DOWNGRADE).get(bot)
+        if lighter is None or self.pending < self.workers:
             return
+        steps = 2 if deep else 1
         log.debug("%d requests wait: bot %s at table %s runs as %s", self.pending, bot,
                   request.key, lighter)
         self.counters["downgraded"] += 1
