@@ -68,7 +68,7 @@ DEEP_DOWNGRADE: dict[str, str] = {"search:strong": "search:fast", "search": "rul
 run lighter: a table that chose it gets it whenever one level lighter is all the load asks)."""
 DEEP_BACKLOG = 8
 """Requests waiting, in workers, from which a decision runs two levels lighter (see
-:data:`DOWNGRADE`). With ``search`` in three seats of 500 tables at a human pace on two cores,
+:data:`DEEP_DOWNGRADE`). With ``search`` in three seats of 500 tables at a human pace on two cores,
 one level lighter left a bot's turn 0.5 s at the median and 5.7 s at the 99th percentile;
 from 8 requests a worker the turns' 99th percentile stays under 0.6 s past the bots' pause,
 and from 4 it is no shorter while three times as many decisions at 100 tables step down
@@ -475,11 +475,10 @@ class BotWorkers:
         lighter = (DEEP_DOWNGRADE if deep else DOWNGRADE).get(bot)
         if lighter is None or self.pending < self.workers:
             return
-        steps = 2 if deep else 1
         log.debug("%d requests wait: bot %s at table %s runs as %s", self.pending, bot,
                   request.key, lighter)
         self.counters["downgraded"] += 1
-        self.counters["downgraded_twice"] += steps == 2
+        self.counters["downgraded_twice"] += deep
         request.args = (lighter, *rest)
 
     def _answer(self, request: _Request, ok: bool, value: Any, seconds: float) -> None:
