@@ -872,6 +872,8 @@ def loadtest(
     relay_only: Annotated[bool, typer.Option(
         help="With two servers it starts: the first owns every table, every client is on "
              "the second, which only relays (their CPU per action apart).")] = False,
+    full_views: Annotated[bool, typer.Option(
+        help="Clients take every table message whole rather than as patches.")] = False,
 ) -> None:
     """Drive N tables of bots behind WebSockets against the server and measure it.
 
@@ -932,7 +934,7 @@ def loadtest(
                           servers=started, server_pids=list(server_pid or []),
                           database_url=database_url or (started[0].database_url
                                                         if started else None), seed=seed,
-                          relay_only=relay_only)
+                          relay_only=relay_only, full_views=full_views)
             asyncio.run(run_load(run, console))
         finally:
             for server in started:

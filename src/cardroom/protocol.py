@@ -550,6 +550,26 @@ class TableUpdate(TableShared):
     and when revoked)."""
 
 
+class TablePatch(TypedDict):
+    """A ``table`` message sent as what changed since the one before it, to a connection that
+    asked for patches (``/ws?patches=1``; see :mod:`cardroom.table_patches`)."""
+
+    type: Literal["table_patch"]
+    table_id: str
+    version: int
+    """The version of the message it leads to."""
+    base: int
+    """The version of the message it was built against: a client holding another one opens
+    the table again (``open``) for a full message."""
+    set: dict[str, Any]
+    """The message's top-level parts that changed (``view`` among them when the view came
+    or went)."""
+    view_set: dict[str, Any]
+    """The view's parts that changed or are new."""
+    view_unset: list[str]
+    """The view's parts that are gone."""
+
+
 class ChallengeInfo(TypedDict):
     """What a challenge table's message says of it: its day and how many deals it plays (the
     match number is the deal's)."""
@@ -618,8 +638,10 @@ class Welcome(TypedDict):
     account: AccountInfo
 
 
-ServerMessage = Ack | Error | Lobby | LobbyUpdate | TableUpdate | Hint | Welcome | ChatMessage
+ServerMessage = (Ack | Error | Lobby | LobbyUpdate | TableUpdate | TablePatch | Hint | Welcome
+                 | ChatMessage)
 SERVER_MESSAGES: dict[str, Any] = {
     "ack": Ack, "error": Error, "lobby": Lobby, "lobby_update": LobbyUpdate,
-    "table": TableUpdate, "hint": Hint, "welcome": Welcome, "chat": ChatMessage}
+    "table": TableUpdate, "table_patch": TablePatch, "hint": Hint, "welcome": Welcome,
+    "chat": ChatMessage}
 """Each server message's shape by its ``type``."""

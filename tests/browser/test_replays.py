@@ -114,7 +114,7 @@ def test_a_finished_match_replays_card_by_card(browser, replay_room, size: str) 
         move = page.locator("[data-testid=replay-move]")
         expect(move).to_contain_text(re.compile(r": (bid|pass)"))
         expect(page.locator("[data-testid=replay-auction]")).to_contain_text(
-            re.compile(r"^Calls: \S+ .*(pass|[6-9♠♣♦♥NT]+)"))
+            re.compile(r"^Calls: \S+ .*(pass|misere|[6-9♠♣♦♥NT]+)"))
         page.click("[data-testid=replay-next-trick]")
         expect(move).to_contain_text("takes the trick")
         expect(shown(page, "[data-testid=trick] [data-card]")).to_have_count(4)

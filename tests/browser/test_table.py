@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
+from typing import Any, cast
 
-from playwright.sync_api import expect
+from playwright.sync_api import WebSocketRoute, expect
 from tests.browser.conftest import PHONE, Player, screenshot
+
+from cardroom.protocol import TablePatch, TableUpdate
+from cardroom.table_patches import apply_table_patch
 
 HAND_SECONDS = 120
 
@@ -193,6 +198,72 @@ def test_network_offline_and_back_keeps_the_seat(browser, room) -> None:
         wait_until(lambda: set(player.hand()) <= set(hand) and player.hand() != [],
                    what="the same hand after the network returned")
         play_until(player, lambda: len(player.hand()) < len(hand))
+    finally:
+        player.close()
+
+
+class LosingRelay:
+    """Stands between the page and the server, passing every message on but one table patch
+    after the first few: one that leaves the table waiting for a bot (so another follows,
+    which no longer fits what the page holds, as when a message is lost between the
+    server's processes). Keeps the types of what the page sent after the loss."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, Any] | None = None
+        self.patches = 0
+        self.lost: dict[str, Any] | None = None
+        self.sent_after_loss: list[str] = []
+
+    def __call__(self, page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+        server_side.on_message(lambda message: self._from_server(page_side, message))
+        page_side.on_message(lambda message: self._from_page(server_side, message))
+
+    def _from_server(self, page_side: WebSocketRoute, message: str | bytes) -> None:
+        data = json.loads(message)
+        if data["type"] == "table":
+            self.held = data
+        elif data["type"] == "table_patch" and self.lost is None:
+            merged = apply_table_patch(cast("TableUpdate | None", self.held),
+                                       cast("TablePatch", data))
+            self.held = cast("dict[str, Any] | None", merged)
+            self.patches += 1
+            whole = cast("dict[str, Any]", merged or {})
+            to_act = (whole.get("view") or {}).get("to_act")
+            if self.patches > 5 and to_act not in (None, whole.get("seat")):
+                self.lost = data
+                return
+        page_side.send(message)
+
+    def _from_page(self, server_side: WebSocketRoute, message: str | bytes) -> None:
+        if self.lost is not None:
+            self.sent_after_loss.append(json.loads(message)["type"])
+        server_side.send(message)
+
+
+def test_a_table_change_lost_on_the_way_is_made_whole_again(browser, room) -> None:
+    """Each change comes as a patch of the message before it; when one is lost, the page opens
+    the table again for a whole message and plays the hand on."""
+    player = Player(browser, base_url(room), "Patchy")
+    relay = LosingRelay()
+    player.context.route_web_socket(re.compile(r"/ws"), relay)
+    try:
+        player.register()
+        player.create_table("online")
+        player.page.click("[data-testid=start-with-bots]")
+        expect(player.page.locator("[data-testid=hand] [data-card]")).to_have_count(10)
+        for wanted, what in ((lambda: relay.lost is not None, "a patch to lose"),
+                             (lambda: "open" in relay.sent_after_loss, "the table opened")):
+            deadline = time.monotonic() + 60
+            while not wanted():  # (the relay's handlers run while Playwright is called)
+                assert time.monotonic() < deadline, f"timed out waiting for {what}"
+                if relay.lost is None and player.my_turn():
+                    player.act()
+                else:
+                    player.page.wait_for_timeout(50)
+        play_out_hand([player], opening_bid=None)
+        expect(player.page.locator("[data-testid=hand-result]")).to_be_visible()
+        assert not player.errors, player.errors
     finally:
         player.close()
 

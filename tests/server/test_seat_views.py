@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
+from cardroom.table_patches import apply_table_patch
 from cardroom.tables.room import Player, Room, RoomError
 from cardroom.tools.client import Client, ClientError
 from tests.server.helpers import close_all, known_players, register_clients
@@ -20,17 +21,26 @@ STEPS = 30
 
 class Connection:
     """A connection in the room's eyes: checks every table message against the room's state
-    at the moment it is delivered."""
+    at the moment it is delivered (one that takes patches, the message each patch leads to
+    from the one before: nothing is lost in one process, so every patch must fit)."""
 
-    def __init__(self, room: Room, player: Player) -> None:
-        self.room, self.player = room, player
+    def __init__(self, room: Room, player: Player, patches: bool = False) -> None:
+        self.room, self.player, self.patches = room, player, patches
         self.received: list[dict[str, Any]] = []
         self.wrong: list[str] = []
+        self.held: dict[str, Any] = {}
 
     def deliver(self, message: dict[str, Any]) -> None:
         self.received.append(message)
+        if message.get("type") == "table_patch":
+            merged = apply_table_patch(self.held.get(message["table_id"]), message)
+            if merged is None:
+                self.wrong.append(f"a patch for version {message['base']} did not fit")
+                return
+            message = cast("dict[str, Any]", merged)
         if message.get("type") != "table":
             return
+        self.held[message["table_id"]] = message
         table = self.room.tables.get(message["table_id"])
         expected = table.seat_of(self.player) if table is not None else None
         if message["seat"] != expected:
@@ -52,7 +62,7 @@ async def _step(room: Room, rng: random.Random, table_id: str, players: list[Pla
         elif move == "leave":
             await room.leave(player, table_id)
         elif move == "new_tab":
-            connection = Connection(room, player)
+            connection = Connection(room, player, patches=rng.random() < 0.5)
             connections.append(connection)
             await room.open(connection, player, table_id)
         else:
@@ -87,7 +97,7 @@ async def test_random_seatings_send_each_connection_its_players_seat_only(room: 
     for _ in range(SEQUENCES):
         creator = rng.choice(players)
         table = await room.create_table(creator, "online", {}, rng.randrange(4), None, "simple")
-        connections = [Connection(room, creator)]
+        connections = [Connection(room, creator, patches=rng.random() < 0.5)]
         await room.open(connections[0], creator, table.id)
         for _ in range(STEPS):  # after the deal, joins and leaves are refused: tabs go on
             await _step(room, rng, table.id, players, connections)

@@ -16,10 +16,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from cardroom.protocol import TablePatch, TableUpdate
 from cardroom.store.db import Change
+from cardroom.table_patches import table_patch
 from cardroom.tables.core import Core
 from cardroom.tables.errors import no_such_table
-from cardroom.tables.model import Listener, Player, Table
+from cardroom.tables.model import Listener, Player, Table, takes_patches
 from cardroom.tables.sync import Sync
 
 PRESENCE_CHANNEL = "presence"
@@ -60,7 +62,10 @@ class Followers:
             table.human_seen_at = time.monotonic()
             if table.challenge is None:  # a challenge's table closes when its day is done
                 table.closing = False
-        listener.deliver(table.update_for(seat))
+        update = table.update_for(seat)
+        listener.deliver(update)
+        if takes_patches(listener):
+            table.sent[listener] = update
         self.refresh(table)
         if seat is not None and table.seats[seat].away:
             # Back while a bot plays for them: everybody sees them come, and the bot stops.
@@ -79,12 +84,15 @@ class Followers:
         table = self.core.tables.get(table_id)
         if table is not None:
             table.invites.pop(listener, None)
+            table.sent.pop(listener, None)
         if table is not None and table.listeners.pop(listener, None) is not None:
             self.refresh(table)
 
     def _changed(self, table: Table) -> None:
         """After any change: presence brought up to date (seats may have changed hands),
-        then each follower's view, built once per seat (what the seats see alike, once)."""
+        then each follower's view, built once per seat (what the seats see alike, once),
+        and sent whole or, to a connection that takes patches, as what changed since the
+        last message it was sent (each patch built once for the followers it suits)."""
         if table.settings.private:
             self._send_strangers_away(table)
         self.refresh(table)
@@ -92,8 +100,19 @@ class Followers:
         followers = [(listener, seated.get(player.id) if player is not None else None)
                      for listener, player in table.listeners.items()]
         updates = table.updates_for(seat for _, seat in followers)
+        patches: dict[tuple[int | None, int], tuple[TableUpdate, TablePatch | None]] = {}
         for listener, seat in followers:
-            listener.deliver(updates[seat])
+            update = updates[seat]
+            before = table.sent.get(listener)
+            if before is None:
+                listener.deliver(update)
+                continue
+            built = (seat, id(before))  # (the base is held in the value: its id stays its own)
+            if built not in patches:
+                patches[built] = (before, table_patch(before, update))
+            patch = patches[built][1]
+            listener.deliver(update if patch is None else patch)
+            table.sent[listener] = update
 
     def _send_strangers_away(self, table: Table) -> None:
         """A private table keeps only the connections that may still see it (its players,

@@ -89,11 +89,18 @@ class Relayed:
 
 
 class Listener(Protocol):
-    """A connection following a table or the lobby (the web layer implements it)."""
+    """A connection following a table or the lobby (the web layer implements it). One that
+    has a true ``patches`` attribute is sent each table's changes as patches
+    (:func:`takes_patches`)."""
 
     def deliver(self, message: ServerMessage | Relayed) -> None:
         """Queue a message for sending; must not block."""
         ...
+
+
+def takes_patches(listener: Listener) -> bool:
+    """Whether a connection asked for ``table_patch`` messages after its first full one."""
+    return bool(getattr(listener, "patches", False))
 
 
 @dataclass
@@ -261,6 +268,9 @@ class Table:
     """The invite secret each following connection opened the table with: when the table
     turns private or its link changes, a connection that may no longer see it stops
     following it."""
+    sent: dict[Listener, TableUpdate] = field(default_factory=dict)
+    """The last ``table`` message each following connection that takes patches was sent:
+    its next one is a patch against it (:mod:`cardroom.table_patches`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_task: asyncio.Task[None] | None = None
     deadline: float | None = None

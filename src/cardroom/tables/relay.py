@@ -41,7 +41,7 @@ from cardroom.protocol import ErrorCode, ServerMessage
 from cardroom.tables.core import Core
 from cardroom.tables.errors import Moved, RoomError
 from cardroom.tables.followers import Followers
-from cardroom.tables.model import Listener, Player, Relayed
+from cardroom.tables.model import Listener, Player, Relayed, takes_patches
 
 log = logging.getLogger(__name__)
 
@@ -139,10 +139,13 @@ class Proxy:
     """A connection of another process, following tables owned here: what it is sent goes
     back to that process, encoded once."""
 
-    __slots__ = ("key", "origin", "relay")
+    __slots__ = ("key", "origin", "patches", "relay")
 
-    def __init__(self, relay: Relay, origin: str, key: int) -> None:
+    def __init__(self, relay: Relay, origin: str, key: int, patches: bool) -> None:
         self.relay, self.origin, self.key = relay, origin, key
+        self.patches = patches
+        """The connection there asked for patches (:func:`~cardroom.tables.model.
+        takes_patches`): the owner builds them, the other process hands them on."""
 
     def deliver(self, message: ServerMessage | Relayed) -> None:
         """Send the message to the connection's process (see :class:`Listener`), encoded
@@ -297,7 +300,8 @@ class Relay:
             "kind": "call", "id": call_id, "from": self.core.origin, "verb": verb,
             "table_id": table_id, "args": args, "until": time.time() + CALL_TIMEOUT,
             "player": None if player is None else [player.id, player.name],
-            "conn": None if listener is None else self._key_of(listener, owner)})
+            "conn": None if listener is None else self._key_of(listener, owner),
+            "patches": listener is not None and takes_patches(listener)})
         try:
             return await asyncio.wait_for(answer, CALL_TIMEOUT)
         except TimeoutError:
@@ -346,7 +350,8 @@ class Relay:
                 player_id, name = call["player"]
                 player = self.core.players.setdefault(player_id, Player(player_id, name))
             conn = call["conn"]
-            listener = None if conn is None else self._proxy(origin, conn)
+            listener = (None if conn is None
+                        else self._proxy(origin, conn, bool(call.get("patches"))))
             try:
                 answer["result"] = await verb(player, table_id, listener, **call["args"])
             except Moved:
@@ -472,10 +477,10 @@ class Relay:
         self._contacted.setdefault(listener, set()).add(owner)
         return key
 
-    def _proxy(self, origin: str, key: int) -> Proxy:
+    def _proxy(self, origin: str, key: int, patches: bool) -> Proxy:
         proxy = self._proxies.get((origin, key))
         if proxy is None:
-            proxy = self._proxies[origin, key] = Proxy(self, origin, key)
+            proxy = self._proxies[origin, key] = Proxy(self, origin, key, patches)
         return proxy
 
     def _drop_proxy(self, origin: str, key: int) -> None:

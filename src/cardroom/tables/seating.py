@@ -278,6 +278,7 @@ def _stop_following(table: Table, player: Player | None) -> None:
     for listener, follower in list(table.listeners.items()):
         if player is not None and follower is not None and follower.id == player.id:
             del table.listeners[listener]
+            table.sent.pop(listener, None)
 
 
 def _give_up_succession(table: Table, player: Player) -> dict[int, Seat]:

@@ -21,12 +21,15 @@ import contextlib
 import json
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosedError
+
+from cardroom.protocol import TablePatch, TableUpdate
+from cardroom.table_patches import apply_table_patch
 
 _DECODER = msgspec.json.Decoder()
 """A client reads a view after every action at its table: msgspec decodes them faster."""
@@ -70,9 +73,19 @@ class Client:
     """One connection to the card room."""
 
     def __init__(self, url: str, timeout: float = 30.0,
-                 on_table: Callable[[dict[str, Any]], None] | None = None) -> None:
-        """``on_table``, if given, is called with every ``table`` message as it arrives."""
+                 on_table: Callable[[dict[str, Any]], None] | None = None,
+                 patches: bool = False) -> None:
+        """``on_table``, if given, is called with every ``table`` message as it arrives.
+        With ``patches`` the server sends each table's changes as ``table_patch`` messages
+        after the first full one; they are applied here, so that :attr:`tables` and
+        ``on_table`` see full messages either way, and a patch that does not fit the
+        message held (one lost between the server's processes) opens the table again."""
         self.url = url
+        if patches:
+            self.url += ("&" if "?" in url else "?") + "patches=1"
+        self.patches_refused = 0
+        """Patches that did not fit the message held (each followed by a new ``open``)."""
+        self._invites: dict[str, str | None] = {}
         self.timeout = timeout
         self.on_table = on_table
         self.socket: ClientConnection | None = None
@@ -88,6 +101,8 @@ class Client:
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Condition()
         self._reader: asyncio.Task[None] | None = None
+        self._reopening: set[asyncio.Task[None]] = set()
+        self._reopening_tables: set[str] = set()
 
     async def __aenter__(self) -> Client:
         await self.connect()
@@ -140,6 +155,14 @@ class Client:
             self._pending.pop(seq).set_result(message)
         elif kind == "error":
             self.errors.append(message)
+        if kind == "table_patch":
+            merged = apply_table_patch(cast("TableUpdate | None", self.tables.get(
+                message["table_id"])), cast("TablePatch", message))
+            if merged is None:
+                self.patches_refused += 1
+                self._reopen(message["table_id"])
+                return
+            message, kind = cast("dict[str, Any]", merged), "table"
         if kind == "table" and self.on_table is not None:
             self.on_table(message)
         async with self._changed:
@@ -156,6 +179,24 @@ class Client:
             elif kind == "chat":
                 self.chat.setdefault(message["table_id"], []).extend(message["lines"])
             self._changed.notify_all()
+
+    def _reopen(self, table_id: str) -> None:
+        """Open a table again for a full message (a patch did not fit), once: the patches
+        already on their way do not fit either."""
+        if table_id in self._reopening_tables:
+            return
+        self._reopening_tables.add(table_id)
+
+        async def reopen() -> None:
+            try:
+                with contextlib.suppress(ClientError, TimeoutError):
+                    await self.open(table_id, self._invites.get(table_id))
+            finally:
+                self._reopening_tables.discard(table_id)
+
+        task = asyncio.get_running_loop().create_task(reopen())
+        self._reopening.add(task)
+        task.add_done_callback(self._reopening.discard)
 
     async def send_raw(self, text: str | bytes) -> None:
         """Send anything at all (for tests of bad input)."""
@@ -252,6 +293,7 @@ class Client:
     async def open(self, table_id: str, invite: str | None = None) -> int | None:
         """Follow a table (a private one with its ``invite``); returns our seat, or ``None``
         as a spectator."""
+        self._invites[table_id] = invite
         return (await self.request("open", table_id=table_id, invite=invite))["seat"]
 
     async def act(self, table_id: str, action: str) -> dict[str, Any]:

@@ -121,7 +121,8 @@ class SeatPlayer:
 
     def _new_client(self, url: str) -> Client:
         return Client(url, timeout=self.bench.run.request_timeout,
-                      on_table=self.bench.arrival(self.seat))
+                      on_table=self.bench.arrival(self.seat),
+                      patches=not self.bench.run.full_views)
 
     async def connect(self, url: str) -> Client:
         """A fresh connection, not yet proven."""
@@ -465,6 +466,9 @@ class LoadRun:
     ready."""
     drop_rate: float = 0.0
     """Share of connections dropped each second."""
+    full_views: bool = False
+    """The clients take every table message whole, as before ``table_patch`` (the browser
+    and, by default, these clients take patches: each change's message is what changed)."""
     relay_only: bool = False
     """Two servers, the second drained before the tables are made and every client
     connected to it: the first owns every table, the second only relays (their CPU is

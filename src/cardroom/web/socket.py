@@ -122,6 +122,9 @@ class Connection:
         """The passkey ceremony begun on this connection, if any."""
         self.proven_at: float | None = None
         """When this connection last proved its account with a password or a passkey."""
+        self.patches = websocket.query_params.get("patches") == "1"
+        """Asked for (``/ws?patches=1``): each table's changes after its first full message
+        come as ``table_patch`` messages (:mod:`cardroom.table_patches`)."""
         self.handlers: dict[str, Callable[[Any], Awaitable[dict[str, Any]]]] = {
             "register": self._register, "hello": self._hello, "lobby": self._lobby,
             "create_table": self._create_table, "join": self._join, "leave": self._leave,

@@ -7,7 +7,8 @@
  * (`hello`, `lobby`, `open`) without the rest of the page noticing more than a status change.
  *
  * Events (all `CustomEvent`, the message or value in `detail`):
- * - `welcome`, `lobby`, `table`: the server's messages of those types;
+ * - `welcome`, `lobby`, `table`: the server's messages of those types (a table's changes come
+ *   as `table_patch` messages, applied here: the page sees whole `table` messages);
  * - `status`: "connecting" | "online" | "reconnecting" | "offline" (not connected, and the
  *   browser says it has no network: the attempts go on, and succeed once it is back);
  * - `servererror`: an `error` no request was waiting for, or one from restoring the session
@@ -51,6 +52,33 @@ export function retryDelay(attempt, random = Math.random) {
   return random() * Math.min(MAX_DELAY, FIRST_DELAY * 2 ** Math.min(attempt, 30));
 }
 
+/**
+ * The socket's address asking for table changes as patches (`table_patch`, docs/protocol.md).
+ * @param {string} url
+ * @returns {string}
+ */
+export function withPatches(url) {
+  return `${url}${url.includes("?") ? "&" : "?"}patches=1`;
+}
+
+/**
+ * The whole `table` message a `table_patch` leads to from the one held, or null when the
+ * patch was built against another version (a message was lost: open the table again).
+ * @param {object|undefined} held the last whole message of the table
+ * @param {object} patch
+ * @returns {object|null}
+ */
+export function applyTablePatch(held, patch) {
+  if (!held || held.table_id !== patch.table_id || held.version !== patch.base) return null;
+  const merged = { ...held, ...patch.set, version: patch.version };
+  if (Object.keys(patch.view_set).length || patch.view_unset.length) {
+    const view = { ...(held.view || {}) };
+    for (const key of patch.view_unset) delete view[key];
+    merged.view = Object.assign(view, patch.view_set);
+  }
+  return merged;
+}
+
 /** A rejection value shaped like the server's errors. */
 function failure(code, message) {
   return { code, message };
@@ -70,6 +98,10 @@ export class Room extends EventTarget {
     this.pending = new Map();
     /** What to restore after a reconnection. */
     this.session = { token: null, lobby: false, tableId: null, invite: null };
+    /** @type {Map<string, object>} the last whole message of each table followed */
+    this.tables = new Map();
+    /** A table is being opened again after a patch that did not fit. */
+    this.reopening = false;
     /** Reconnection attempts since the socket was last open (the backoff's exponent). */
     this.attempt = 0;
     this.retryTimer = 0;
@@ -181,6 +213,7 @@ export class Room extends EventTarget {
    * @returns {Promise<{table_id: string, seat: number|null}>}
    */
   follow(tableId, invite = null) {
+    for (const held of this.tables.keys()) if (held !== tableId) this.tables.delete(held);
     this.session.tableId = tableId;
     this.session.invite = invite;
     return this.request("open", { table_id: tableId, invite });
@@ -199,12 +232,13 @@ export class Room extends EventTarget {
     this.retryTimer = 0;
     let socket;
     try {
-      socket = new WebSocket(this.url);
+      socket = new WebSocket(withPatches(this.url));
     } catch {
       this.scheduleRetry();
       return;
     }
     this.socket = socket;
+    this.tables.clear(); // a new connection's patches build on its own messages only
     socket.addEventListener("open", () => this.onOpen(socket));
     socket.addEventListener("message", (event) => this.onMessage(event.data));
     socket.addEventListener("close", () => this.onClose(socket));
@@ -318,8 +352,31 @@ export class Room extends EventTarget {
       }
       return;
     }
+    if (message.type === "table_patch") {
+      this.onTablePatch(message);
+      return;
+    }
+    if (message.type === "table") this.tables.set(message.table_id, message);
     if (["welcome", "lobby", "lobby_update", "table", "chat"].includes(message.type)) {
       this.emit(message.type, message);
+    }
+  }
+
+  /**
+   * A table's change as a patch: applied to the message held and passed on whole; one that
+   * does not fit (a message was lost between the servers) opens the table again.
+   * @param {object} patch
+   */
+  onTablePatch(patch) {
+    const merged = applyTablePatch(this.tables.get(patch.table_id), patch);
+    if (merged) {
+      this.tables.set(patch.table_id, merged);
+      this.emit("table", merged);
+    } else if (this.session.tableId === patch.table_id && !this.reopening) {
+      // Once: the patches already on their way do not fit either, until the whole message.
+      this.reopening = true;
+      this.follow(patch.table_id, this.session.invite).catch(() => {})
+        .finally(() => { this.reopening = false; });
     }
   }
 
