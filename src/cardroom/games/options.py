@@ -208,6 +208,13 @@ class PresetRules:
     def _options(self) -> dict[str, Any]:
         return dataclasses.asdict(self)  # type: ignore[call-overload]
 
+    @property
+    def shown_options(self) -> dict[str, Any]:
+        """Every option and its value as views show them: the one dict of these rules, to be
+        read and never changed, so that every view of a match holds the same object (a
+        table's next message sees at once that its rules did not change)."""
+        return self._options
+
     def replace(self, **changes: Any) -> Self:
         """These rules with some options changed (validated like any other)."""
         types = _option_types_of(type(self))

@@ -369,6 +369,12 @@ class Rules(PresetRules):
         return [rung.copy() for rung in self._ladder_entries]
 
     @cached_property
+    def shown_ladder(self) -> list[LadderRung]:
+        """:attr:`ladder_view` built once: every view of these rules holds the same list (read
+        it, never change it), as :attr:`shown_options`."""
+        return self.ladder_view
+
+    @cached_property
     def _ladder_entries(self) -> tuple[LadderRung, ...]:
         return tuple({"bid": bid.text, "name": bid.name, "value": bid.value}
                      for bid in self.bid_ladder)

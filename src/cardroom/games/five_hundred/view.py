@@ -145,7 +145,7 @@ def public_view(game: State) -> FiveHundredPublicView:
     trick = game.trick
     return {
         "game": GAME_NAME,
-        "rules": game.rules.to_dict(),
+        "rules": game.rules.shown_options,
         "preset": game.rules.preset_name,
         "players": n,
         "teams": list(map(list, game.teams)),
@@ -159,7 +159,7 @@ def public_view(game: State) -> FiveHundredPublicView:
                     for s, b in game.bids],
         "high_bid": (None if game.high_bid is None or game.high_bidder is None else
                      {"seat": game.high_bidder, "bid": game.high_bid.text}),
-        "ladder": game.rules.ladder_view,
+        "ladder": game.rules.shown_ladder,
         "passed": [s for s in range(n) if game.passed >> s & 1],
         "barred": game.barred,
         "contract": _contract(game),

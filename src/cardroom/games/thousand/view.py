@@ -97,7 +97,7 @@ def public_view(game: State) -> ThousandPublicView:
     rules = game.rules
     return {
         "game": GAME_NAME,
-        "rules": rules.to_dict(),
+        "rules": rules.shown_options,
         "preset": rules.preset_name,
         "players": players,
         "phase": game._phase,
