@@ -447,6 +447,41 @@ async def test_a_process_hands_tables_over_only_when_the_store_counts_it_well_ov
     assert len(a.epochs) == 9  # twice in a row: over its share (of 16 and t0, still free)
 
 
+async def test_a_look_that_failed_between_two_counts_of_too_many_hands_nothing_over(
+        store: Store) -> None:
+    """Two looks in a row must find the process well over its share: one counted over,
+    one that failed, one counted over again is not two in a row."""
+    for number in range(16):
+        await store.add_table(NewTable(
+            id=f"n{number}", game="500", rules={}, seats=4, bot="simple", turn_seconds=None,
+            hints=False, creator_id=None, created_at=0.0))
+    now = time.time()
+    a = _leases("A", store.leases)
+    a.epochs.update(await store.leases.take("A", now, now + 60, [f"n{n}" for n in range(16)]))
+    a.peers = {"B": leases_module.Peer(time.monotonic(), 0, False)}
+    assert await a._excess(a.share(0), 0) == 0  # the first count of too many
+    counted = store.leases.owned
+
+    async def failing(now: float) -> dict[str, int]:
+        raise ConnectionError("the store is away")
+
+    store.leases.owned = failing  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        await a._excess(a.share(0), 0)
+    store.leases.owned = counted  # type: ignore[method-assign]
+    assert await a._excess(a.share(0), 0) == 0  # not two in a row
+    assert await a._excess(a.share(0), 0) == 8  # now it is
+
+
+async def test_a_draining_process_keeps_a_table_whose_row_is_being_written(rooms) -> None:
+    _, a, _ = rooms
+    leases = a.core.leases
+    with leases.new_lease("being-made"):
+        leases.drain()
+        await leases._hand_some_over()
+        assert leases.owns("being-made")
+
+
 async def test_a_table_being_made_is_not_lost_by_a_renewal_before_its_row_is_written(
         rooms) -> None:
     _, a, _ = rooms

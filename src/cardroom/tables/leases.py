@@ -263,8 +263,9 @@ class Leases:
 
     async def _hand_some_over(self, most: int = DRAIN_BATCH) -> None:
         """Draining or overloaded: hand up to ``most`` (and :data:`DRAIN_BATCH`) tables over
-        to whoever looks next."""
-        batch = list(self.epochs)[:min(most, DRAIN_BATCH)]
+        to whoever looks next; never one whose row is still being written (its creator is
+        about to sit there, and no other process could load it yet)."""
+        batch = [t for t in self.epochs if t not in self._unwritten][:min(most, DRAIN_BATCH)]
         await self._release(batch, hand_over=True)
         if self._lost is not None:
             self._lost(batch)
@@ -303,12 +304,12 @@ class Leases:
         by the loads heard (``share``) and then by the store's own count, at this look and
         the one before: the loads heard lag a burst of new tables, and a table handed over
         makes its players follow it elsewhere."""
+        over_before, self._over_before = self._over_before, False  # a failed look breaks it
         excess = 0
         if self._too_many(share):
             excess = self._too_many(self.share(free, await self.store.owned(time.time())))
-        confirmed = excess if self._over_before else 0
         self._over_before = excess > 0
-        return confirmed
+        return excess if over_before else 0
 
     async def _renew_and_take(self) -> None:
         started = time.monotonic()
