@@ -74,3 +74,44 @@ async def test_a_persons_turn_timer_asks_for_no_decision_before_it_ends(room: Ro
     assert game.to_act in (0, 1)
     assert not await until(lambda: any(version == room.tables[table.id].version
                                        for _, version in asked), 1.0)
+
+
+class Tab:
+    """A connection following the table (what it is sent is not looked at here)."""
+
+    def deliver(self, message: Any) -> None:
+        pass
+
+
+async def test_a_player_going_offline_during_a_bots_pause_does_not_start_its_thinking_again(
+        room: Room) -> None:
+    """Ann's tab closes while a bot pauses: the table's version moves on (she is offline),
+    its game does not, and the bot plays the decision already asked for when the pause
+    ends, without asking the workers again."""
+    ann = Player("a", "Ann")
+    room.core.players[ann.id] = ann
+    table = await room.create_table(ann, "online", {}, 0, None, None)
+    tab = Tab()
+    await room.open(tab, ann, table.id)
+    positions: list[int] = []  # how many actions the match had at each decision asked
+    decide = room.workers.decide
+
+    async def recorded(key: str, *args: Any, **kwargs: Any) -> str:
+        game = room.tables[key].game
+        positions.append(len(game.actions) if game is not None else -1)
+        return await decide(key, *args, **kwargs)
+
+    room.workers.decide = recorded  # type: ignore[method-assign]
+    await room.start_with_bots(ann, table.id, None)
+    game = room.tables[table.id].game
+    assert game is not None
+    while game.to_act == 0:
+        await room.act(ann, table.id, game.legal_actions()[0].text)
+    actions = len(game.actions)
+    assert await until(lambda: actions in positions, PAUSE / 4), "the bot thinks at once"
+    version = room.tables[table.id].version
+    room.disconnect(tab)
+    assert await until(lambda: room.tables[table.id].version != version, PAUSE / 4)
+    assert game.to_act != 0 and len(game.actions) == actions  # offline, mid-pause
+    assert await until(lambda: len(game.actions) > actions, PAUSE * 3), "the bot moved"
+    assert positions.count(actions) == 1

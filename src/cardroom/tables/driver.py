@@ -21,7 +21,7 @@ from cardroom.store.db import Change
 from cardroom.tables.claims import TableClaims
 from cardroom.tables.core import Core
 from cardroom.tables.errors import RoomError
-from cardroom.tables.model import Game, Table
+from cardroom.tables.model import Game, Table, Thinking
 from cardroom.tables.sync import Sync
 from cardroom.tables.workers import BotWorkers, Superseded
 
@@ -144,18 +144,17 @@ class Driver:
         assert game is not None and game.to_act is not None
         seat = game.to_act
         name = table.seats[seat].bot or table.bot_level
-        deciding = self._decide(table, seat, name)
-        try:
-            if ahead:
-                pause = asyncio.ensure_future(asyncio.sleep(delay))
-                try:
-                    action = await deciding
-                    await pause
-                finally:
-                    pause.cancel()
-            else:
+        deciding = asyncio.shield(self._decision(table, game, seat, name))
+        if ahead:
+            pause = asyncio.ensure_future(asyncio.sleep(delay))
+            try:
                 action = await deciding
-        except Superseded:
+                await pause
+            finally:
+                pause.cancel()
+        else:
+            action = await deciding
+        if action is None:
             return  # the table moved on and asked again
         if not self._turn_due(table, version):
             return
@@ -178,6 +177,30 @@ class Driver:
         game = table.game
         return (game is not None and table.version == version and game.to_act is not None
                 and self.core.leases.owns(table.id))
+
+    def _decision(self, table: Table, game: Game, seat: int,
+                  name: str) -> asyncio.Future[str | None]:
+        """The bot's decision at this position of the match: the one being worked out
+        already when the table's version moved on but not its game (a player connected or
+        went offline during the bot's pause: the turn is arranged again, the thinking goes
+        on), else a new one (the one before, for another position, is stopped)."""
+        held = table.thinking
+        if held is not None and held.serves(game, seat, name):
+            return held.answer
+        if held is not None:
+            held.answer.cancel()
+        answer = self.core.spawn(self._decide_unless_superseded(table, seat, name))
+        table.thinking = Thinking(game, len(game.actions), seat, name, answer)
+        return answer
+
+    async def _decide_unless_superseded(self, table: Table, seat: int,
+                                        name: str) -> str | None:
+        """:meth:`_decide`, or ``None`` when the workers were asked again for the table
+        before they took this one."""
+        try:
+            return await self._decide(table, seat, name)
+        except Superseded:
+            return None
 
     async def _decide(self, table: Table, seat: int, name: str) -> str:
         """The action of the bot ``name`` at ``seat``: a claim where one is proven and a

@@ -234,6 +234,24 @@ class Seat:
                           self.reserved, self.successor.id if self.successor else None)
 
 
+@dataclass(frozen=True)
+class Thinking:
+    """A bot's decision being worked out for one position of one match: ``answer`` is its
+    action, or ``None`` when the workers were asked for another one meanwhile."""
+
+    game: Game
+    actions: int
+    """How many actions the match had: the position."""
+    seat: int
+    bot: str
+    answer: asyncio.Future[str | None]
+
+    def serves(self, game: Game, seat: int, bot: str) -> bool:
+        """Whether it is the decision the seat's bot needs now (its answer may still come)."""
+        return (self.game is game and self.actions == len(game.actions)
+                and (self.seat, self.bot) == (seat, bot) and not self.answer.cancelled())
+
+
 @dataclass
 class Table:
     """A live table: seats, the current match, and who follows it."""
@@ -273,6 +291,9 @@ class Table:
     its next one is a patch against it (:mod:`cardroom.table_patches`)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     turn_task: asyncio.Task[None] | None = None
+    thinking: Thinking | None = None
+    """The decision a bot of this table is working out, kept across a change of the table
+    that leaves the game where it was (a player connecting during the bot's pause)."""
     deadline: float | None = None
     match_over_at: float | None = None
     """When the current match ended (the next one starts ``next_match_delay`` later)."""
