@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 from typer.testing import CliRunner
 
 from cardroom.cli import app
-from cardroom.tools.loadtest import LoadRun, run_load, start_servers
+from cardroom.tools import loadtest as loadtest_module
+from cardroom.tools.loadtest import LoadRun, LoadTable, run_load, start_servers
 from tests.conftest import SHARED_REDIS, SHARED_REDIS_URL
 from tests.server.pg import fresh_schema
 
@@ -141,3 +144,27 @@ async def test_bots_at_a_killed_owners_tables_play_on_from_another_process(
     assert run.verdict.checked and not run.verdict.missing and not run.verdict.mismatched
     assert run.verdict.matches >= 1 and not run.verdict.stuck
     assert all(len(bench.players) == 2 for bench in run.benches)
+
+
+def test_a_bots_turn_is_timed_to_its_move_and_left_out_when_a_kill_fell_in_it() -> None:
+    """A change of who is connected during a bot's turn does not end it; its move does; a
+    turn during which a server was killed is not counted."""
+    run = LoadRun(urls=[], tables=1, duration=1.0, bot_seats=3)
+    table = LoadTable(run, 0)
+
+    def message(version: int, to_act: int, *events: str) -> dict[str, Any]:
+        return {"table_id": "", "version": version, "status": "playing",
+                "view": {"to_act": to_act}, "events": [{"type": e, "seat": 2} for e in events]}
+
+    record = table.arrival(0)
+    clock = [0.0]
+    with mock.patch.object(loadtest_module.time, "perf_counter", lambda: clock[0]):
+        for at, update in ((10.0, message(1, 1, "play")),  # seat 1's bot is to act
+                           (10.5, message(2, 1, "offline")),  # still its turn
+                           (11.25, message(3, 2, "play"))):  # it played; seat 2's is to act
+            clock[0] = at
+            record(update)
+        run.kills += 1
+        clock[0] = 12.0
+        record(message(4, 3, "play"))  # a kill fell in seat 2's turn: not counted
+    assert run.stats.bot_turns == [1.25]

@@ -82,9 +82,11 @@ class Stats:
     """Analysis asks (``--analysis-every``) by the state answered (``queued``, ``ready``,
     ``busy`` …)."""
     bot_turns: list[float] = field(default_factory=list)
-    """Seconds from a view where one of the server's bots is to act to the table's next
-    change (as the first client sees both): a bot's thinking and its move's way back, the
-    wait a player has behind each bot (``--bot-seats``)."""
+    """Seconds from the first view where one of the server's bots is to act to the first
+    that shows its move (as the first client sees both; changes of who is connected in
+    between do not end the turn, and a turn a server kill fell in is left out): a bot's
+    thinking and its move's way back, the wait a player has behind each bot
+    (``--bot-seats``)."""
     recoveries: list[tuple[int, float]] = field(default_factory=list)
     """(kill number from 1, seconds from that kill of a server to the next change at a
     table), one per table and kill the table saw a change after (``--kill-every``): the
@@ -302,6 +304,10 @@ def _fetch(url: str) -> bytes:
         return body
 
 
+PRESENCE_EVENTS = frozenset({"offline", "connected", "away", "settings"})
+"""Events of a table message that say who is connected or how the table is set, not a move."""
+
+
 class LoadTable:
     """Four players at one table; notes when each of them first saw each version."""
 
@@ -323,6 +329,8 @@ class LoadTable:
         self.hit: tuple[int, float] | None = None
         """The kill (its number, when) that waits for the table's next change (``None``:
         none does)."""
+        self.bot_turn: tuple[float, int] | None = None
+        """A server bot's turn being timed: when it began, and the kills by then."""
 
     def arrival(self, seat: int) -> Callable[[dict[str, Any]], None]:
         """The ``on_table`` hook of this seat's clients. Timings resolve here, as views come
@@ -334,8 +342,7 @@ class LoadTable:
             version = message["version"]
             if self.latest is None or version > self.latest["version"]:
                 now = time.perf_counter()
-                if self._bots_turn(self.latest):
-                    self.run.stats.bot_turns.append(now - self.latest_at)
+                self._time_bot_turn(message, now)
                 self.latest, self.latest_at = message, now
                 self.progress = time.monotonic()
                 if self.hit is not None:
@@ -347,13 +354,35 @@ class LoadTable:
                 self._settle(target, done)
         return record
 
-    def _bots_turn(self, message: dict[str, Any] | None) -> bool:
+    def _time_bot_turn(self, message: dict[str, Any], now: float) -> None:
+        """A new version of the table came: end the server bot's turn being timed if it
+        shows the bot's move (a turn a kill fell in is dropped), and start timing the next
+        if a server bot is to act."""
+        if self.bot_turn is not None:
+            began, kills = self.bot_turn
+            if not self._moved(message):
+                return
+            if self.run.kills == kills:
+                self.run.stats.bot_turns.append(now - began)
+            self.bot_turn = None
+        if self._bot_to_act(message):
+            self.bot_turn = (now, self.run.kills)
+
+    def _bot_to_act(self, message: dict[str, Any]) -> bool:
         """Whether the table message shows a match being played with one of the server's
         bots to act (they hold the last seats)."""
-        if message is None or message.get("status") != "playing" or not message.get("view"):
+        view = message.get("view")
+        if message.get("status") != "playing" or not view:
             return False
-        to_act = message["view"].get("to_act")
+        to_act = view.get("to_act")
         return isinstance(to_act, int) and to_act >= len(self.players)
+
+    @staticmethod
+    def _moved(message: dict[str, Any]) -> bool:
+        """Whether the message shows the match moving on (the bot's move, or one made for
+        it), not only a change of who is connected or of the table's settings."""
+        events = message.get("events") or []
+        return not events or any(e.get("type") not in PRESENCE_EVENTS for e in events)
 
     def _last_arrival(self, version: int) -> float | None:
         """When the last seat first held ``version`` or later (None: some seat has not)."""
