@@ -240,7 +240,11 @@ export class Room extends EventTarget {
     this.socket = socket;
     this.tables.clear(); // a new connection's patches build on its own messages only
     socket.addEventListener("open", () => this.onOpen(socket));
-    socket.addEventListener("message", (event) => this.onMessage(event.data));
+    // A socket given up on (dropped while offline) may still hand over what it had
+    // buffered: its messages are old, and its patches build on nothing held now.
+    socket.addEventListener("message", (event) => {
+      if (socket === this.socket) this.onMessage(event.data);
+    });
     socket.addEventListener("close", () => this.onClose(socket));
     socket.addEventListener("error", () => socket.close());
   }
