@@ -146,12 +146,7 @@ class Driver:
         name = table.seats[seat].bot or table.bot_level
         deciding = asyncio.shield(self._decision(table, game, seat, name))
         if ahead:
-            pause = asyncio.ensure_future(asyncio.sleep(delay))
-            try:
-                action = await deciding
-                await pause
-            finally:
-                pause.cancel()
+            action, _ = await asyncio.gather(deciding, asyncio.sleep(delay))
         else:
             action = await deciding
         if action is None:

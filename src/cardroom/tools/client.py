@@ -101,8 +101,8 @@ class Client:
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Condition()
         self._reader: asyncio.Task[None] | None = None
-        self._reopening: set[asyncio.Task[None]] = set()
-        self._reopening_tables: set[str] = set()
+        self._reopening: dict[str, asyncio.Task[None]] = {}
+        """The tables being opened again after a patch that did not fit."""
 
     async def __aenter__(self) -> Client:
         await self.connect()
@@ -183,20 +183,15 @@ class Client:
     def _reopen(self, table_id: str) -> None:
         """Open a table again for a full message (a patch did not fit), once: the patches
         already on their way do not fit either."""
-        if table_id in self._reopening_tables:
+        if table_id in self._reopening:
             return
-        self._reopening_tables.add(table_id)
 
         async def reopen() -> None:
-            try:
-                with contextlib.suppress(ClientError, TimeoutError):
-                    await self.open(table_id, self._invites.get(table_id))
-            finally:
-                self._reopening_tables.discard(table_id)
+            with contextlib.suppress(ClientError, TimeoutError):
+                await self.open(table_id, self._invites.get(table_id))
 
-        task = asyncio.get_running_loop().create_task(reopen())
-        self._reopening.add(task)
-        task.add_done_callback(self._reopening.discard)
+        task = self._reopening[table_id] = asyncio.get_running_loop().create_task(reopen())
+        task.add_done_callback(lambda _: self._reopening.pop(table_id, None))
 
     async def send_raw(self, text: str | bytes) -> None:
         """Send anything at all (for tests of bad input)."""
