@@ -110,7 +110,9 @@ async def test_patches_rebuild_every_message_of_whole_matches(room: Room, game: 
         assert patched.misfits == 0
         opened = patched.whole[0]["version"]  # the tabs opened one after the other
         assert patched.whole == [m for m in whole.whole if m["version"] >= opened]
-        assert patched.patched > 50
+        # every change after the opening came as a patch; how many changes there were depends
+        # on how the bots' moves fell into batches, but the player alone made one per card
+        assert patched.patched == len(patched.whole) - 1 > 20
         assert patched.latest == _as_sent(table.update_for(0 if who == "seated" else None))
         assert patched.sent_bytes * 3 < whole.sent_bytes  # what changed is a small part
 
