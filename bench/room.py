@@ -41,9 +41,11 @@ FIGURES = ("CPU per action ms", "bytes a message", "messages an action")
 
 
 class EncodingListener:
-    """A follower that encodes what it receives, as a connection's writer does."""
+    """A follower that encodes what it receives, as a connection's writer does; with
+    ``patches``, one that takes ``table_patch`` messages, as the browser's does."""
 
-    def __init__(self) -> None:
+    def __init__(self, patches: bool) -> None:
+        self.patches = patches
         self.encoder = msgspec.json.Encoder()
         self.messages = 0
         self.bytes = 0
@@ -54,7 +56,7 @@ class EncodingListener:
         self.bytes += len(self.encoder.encode(message))
 
 
-async def measure(tables: int, actions: int, seed: int) -> dict[str, float]:
+async def measure(tables: int, actions: int, seed: int, patches: bool) -> dict[str, float]:
     """One run on a fresh SQLite file: the figures of :data:`FIGURES`."""
     from cardroom.store.db import Store
     from cardroom.tables.quotas import QuotaSettings
@@ -76,24 +78,27 @@ async def measure(tables: int, actions: int, seed: int) -> dict[str, float]:
                 for seat in range(1, 4):
                     await room.join(players[seat], table.id, seat)
                 for player in players:
-                    listener = EncodingListener()
+                    listener = EncodingListener(patches)
                     await room.open(listener, player, table.id)
                     listeners.append(listener)
                 seated.append((table, players))
             rng = random.Random(seed)
 
-            async def act() -> None:
+            async def act() -> float:
+                """One random legal action: the CPU time the room took over it (choosing it,
+                all the discard choices of an exchange listed, is left out)."""
                 table, players = rng.choice(seated)
                 game = table.game
                 action = rng.choice(list(game.legal_actions()))
+                before = time.process_time()
                 await room.act(players[game.to_act], table.id, action.text)
+                return time.process_time() - before
 
             for _ in range(WARM_UP):
                 await act()
-            before = time.process_time()
+            used = 0.0
             for _ in range(actions):
-                await act()
-            used = time.process_time() - before
+                used += await act()
         finally:
             await room.stop()
             await store.close()
@@ -103,13 +108,14 @@ async def measure(tables: int, actions: int, seed: int) -> dict[str, float]:
             "messages an action": messages / (actions + WARM_UP)}
 
 
-def measure_checkout(source: Path, tables: int, actions: int, seed: int) -> dict[str, float]:
+def measure_checkout(source: Path, tables: int, actions: int, seed: int,
+                     patches: bool) -> dict[str, float]:
     """The figures of another checkout's room, measured by this script in a process whose
     path puts that checkout's ``src`` first."""
     environment = {**os.environ, "PYTHONPATH": str(source.resolve() / "src")}
     finished = subprocess.run(
         [sys.executable, __file__, "--tables", str(tables), "--actions", str(actions),
-         "--seed", str(seed), "--json"],
+         "--seed", str(seed), "--json", *([] if patches else ["--full-views"])],
         env=environment, check=True, capture_output=True, text=True)
     figures: dict[str, float] = json.loads(finished.stdout.strip().splitlines()[-1])
     return figures
@@ -118,13 +124,15 @@ def measure_checkout(source: Path, tables: int, actions: int, seed: int) -> dict
 def main(tables: int = typer.Option(50, help="Tables of four players."),
          actions: int = typer.Option(6000, help="Actions measured (after the warm-up)."),
          seed: int = typer.Option(1, help="Seed of the actions chosen."),
+         full_views: bool = typer.Option(False, help="Listeners that take every message "
+                                                     "whole rather than as patches."),
          vs: str = typer.Option(None, help="Another checkout whose room to measure in turn."),
          rounds: int = typer.Option(3, help="Runs of each room with --vs (order alternating)."),
          as_json: bool = typer.Option(False, "--json", help="Print one run's figures as JSON.")
          ) -> None:
     """Measure the room's CPU per action without sockets (and another checkout's beside it)."""
     if as_json:
-        print(json.dumps(asyncio.run(measure(tables, actions, seed))))
+        print(json.dumps(asyncio.run(measure(tables, actions, seed, not full_views))))
         return
     here = Path(__file__).resolve().parent.parent
     contenders = [("this checkout", here)] + ([(vs, Path(vs))] if vs is not None else [])
@@ -132,7 +140,7 @@ def main(tables: int = typer.Option(50, help="Tables of four players."),
     for number in range(rounds if vs is not None else 1):
         order = contenders if number % 2 == 0 else contenders[::-1]
         for name, source in order:
-            runs[name].append(measure_checkout(source, tables, actions, seed))
+            runs[name].append(measure_checkout(source, tables, actions, seed, not full_views))
     result = Table(title=f"the room without sockets: {tables} tables, {actions} actions, "
                          f"medians of {len(runs[contenders[0][0]])} run(s), {os.cpu_count()} "
                          "cores")
