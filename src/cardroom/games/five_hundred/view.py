@@ -8,7 +8,7 @@ later hands. The server sends each seat this and nothing else, and the leak test
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from cardroom.games.cards import CARDS, Card, indexes_of
@@ -66,15 +66,7 @@ def sort_hand(game: State, mask: int) -> list[Card]:
 
 
 def _hand_texts(game: State, mask: int) -> list[str]:
-    return list(_sorted_texts(display_strain(game), mask))
-
-
-@lru_cache(maxsize=4096)
-def _sorted_texts(strain: Strain, mask: int) -> tuple[str, ...]:
-    """The texts of the cards of ``mask`` in display order under ``strain``: sorted once
-    for a hand as it stands, however many views show it."""
-    return tuple(CARD_TEXT[i] for i in sorted(indexes_of(mask),
-                                              key=display_keys(strain).__getitem__))
+    return [CARD_TEXT[i] for i in display_indexes(game, mask)]
 
 
 def visible_hand(game: State, viewer: int | None, seat: int) -> list[Card] | None:

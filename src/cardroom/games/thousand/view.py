@@ -9,7 +9,6 @@ it. Its shape is :class:`~.shapes.ThousandView`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from cardroom.games.cards import CARDS, Card, Suit, indexes_of
 from cardroom.games.match import check_seat
@@ -38,14 +37,6 @@ _HAND_ORDER: dict[int | None, tuple[tuple[bool, int, int], ...]] = {
 def sorted_indexes(game: State, mask: int) -> list[int]:
     """The card indexes of ``mask`` for display: trumps first, then by suit, highest first."""
     return sorted(indexes_of(mask), key=_HAND_ORDER[game.trump].__getitem__)
-
-
-@lru_cache(maxsize=4096)
-def _sorted_texts(trump: int | None, mask: int) -> tuple[str, ...]:
-    """The texts of the cards of ``mask`` for display under ``trump``: sorted once for a
-    hand as it stands, however many views show it."""
-    return tuple(CARD_TEXT[index] for index in sorted(indexes_of(mask),
-                                                      key=_HAND_ORDER[trump].__getitem__))
 
 
 def sort_hand(game: State, mask: int) -> list[Card]:
@@ -156,7 +147,7 @@ def view(game: State, seat: int | None,
     return {
         **(public_view(game) if public is None else public),
         "seat": seat,
-        "hand": (list(_sorted_texts(game.trump, game.hands[seat]))
+        "hand": ([CARD_TEXT[index] for index in sorted_indexes(game, game.hands[seat])]
                  if looked and seat is not None else None),
         "bank": visible_bank(game, seat),
         "discards": own_discards(game, seat),
