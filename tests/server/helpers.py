@@ -7,12 +7,43 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from cardroom.bots import make_bot
+from cardroom.protocol import TablePatch, TableUpdate
+from cardroom.table_patches import apply_table_patch
 from cardroom.tables.room import Player, Room
 from cardroom.tools.client import Client
 from tests.shapes import check_message
+
+
+class HeldTables:
+    """What a connection that takes patches holds, as a browser tab does: each table's latest
+    whole message, each patch applied to the one before it (one that does not fit is
+    counted: the client would open the table again)."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, dict[str, Any]] = {}
+        self.patched = 0
+        self.misfits = 0
+
+    def take(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The whole ``table`` message that ``message`` is or leads to (held from now on);
+        ``None`` for any other message and for a patch that does not fit."""
+        if message.get("type") == "table_patch":
+            merged = apply_table_patch(
+                cast("TableUpdate | None", self.held.get(message["table_id"])),
+                cast("TablePatch", message))
+            if merged is None:
+                self.misfits += 1
+                return None
+            self.patched += 1
+            message = cast("dict[str, Any]", merged)
+        if message.get("type") != "table":
+            return None
+        self.held[message["table_id"]] = message
+        return message
+
 
 QUICK = {"target": 50}
 """A 500 match that ends with the first made contract (or soon after)."""

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
-from cardroom.table_patches import apply_table_patch
 from cardroom.tables.room import Player, Room, RoomError
 from cardroom.tools.client import Client, ClientError
-from tests.server.helpers import close_all, known_players, register_clients
+from tests.server.helpers import HeldTables, close_all, known_players, register_clients
 
 SEQUENCES = 300
 STEPS = 30
@@ -28,19 +27,14 @@ class Connection:
         self.room, self.player, self.patches = room, player, patches
         self.received: list[dict[str, Any]] = []
         self.wrong: list[str] = []
-        self.held: dict[str, Any] = {}
+        self.tables = HeldTables()
 
     def deliver(self, message: dict[str, Any]) -> None:
         self.received.append(message)
-        if message.get("type") == "table_patch":
-            merged = apply_table_patch(self.held.get(message["table_id"]), message)
-            if merged is None:
-                self.wrong.append(f"a patch for version {message['base']} did not fit")
-                return
-            message = cast("dict[str, Any]", merged)
-        if message.get("type") != "table":
+        whole = self.tables.take(message)
+        if whole is None:
             return
-        self.held[message["table_id"]] = message
+        message = whole
         table = self.room.tables.get(message["table_id"])
         expected = table.seat_of(self.player) if table is not None else None
         if message["seat"] != expected:
@@ -104,7 +98,7 @@ async def test_random_seatings_send_each_connection_its_players_seat_only(room: 
             _check_presence(room, table.id, connections)
         started += table.status == "playing"
         for connection in connections:
-            assert connection.wrong == []
+            assert connection.wrong == [] and connection.tables.misfits == 0
             room.disconnect(connection)
     assert started > SEQUENCES // 10  # many sequences reached a dealt match
 

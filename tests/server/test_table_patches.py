@@ -14,13 +14,13 @@ from typing import Any, cast
 import msgspec
 import pytest
 
-from cardroom.protocol import TablePatch, TableUpdate
+from cardroom.protocol import TableUpdate
 from cardroom.table_patches import apply_table_patch, table_patch
 from cardroom.tables.model import Relayed, RoomSettings
 from cardroom.tables.quotas import QuotaSettings
 from cardroom.tables.room import Room
 from cardroom.tools.client import Client
-from tests.server.helpers import QUICK, close_all, known_players, register_clients
+from tests.server.helpers import QUICK, HeldTables, close_all, known_players, register_clients
 from tests.server.test_shared_room import rooms, seat_four  # noqa: F401 (the fixture)
 from tests.shapes import check_message
 
@@ -43,8 +43,7 @@ class Tab:
         self.whole: list[dict[str, Any]] = []
         """Each table message as the tab holds it after it came (patches applied)."""
         self.sent_bytes = 0
-        self.patched = 0
-        self.misfits = 0
+        self.tables = HeldTables()
 
     def deliver(self, message: dict[str, Any] | Relayed) -> None:
         text = message.text.encode() if isinstance(message, Relayed) else msgspec.json.encode(
@@ -52,16 +51,17 @@ class Tab:
         self.sent_bytes += len(text)
         decoded = json.loads(text)  # as the socket sends it
         check_message(decoded)
-        if decoded["type"] == "table_patch":
-            held = cast("TableUpdate | None", self.whole[-1] if self.whole else None)
-            merged = apply_table_patch(held, cast("TablePatch", decoded))
-            if merged is None:
-                self.misfits += 1
-                return
-            self.patched += 1
-            decoded = cast("dict[str, Any]", merged)
-        if decoded["type"] == "table":
-            self.whole.append(decoded)
+        whole = self.tables.take(decoded)
+        if whole is not None:
+            self.whole.append(whole)
+
+    @property
+    def patched(self) -> int:
+        return self.tables.patched
+
+    @property
+    def misfits(self) -> int:
+        return self.tables.misfits
 
     @property
     def latest(self) -> dict[str, Any]:
