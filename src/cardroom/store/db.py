@@ -14,9 +14,9 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -645,6 +645,8 @@ class GroupCommit:
         self._since_checkpoint = 0
         """Changes written since the last checkpoint began."""
         self._pending: list[_Pending] = []
+        self._held: Connection | None = None
+        """The connection the event loop writes with (see :meth:`_in_held_connection`)."""
         self._flusher: asyncio.Task[None] | None = None
         self._closed = False
         self.groups = 0
@@ -737,7 +739,7 @@ class GroupCommit:
         change at a time after a broken constraint). The loop's attempt is one transaction,
         rolled back whole when it fails, so the thread writes every change exactly once."""
         try:
-            return self._write_together(group, self.engine)
+            return self._write_together(group, self._in_held_connection)
         except Exception as error:
             if not (_busy(error) or isinstance(error, IntegrityError)):
                 raise
@@ -748,7 +750,7 @@ class GroupCommit:
         """In the writer's thread: the whole group in one transaction, or one by one if a
         change breaks a constraint."""
         try:
-            return self._write_together(group, self._patient)
+            return self._write_together(group, self._patient.begin)
         except IntegrityError as error:
             if len(group) == 1:
                 return [error]
@@ -760,14 +762,33 @@ class GroupCommit:
         """In the writer's thread: one change in its own transaction; its answer only once
         that transaction has committed."""
         try:
-            return self._write_together([pending], self._patient)[0]
+            return self._write_together([pending], self._patient.begin)[0]
         except Exception as error:
             return error
 
-    def _write_together(self, group: list[_Pending], engine: Engine) -> list[bool | Exception]:
-        """The group's changes in one transaction on ``engine``; their answers are returned
-        only once it has committed."""
-        with engine.begin() as connection:
+    @contextmanager
+    def _in_held_connection(self) -> Iterator[Connection]:
+        """A transaction on the connection the event loop keeps for its writes: taken from
+        the pool once, not for every group (a checkout and a return with its reset cost
+        about as much as the group's own statements). After a failure it goes back to the
+        pool, whose reset rolls back whatever the failure left open (a COMMIT that failed,
+        say), and the next group takes one afresh."""
+        if self._held is None:
+            self._held = self.engine.connect()
+        try:
+            with self._held.begin():
+                yield self._held
+        except BaseException:
+            self._held.close()
+            self._held = None
+            raise
+
+    def _write_together(self, group: list[_Pending],
+                        begin: Callable[[], AbstractContextManager[Connection]]
+                        ) -> list[bool | Exception]:
+        """The group's changes in one transaction (``begin`` gives its connection); their
+        answers are returned only once it has committed."""
+        with begin() as connection:
             cursor = connection.connection.cursor()
             try:
                 return [self._write_action(cursor, change, parameters)
@@ -797,6 +818,8 @@ class GroupCommit:
 
     def _release(self) -> None:
         self._thread.shutdown(wait=True)
+        if self._held is not None:
+            self._held.close()
         self.engine.dispose()
         self._patient.dispose()
 
