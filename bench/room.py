@@ -13,7 +13,11 @@ what it is worth behind real sockets.
 path, in a process of its own), the two in turn for ``--rounds`` rounds, and prints the
 medians side by side with their ratio.
 
-Run: ``python bench/room.py [--tables 50] [--actions 6000] [--vs ../start --rounds 3]``.
+``--store-only`` measures the store alone: the CPU time of writing plain actions one after
+another through its group commit (each a group of its own, as at a human pace).
+
+Run: ``python bench/room.py [--tables 50] [--actions 6000] [--vs ../start --rounds 3]``, or
+``python bench/room.py --store-only --tables 10 --actions 3000 --vs ../start --rounds 5``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from rich.table import Table
 WARM_UP = 500
 """Actions played before the measurement (the tables' first deals, the caches)."""
 FIGURES = ("CPU per action ms", "bytes a message", "messages an action")
+STORE_FIGURE = "CPU per stored action µs"
 
 
 class EncodingListener:
@@ -108,14 +113,52 @@ async def measure(tables: int, actions: int, seed: int, patches: bool) -> dict[s
             "messages an action": messages / (actions + WARM_UP)}
 
 
+async def measure_store(tables: int, actions: int) -> dict[str, float]:
+    """The store alone on a fresh SQLite file: the CPU time of writing ``actions`` plain
+    actions one after another through its group commit (each a group of its own, as at a
+    human pace), spread over ``tables`` tables."""
+    from cardroom.store.data import NewTable
+    from cardroom.store.db import Change, Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(f"sqlite:///{Path(folder) / 'store.sqlite3'}")
+        try:
+            versions = {}
+            for number in range(tables):
+                table_id = f"t{number}"
+                await store.add_table(NewTable(id=table_id, game="500", rules={}, seats=4,
+                                               bot="simple", turn_seconds=None, hints=False,
+                                               creator_id=None, created_at=0.0))
+                await store.commit(Change(table_id, 0, 0.5, match=(1, 42, 0, {})))
+                versions[table_id] = 1
+
+            async def write(number: int) -> None:
+                table_id = f"t{number % tables}"
+                version = versions[table_id]
+                assert await store.commit(Change(table_id, version, 1.0 + number,
+                                                 action=(1, version - 1, 0, "pass")))
+                versions[table_id] = version + 1
+
+            for number in range(WARM_UP):
+                await write(number)
+            before = time.process_time()
+            for number in range(WARM_UP, WARM_UP + actions):
+                await write(number)
+            used = time.process_time() - before
+        finally:
+            await store.close()
+    return {STORE_FIGURE: used * 1e6 / actions}
+
+
 def measure_checkout(source: Path, tables: int, actions: int, seed: int,
-                     patches: bool) -> dict[str, float]:
+                     patches: bool, store_only: bool = False) -> dict[str, float]:
     """The figures of another checkout's room, measured by this script in a process whose
     path puts that checkout's ``src`` first."""
     environment = {**os.environ, "PYTHONPATH": str(source.resolve() / "src")}
     finished = subprocess.run(
         [sys.executable, __file__, "--tables", str(tables), "--actions", str(actions),
-         "--seed", str(seed), "--json", *([] if patches else ["--full-views"])],
+         "--seed", str(seed), "--json", *([] if patches else ["--full-views"]),
+         *(["--store-only"] if store_only else [])],
         env=environment, check=True, capture_output=True, text=True)
     figures: dict[str, float] = json.loads(finished.stdout.strip().splitlines()[-1])
     return figures
@@ -128,11 +171,14 @@ def main(tables: int = typer.Option(50, help="Tables of four players."),
                                                      "whole rather than as patches."),
          vs: str = typer.Option(None, help="Another checkout whose room to measure in turn."),
          rounds: int = typer.Option(3, help="Runs of each room with --vs (order alternating)."),
+         store_only: bool = typer.Option(False, help="Measure the store's writing of plain "
+                                                     "actions alone."),
          as_json: bool = typer.Option(False, "--json", help="Print one run's figures as JSON.")
          ) -> None:
     """Measure the room's CPU per action without sockets (and another checkout's beside it)."""
     if as_json:
-        print(json.dumps(asyncio.run(measure(tables, actions, seed, not full_views))))
+        print(json.dumps(asyncio.run(measure_store(tables, actions) if store_only
+                                     else measure(tables, actions, seed, not full_views))))
         return
     here = Path(__file__).resolve().parent.parent
     contenders = [("this checkout", here)] + ([(vs, Path(vs))] if vs is not None else [])
@@ -140,7 +186,8 @@ def main(tables: int = typer.Option(50, help="Tables of four players."),
     for number in range(rounds if vs is not None else 1):
         order = contenders if number % 2 == 0 else contenders[::-1]
         for name, source in order:
-            runs[name].append(measure_checkout(source, tables, actions, seed, not full_views))
+            runs[name].append(measure_checkout(source, tables, actions, seed, not full_views,
+                                               store_only))
     result = Table(title=f"the room without sockets: {tables} tables, {actions} actions, "
                          f"medians of {len(runs[contenders[0][0]])} run(s), {os.cpu_count()} "
                          "cores")
@@ -149,7 +196,7 @@ def main(tables: int = typer.Option(50, help="Tables of four players."),
         result.add_column(name, justify="right")
     if vs is not None:
         result.add_column("ratio", justify="right")
-    for figure in FIGURES:
+    for figure in (STORE_FIGURE,) if store_only else FIGURES:
         medians = [statistics.median(run[figure] for run in runs[name])
                    for name, _ in contenders]
         ratio = [f"{medians[0] / medians[1]:.2f}"] if vs is not None and medians[1] else []
