@@ -135,6 +135,10 @@ async def test_bots_at_a_killed_owners_tables_play_on_from_another_process(
                       bot_seats=2, kill_every=5, servers=servers,
                       database_url=shared_database)
         await run_load(run)
+    except BaseException:
+        for server in servers:  # shown with the failure: what the servers said meanwhile
+            print(f"--- {server.log.name}:\n{server.log.read_text()[-4000:]}")
+        raise
     finally:
         for server in servers:
             server.stop()

@@ -225,6 +225,11 @@ class Leases:
             loads[self.origin] = len(self.epochs)
         return loads
 
+    def peers_placing(self) -> int:
+        """How many other live processes take new tables, by the loads heard: a draining
+        process alone in this count places new tables at itself."""
+        return len(self._loads()) - (not self.draining)
+
     def place(self) -> str:
         """The process a new table goes to: of :data:`PLACEMENT_CHOICES` live processes not
         draining, drawn at random, the one owning the fewest tables (this one when it ties,

@@ -122,6 +122,7 @@ class Room:
         return {**self.core.counters, "matches_rated": self.core.rater.matches_rated,
                 "tables_owned": len(leases.epochs) if leases.shared else len(self.tables),
                 "tables_taken_over": leases.taken_over, "verbs_relayed": self.relay.relayed,
+                "peers_placing": leases.peers_placing(),
                 **{f"bot_{event}": count for event, count in self.workers.counters.items()}}
 
     @property

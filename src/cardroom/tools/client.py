@@ -84,7 +84,10 @@ class Client:
         if patches:
             self.url += ("&" if "?" in url else "?") + "patches=1"
         self.patches_refused = 0
-        """Patches that did not fit the message held (each followed by a new ``open``)."""
+        """Patches that did not fit the message held (the first of a run is followed by a
+        new ``open``; those already on their way meanwhile do not fit either)."""
+        self.reopened = 0
+        """Tables opened again after a patch that did not fit."""
         self._invites: dict[str, str | None] = {}
         self.timeout = timeout
         self.on_table = on_table
@@ -190,6 +193,7 @@ class Client:
             with contextlib.suppress(ClientError, TimeoutError):
                 await self.open(table_id, self._invites.get(table_id))
 
+        self.reopened += 1
         task = self._reopening[table_id] = asyncio.get_running_loop().create_task(reopen())
         task.add_done_callback(lambda _: self._reopening.pop(table_id, None))
 

@@ -49,9 +49,9 @@ from cardroom.tools.processes import (
 SEATS = 4
 HUMAN_THINK = 2.0
 """Mean seconds between two actions at a table at a human pace."""
-RELAY_ONLY_WAIT = 5.0
-"""Seconds given a drained server to hear the other's load (told every third of a six-second
-lease) before it places the first table, so that every table goes to the other."""
+RELAY_ONLY_WAIT = 60.0
+"""Seconds at most for a drained server to say it has heard the other's load (told every
+third of a six-second lease): until then it would place a new table at itself."""
 STUCK_AFTER = 20.0
 """A playing table with no change for this long (past any restart) counts as stuck."""
 
@@ -584,12 +584,25 @@ class LoadRun:
             if relaying is None:
                 raise ValueError("relay-only takes two servers this load test starts")
             os.kill(relaying, signal.SIGUSR1)  # drained: it makes no table of its own
-            await asyncio.sleep(RELAY_ONLY_WAIT)
+            await self._until_placing_elsewhere(self.servers[1].url)
         self.benches = [LoadTable(self, n) for n in range(self.tables)]
         for start in range(0, self.tables, 20):
             await asyncio.gather(*(b.seat_everybody() for b in self.benches[start:start + 20]))
             if on_progress:
                 on_progress(min(self.tables, start + 20))
+
+    @staticmethod
+    async def _until_placing_elsewhere(url: str) -> None:
+        """Wait until the server at ``url`` drains and has heard another take new tables,
+        so that every table it is asked for goes there."""
+        deadline = time.monotonic() + RELAY_ONLY_WAIT
+        while time.monotonic() < deadline:
+            health = await asyncio.to_thread(ask_health, url) or {}
+            if health.get("draining") and health.get("peers_placing", 0) > 0:
+                return
+            await asyncio.sleep(0.25)
+        raise TimeoutError(f"{url} did not drain and hear another server within "
+                           f"{RELAY_ONLY_WAIT:g} s")
 
     async def _killer(self) -> None:
         """Every ``kill_every`` seconds: SIGKILL one of our servers (in turn), restart it."""
