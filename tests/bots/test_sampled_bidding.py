@@ -17,7 +17,7 @@ from cardroom.bots.five_hundred.bidding import (
 )
 from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.games.cards import Suit, cards_of, mask_of
-from cardroom.games.five_hundred import Bid, Game, Rules, strain_for
+from cardroom.games.five_hundred import Bid, Game, Rules
 
 STRAINS = [Suit.HEARTS, Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, None]
 
@@ -44,9 +44,10 @@ def test_contract_points_follow_the_schedule_and_bonuses() -> None:
     assert contract_points(australian, Bid.parse("9H"), 10) == 400
 
 
-def test_sampled_deals_hold_every_hidden_card_once_and_respect_bid_suits() -> None:
+def test_sampled_deals_hold_every_hidden_card_once() -> None:
+    """(How the samples read the calls: tests/bots/test_reading.py.)"""
     game = game_with(STRONG)
-    game.apply("bid 6S")  # seat 1 bids spades: later samples give it 3+ spades
+    game.apply("bid 6S")
     view = game.view(2)
     sampler = WholeDealSampler(view, random.Random(1))
     own = mask_of(view["hand"])
@@ -60,8 +61,6 @@ def test_sampled_deals_hold_every_hidden_card_once_and_respect_bid_suits() -> No
             assert not union & hand
             union |= hand
         assert union == Rules.preset("online").deck_spec.mask
-        spades = strain_for(Suit.SPADES).follow_mask[int(Suit.SPADES)]  # bowers, joker too
-        assert (deal.hands[1] & spades).bit_count() >= 3
 
 
 def test_a_strong_hand_bids_high_and_a_weak_one_passes() -> None:

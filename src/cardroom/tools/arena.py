@@ -444,21 +444,30 @@ def _map(work: list[_Work], jobs: int) -> Iterator[tuple[MatchResult, ...]]:
 def bot_choice(text: str) -> BotChoice:
     """A team given on the command line: a registry name, or a search bot's name with a
     bidding style after ``@`` (``search@rules``: the default level bidding as the rules bot
-    does; see :data:`~cardroom.bots.five_hundred.search.Bidding`), for comparing bidding
-    with the same card play."""
+    does; see :data:`~cardroom.bots.five_hundred.search.Bidding`), and optionally a style of
+    reading the calls after ``/`` (``search@valued/rules``: see
+    :data:`~cardroom.bots.five_hundred.reading.ReadingStyle`), for comparing bidding or
+    reading with the same card play."""
     if "@" not in text:
         return text
     from functools import partial
     from typing import cast, get_args
 
+    from cardroom.bots.five_hundred.reading import ReadingStyle
     from cardroom.bots.five_hundred.search import LEVELS, Bidding, SearchBot
 
-    name, style = text.split("@", 1)
+    name, styles = text.split("@", 1)
+    style, _, reading = styles.partition("/")
     level = "default" if name == "search" else name.removeprefix("search:")
-    if level not in LEVELS or style not in get_args(Bidding):
-        raise ValueError(f"{text!r}: a search level and a bidding style "
-                         f"({', '.join(get_args(Bidding))}) are needed, as in search@rules")
-    return partial(SearchBot, level=level, bidding=cast(Bidding, style))
+    reading = reading or "learned"
+    if (level not in LEVELS or style not in get_args(Bidding)
+            or reading not in get_args(ReadingStyle)):
+        raise ValueError(f"{text!r}: a search level, a bidding style "
+                         f"({', '.join(get_args(Bidding))}) and optionally a reading "
+                         f"({', '.join(get_args(ReadingStyle))}) are needed, as in "
+                         "search@rules or search@valued/rules")
+    return partial(SearchBot, level=level, bidding=cast(Bidding, style),
+                   reading=cast(ReadingStyle, reading))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,7 +2,7 @@
 
 The decisions ask the same question: what would this contract score? The answer comes from
 deals consistent with the seat's view (the hidden hands and the kitty dealt at random, the
-other seats' first calls explained as the rules bot would have made them), each solved double
+other seats' calls read by :mod:`cardroom.bots.five_hundred.reading`), each solved double
 dummy with the compiled solver after the contractor's kitty exchange, and scored by the
 rules. The bid with the best average score is made when it beats passing; the discard with
 the best average score is put back; the joker is given the suit (or none) with the best
@@ -14,26 +14,26 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from cardroom.bots.five_hundred.aims import contract_aims
 from cardroom.bots.five_hundred.knowledge import (
-    STRAINS,
     contract_bid,
     dead_cards,
+    first_leader,
     holds_joker,
     legal_trick_bids,
     players_of,
     team_of,
     view_strain,
 )
+from cardroom.bots.five_hundred.reading import call_reader, pick_fitting
 from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.bots.five_hundred.valuation import (
-    hand_levels,
     in_suit,
     kitty_discards,
     shed_for_misere,
@@ -138,60 +138,12 @@ def rules_discard(strain: Strain, hand: int, count: int, deck: int) -> int:
     return sum(card.mask for card in kitty_discards(Holding(strain, hand, deck), count))
 
 
-@dataclass(frozen=True)
-class Reading:
-    """What one seat's first call says about its hand, read as the rules bot bids: a first
-    trick bid of ``level`` in ``strain`` means the hand is worth nearly that much there; a
-    first pass means no strain was worth the cheapest bid then open to it (``below``)."""
-
-    seat: int
-    strain: Suit | None = None
-    level: int = 0
-    below: dict[Suit | None, int] | None = None
-
-    def fits(self, levels: dict[Suit | None, int]) -> bool:
-        """Whether a hand valued at ``levels`` would have made this call."""
-        if self.below is not None:
-            return all(levels[strain] < cheapest for strain, cheapest in self.below.items())
-        return levels[self.strain] >= self.level - 1
-
-
-def cheapest_levels(high: Bid | None) -> dict[Suit | None, int]:
-    """The lowest trick level in each strain that outbids ``high`` (11: none does)."""
-    cheapest = {}
-    for strain in STRAINS:
-        cheapest[strain] = next((level for level in range(6, 11)
-                                 if high is None
-                                 or Bid(Contract.TRICKS, level, strain).value > high.value),
-                                11)
-    return cheapest
-
-
-def first_calls(view: FiveHundredView) -> list[Reading]:
-    """How each other seat's first call reads (special contracts say nothing here)."""
-    readings: list[Reading] = []
-    high: Bid | None = None
-    called: set[int] = set()
-    for entry in view["bidding"]:
-        seat, text = entry["seat"], entry["bid"]
-        bid = None if text == "pass" else Bid.parse(text)
-        if seat not in called and seat != view["seat"]:
-            called.add(seat)
-            if bid is None:
-                readings.append(Reading(seat, below=cheapest_levels(high)))
-            elif bid.contract is Contract.TRICKS:
-                readings.append(Reading(seat, bid.trump, bid.tricks))
-        if bid is not None and bid.contract is Contract.TRICKS:
-            high = bid
-    return readings
-
-
 class WholeDealSampler:
     """Deals the cards the seat cannot see as whole hands, a kitty and the dead hands (two
     players: as many tens of cards as the deck has empty seats, out of play), as before any
-    card is played, consistently with its view: the cards seen, and the other seats' first calls as
-    the rules bot would have made them (a deal that fits them is preferred; after
-    :data:`TRIES` misses the best fit so far is taken). The card play samples differently,
+    card is played, consistently with its view: the cards seen, and the other seats' calls
+    (of :data:`TRIES` deals one is kept, with a chance in proportion to how well it explains
+    them: :mod:`cardroom.bots.five_hundred.reading`). The card play samples differently,
     only the cards still out and within the suits each seat showed out of
     (:meth:`~cardroom.bots.five_hundred.search.Knowledge.sample`), as 1000's search does
     (:class:`~cardroom.bots.thousand.search.Sampler`)."""
@@ -209,23 +161,22 @@ class WholeDealSampler:
         self.dead_size = dead_cards(view)
         self.hand = mask_of_texts(hand_of(view))
         self.hidden = deck.mask & ~self.hand & ~mask_of_texts(view["discards"])
-        self.readings = first_calls(view)
+        self.reader = call_reader(view)
 
     def deal(self, kitty_size: int) -> Deal:
         """A random deal of the hidden cards: ``kitty_size`` to the kitty (0 once the seat
         holds it), ten to each other seat and the rest (as many as the rules deal to dead
         hands) out of play."""
         cards = list(cards_of(self.hidden))
-        best, best_misses = None, len(self.readings) + 1
-        for _ in range(self.TRIES):
+
+        def draw() -> Deal:
             self.rng.shuffle(cards)
-            deal = self._split(cards, kitty_size)
-            misses = self._misses(deal)
-            if misses < best_misses:
-                best, best_misses = deal, misses
-            if not misses:
-                break
-        return best  # type: ignore[return-value]
+            return self._split(cards, kitty_size)
+
+        deal = pick_fitting(draw, lambda deal: self.reader.weight(deal.hands), self.TRIES,
+                            self.rng)
+        assert deal is not None, "a split of the hidden cards is always a deal"
+        return deal
 
     def _split(self, cards: list[Card], kitty_size: int) -> Deal:
         hands = [0] * self.players
@@ -241,19 +192,6 @@ class WholeDealSampler:
         assert len(dead) == self.dead_size, "the hidden cards are the hands, kitty and dead"
         return Deal(hands, kitty, sum(card.mask for card in dead))
 
-    def _misses(self, deal: Deal) -> int:
-        """How many of the other seats' first calls the deal does not explain."""
-        return unexplained_calls(self.readings, deal.hands, self.deck, self.kitty_size)
-
-
-def unexplained_calls(readings: Iterable[Reading], hands: Sequence[int] | Mapping[int, int],
-                      deck: int, kitty_size: int) -> int:
-    """How many of ``readings`` the hands (masks by seat) do not explain."""
-    misses = 0
-    for reading in readings:
-        levels = hand_levels(cards_of(hands[reading.seat]), deck, kitty_size, 1.0)
-        misses += not reading.fits(levels)
-    return misses
 
 
 def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple[int, ...],
@@ -266,16 +204,7 @@ def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple
         guess=None if guess is None else round(guess))
 
 
-def first_leader(view: FiveHundredView, contractor: int,
-                 active: Sequence[int] | None = None) -> int:
-    """Who leads the first trick when ``contractor`` wins the bidding: the contractor, or
-    under ``dealer_left`` the first seat after the dealer that plays (of ``active``, when
-    some sit the hand out)."""
-    if view["rules"]["first_lead"] != "dealer_left":
-        return contractor
-    players = view["players"]
-    return next(seat for step in range(1, players + 1)
-                if (seat := (view["dealer"] + step) % players) in (active or range(players)))
+
 
 
 def run_until(deadline: float, samples: int, step: Callable[[], None]) -> int:

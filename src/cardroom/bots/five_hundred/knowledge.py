@@ -7,6 +7,7 @@ without importing another bot's private helpers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardroom.games.cards import Card, Suit
@@ -119,6 +120,18 @@ def expected_partners(view: FiveHundredView, seat: int, worth: PartnerWorth = ON
     if players != 5:
         return 0.0
     return worth.two_called if two_called else worth.called
+
+
+def first_leader(view: FiveHundredView, contractor: int,
+                 active: Sequence[int] | None = None) -> int:
+    """Who leads the first trick when ``contractor`` wins the bidding: the contractor, or
+    under ``dealer_left`` the first seat after the dealer that plays (of ``active``, when
+    some sit the hand out)."""
+    if view["rules"]["first_lead"] != "dealer_left":
+        return contractor
+    players = view["players"]
+    return next(seat for step in range(1, players + 1)
+                if (seat := (view["dealer"] + step) % players) in (active or range(players)))
 
 
 def holds_joker(view: FiveHundredView) -> bool:

@@ -2,7 +2,9 @@
 
 To play a card it deals the cards it cannot see at random, consistently with everything its
 seat's view shows (cards played, suits a player showed out of, its own kitty discards, open
-hands), solves each such deal exactly with :mod:`cardroom.bots.five_hundred.solver` (its compiled
+hands) and, while enough tricks are left, fitted to the other seats' calls
+(:mod:`cardroom.bots.five_hundred.reading`: by the learned evaluator where it learned the
+table), solves each such deal exactly with :mod:`cardroom.bots.five_hundred.solver` (its compiled
 search), scores every legal card by the points the hand would end with, and plays the best
 average. It does so at every table of 500: two to six players (with two, the dead hands
 are more unseen cards, dealt out of play in every sample; with five, each sample also places
@@ -40,9 +42,7 @@ from cardroom.bots.five_hundred.bidding import (
     choose_joker_suit,
     contract_points,
     defence_per_trick,
-    first_calls,
     sane_bid,
-    unexplained_calls,
 )
 from cardroom.bots.five_hundred.evaluator import learned
 from cardroom.bots.five_hundred.knowledge import (
@@ -50,6 +50,13 @@ from cardroom.bots.five_hundred.knowledge import (
     contract_bid,
     dead_cards,
     players_of,
+)
+from cardroom.bots.five_hundred.reading import (
+    MISS_WEIGHT,
+    ReadingStyle,
+    call_reader,
+    pick_fitting,
+    reading_style,
 )
 from cardroom.bots.five_hundred.rules_bot import RulesBot, Table
 from cardroom.bots.five_hundred.simple import SeatView
@@ -157,11 +164,14 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, seed: int = 0, level: str = "default", bidding: Bidding = "valued"
-                 ) -> None:
+    def __init__(self, seed: int = 0, level: str = "default", bidding: Bidding = "valued",
+                 reading: ReadingStyle = "learned") -> None:
         self.seed = seed
         self.level = LEVELS[level]
         self.bidding: Bidding = bidding
+        self.reading: ReadingStyle = reading
+        """How the sampled deals read the other seats' calls
+        (:mod:`cardroom.bots.five_hundred.reading`)."""
         self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:search:{level}:{seed}")
         self.heuristic = RulesBot(seed, match_tactics=True, partner_worth=PARTNER_WORTH)
@@ -179,7 +189,12 @@ class SearchBot:
         hand's end it names the tactic of the contractor's winning call."""
 
     def choose(self, view: FiveHundredView) -> str:
-        """The action for the seat to act (see :class:`cardroom.bots.base.Bot`)."""
+        """The action for the seat to act (see :class:`cardroom.bots.base.Bot`), its sampled
+        deals reading the calls in the bot's :attr:`reading` style."""
+        with reading_style(self.reading):
+            return self._choose(view)
+
+    def _choose(self, view: FiveHundredView) -> str:
         if view.get("discard_count") or view["phase"] != "play":
             return self.exchange_or_bid(view)
         deadline = time.perf_counter() + self.level.budget
@@ -483,7 +498,7 @@ class Knowledge:
         self.only_partner = self._handed_over(played)
         self.hidden_calls = mask_of_texts(view.get("called") or []) & self.unseen
         self.deck = DECKS[rules["deck"]]
-        self.readings = [reading for reading in first_calls(view) if reading.seat in self.places]
+        self.reader = call_reader(view, tuple(self.places))
         self.low_hands = self._hidden_no_trick_makers()
         self.played_by = {seat: 0 for seat in self.places}
         plays = [(trick["seats"], trick["cards"]) for trick in view["tricks"]]
@@ -537,41 +552,31 @@ class Knowledge:
     def sample(self, rng: random.Random) -> dict[int, int] | None:
         """Deal the unseen cards to the hidden hands at random, within what is known (a
         shown void is relaxed only if no deal fits it). While enough tricks are left for it
-        to matter, a deal that explains the other seats' first calls (as the rules bot
-        bids: :class:`~cardroom.bots.five_hundred.bidding.Reading`) is preferred, and
-        against a no-tricks contract, at every trick, one whose makers' hands (with the
-        cards they played) hold the fewest cards that may take a trick: the best of up to
-        :data:`CALL_TRIES` deals is taken."""
-        reading = ((bool(self.readings) and self.tricks_left >= READ_CALLS_FROM)
-                   or bool(self.low_hands))
-        best, best_misses, tries = None, -1, 0
-        for attempt in range(40):
-            hands = self._try_deal(rng, strict=attempt < 30)
-            if hands is None:
-                continue
-            if not reading:
-                return hands
-            misses = self._misses(hands)
-            if best is None or misses < best_misses:
-                best, best_misses = hands, misses
-            tries += 1
-            if not misses or tries >= CALL_TRIES:
-                break
-        return best
+        to matter, the deal is fitted to the other seats' calls
+        (:mod:`cardroom.bots.five_hundred.reading`), and against a no-tricks contract, at
+        every trick, to its hidden makers' hands (with the cards they played), which hold
+        few cards that may take a trick: of up to :data:`CALL_TRIES` deals one is kept, with
+        a chance in proportion to how well it fits."""
+        draws = (self._try_deal(rng, strict=attempt < 30) for attempt in range(40))
+        if self.tricks_left < READ_CALLS_FROM and not self.low_hands:
+            return next((hands for hands in draws if hands is not None), None)
+        return pick_fitting(lambda: next(draws, None), self._weight, CALL_TRIES, rng,
+                            most_draws=40)
 
-    def _misses(self, hands: dict[int, int]) -> int:
-        """How badly a deal fits what the other seats bid, each hand judged with the cards
-        its seat has played back in it: the first calls it leaves unexplained (while
-        enough tricks are left), and the cards of hidden no-tricks makers that may take a
-        trick."""
+    def _weight(self, hands: dict[int, int]) -> float:
+        """How well a deal fits what the other seats bid, each hand judged with the cards
+        its seat has played back in it: their calls (while enough tricks are left), and the
+        cards of hidden no-tricks makers that may take a trick (each taking
+        :data:`~cardroom.bots.five_hundred.reading.MISS_WEIGHT` off)."""
         whole = {seat: cards | self.played_by[seat] for seat, cards in hands.items()}
-        misses = 0
+        weight = 1.0
         if self.tricks_left >= READ_CALLS_FROM:
-            misses += unexplained_calls(self.readings, whole, self.deck.mask, self.deck.kitty)
+            weight = self.reader.weight(whole)
         joker_low = self.view["rules"]["joker_low_in_misere"]
         for seat in self.low_hands:
-            misses += misere_danger(cards_of(whole[seat]), self.deck.mask, joker_low)
-        return misses
+            weight *= MISS_WEIGHT ** misere_danger(cards_of(whole[seat]), self.deck.mask,
+                                                   joker_low)
+        return weight
 
     def _try_deal(self, rng: random.Random, strict: bool) -> dict[int, int] | None:
         partner = (self.seat + 2) % 4

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.bots.five_hundred.bidding import defence_per_trick, first_leader, hand_points
+from cardroom.bots.five_hundred.bidding import defence_per_trick, hand_points
 from cardroom.bots.five_hundred.evaluator import (
     Context,
     Evaluator,
@@ -35,7 +35,12 @@ from cardroom.bots.five_hundred.evaluator import (
     features,
     shipped,
 )
-from cardroom.bots.five_hundred.knowledge import TRICKS_PER_HAND, players_of, team_of
+from cardroom.bots.five_hundred.knowledge import (
+    TRICKS_PER_HAND,
+    first_leader,
+    players_of,
+    team_of,
+)
 from cardroom.bots.seen import hand_of, mask_of_texts, seat_of
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred import Bid, Contract

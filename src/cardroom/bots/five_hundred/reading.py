@@ -1,0 +1,310 @@
+"""Reading the other seats' calls when the search bot deals the cards it cannot see.
+
+A sampled deal should be one the auction could have come from: a seat that opened eight
+spades holds spades, one that passed holds no hand worth the cheapest bid then open. Each
+candidate deal gets a weight in (0, 1], the chance (up to a constant) that the hands it gives
+the other seats would have made the calls they made, and the sampler keeps one of a few
+candidates with a chance in proportion to its weight (:func:`pick_fitting`): importance
+resampling, which keeps the hands varied where a best fit would always pick the most
+extreme one.
+
+Two readers (:data:`ReadingStyle`):
+
+- ``learned`` (where the learned evaluator has a model of the table: four players on the
+  43, 45, 46 and red-trump-four decks, three on the 33) values each calling seat's hand as
+  the evaluator does (:mod:`cardroom.bots.five_hundred.evaluator`): a trick bid is likely
+  when its side makes that level in that strain at least :data:`LEVEL_CONFIDENCE` of the
+  time and less so below it; a first pass is likely when no strain was worth the cheapest
+  bid then open; a misère when the hand takes no trick that often. A seat's first call and
+  its highest trick bid are read (later calls are often pushed by the auction).
+- ``rules`` reads each seat's first call as the rules bot would have made it
+  (:class:`~cardroom.bots.five_hundred.bidding.Reading`), each call a deal does not explain
+  taking :data:`MISS_WEIGHT` off its weight; it is the reading of every table the evaluator
+  has not learned.
+
+The style is chosen per decision by the bot (:func:`reading_style`), so that the arena can
+play one reading against the other with the same card play.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Literal, Protocol, TypeVar
+
+import numpy as np
+
+from cardroom.bots.five_hundred.evaluator import (
+    LEVEL_CONFIDENCE,
+    Context,
+    Evaluator,
+    at_least,
+    context_from_bids,
+    expected,
+    learned,
+    shipped,
+)
+from cardroom.bots.five_hundred.knowledge import STRAINS, first_leader, players_of, team_of
+from cardroom.bots.five_hundred.valuation import hand_levels
+from cardroom.games.cards import Suit, cards_of
+from cardroom.games.five_hundred import Bid, Contract
+from cardroom.games.five_hundred.rules import DECKS
+from cardroom.games.five_hundred.shapes import FiveHundredView
+
+ReadingStyle = Literal["learned", "rules"]
+"""How the search bot reads the other seats' calls: by the learned evaluator where it has a
+model of the table (else as the rules bot), or as the rules bot bids everywhere."""
+MISS_WEIGHT = 0.05
+"""A deal's weight is multiplied by this for each call (or, against a no-tricks contract,
+each card of a hidden maker that may take a trick) it does not explain, as the rules read
+them: the best fit is nearly always the one kept."""
+UNLIKELY = 0.1
+"""The least a call weighs a deal (however badly the hand fits it): players misbid, and a
+deal is never ruled out by one call."""
+STRAIN_TEMPERATURE = 0.5
+"""Tricks that make a strain about 2.7 times likelier to be named than one a trick worse
+(:func:`strain_choice`)."""
+MISERE_CONFIDENCE = 0.8
+"""A misère bid is fully explained by a hand that takes no trick at least this often (the
+bid is rarely made on less, and random hands seldom come near it: the weight falls with
+the square of the shortfall, so that the few candidates a sample draws still favour the
+low ones)."""
+READ_MISERES = frozenset({Contract.MISERE, Contract.OPEN_MISERE})
+"""The no-tricks calls the learned reading weighs: one hand playing to take no trick."""
+
+_style: ContextVar[ReadingStyle] = ContextVar("cardroom_reading_style", default="learned")
+
+
+@contextmanager
+def reading_style(style: ReadingStyle) -> Iterator[None]:
+    """Read the calls in ``style`` within the block (the search bot's decisions)."""
+    token = _style.set(style)
+    try:
+        yield
+    finally:
+        _style.reset(token)
+
+
+class CallReader(Protocol):
+    """Weighs a deal by how well its hands explain the other seats' calls."""
+
+    def weight(self, hands: Mapping[int, int] | Sequence[int]) -> float:
+        """The deal's weight in (0, 1] (1: every call read is explained), from each read
+        seat's whole hand as dealt (a mask, by seat)."""
+        ...
+
+
+# -- the rules bot's reading ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one seat's first call says about its hand, read as the rules bot bids: a first
+    trick bid of ``level`` in ``strain`` means the hand is worth nearly that much there; a
+    first pass means no strain was worth the cheapest bid then open to it (``below``)."""
+
+    seat: int
+    strain: Suit | None = None
+    level: int = 0
+    below: dict[Suit | None, int] | None = None
+
+    def fits(self, levels: dict[Suit | None, int]) -> bool:
+        """Whether a hand valued at ``levels`` would have made this call."""
+        if self.below is not None:
+            return all(levels[strain] < cheapest for strain, cheapest in self.below.items())
+        return levels[self.strain] >= self.level - 1
+
+
+def cheapest_levels(high: Bid | None) -> dict[Suit | None, int]:
+    """The lowest trick level in each strain that outbids ``high`` (11: none does)."""
+    cheapest = {}
+    for strain in STRAINS:
+        cheapest[strain] = next((level for level in range(6, 11)
+                                 if high is None
+                                 or Bid(Contract.TRICKS, level, strain).value > high.value),
+                                11)
+    return cheapest
+
+
+def first_calls(view: FiveHundredView) -> list[Reading]:
+    """How each other seat's first call reads (special contracts say nothing here)."""
+    readings: list[Reading] = []
+    high: Bid | None = None
+    called: set[int] = set()
+    for entry in view["bidding"]:
+        seat, text = entry["seat"], entry["bid"]
+        bid = None if text == "pass" else Bid.parse(text)
+        if seat not in called and seat != view["seat"]:
+            called.add(seat)
+            if bid is None:
+                readings.append(Reading(seat, below=cheapest_levels(high)))
+            elif bid.contract is Contract.TRICKS:
+                readings.append(Reading(seat, bid.trump, bid.tricks))
+        if bid is not None and bid.contract is Contract.TRICKS:
+            high = bid
+    return readings
+
+
+def unexplained_calls(readings: Iterable[Reading], hands: Sequence[int] | Mapping[int, int],
+                      deck: int, kitty_size: int) -> int:
+    """How many of ``readings`` the hands (masks by seat) do not explain."""
+    misses = 0
+    for reading in readings:
+        levels = hand_levels(cards_of(hands[reading.seat]), deck, kitty_size, 1.0)
+        misses += not reading.fits(levels)
+    return misses
+
+
+@dataclass(frozen=True)
+class RulesReader:
+    """The other seats' first calls as the rules bot would have made them."""
+
+    readings: tuple[Reading, ...]
+    deck: int
+    kitty: int
+
+    def weight(self, hands: Mapping[int, int] | Sequence[int]) -> float:
+        """:data:`MISS_WEIGHT` to the power of the calls unexplained."""
+        return MISS_WEIGHT ** unexplained_calls(self.readings, hands, self.deck, self.kitty)
+
+
+@dataclass(frozen=True)
+class SeatCalls:
+    """The calls of one seat the learned reading weighs, and what it knew when it called."""
+
+    seat: int
+    context: Context
+    bids: tuple[Bid, ...]
+    """Its first call if a trick bid or a misère, and its highest trick bid if higher."""
+    passed_below: dict[Suit | None, int] | None = None
+    """After a first pass: the cheapest level then open in each strain (by
+    :func:`~cardroom.bots.five_hundred.bidding.cheapest_levels`)."""
+
+    def likelihood(self, evaluator: Evaluator, hand: int) -> float:
+        """How likely a seat holding ``hand`` was to make these calls (in
+        [:data:`UNLIKELY`, 1]; calls multiply)."""
+        chance = 1.0
+        worth: dict[Suit | None, np.ndarray] = {}
+        if any(bid.contract is Contract.TRICKS for bid in self.bids) or self.passed_below:
+            worth = {strain: evaluator.discounted(distribution, strain)
+                     for strain, distribution in evaluator.strains(hand, self.context).items()}
+        for bid in self.bids:
+            if bid.contract is Contract.TRICKS:
+                made = at_least(worth[bid.trump], bid.tricks)
+                chance *= _plausible(made / LEVEL_CONFIDENCE) * strain_choice(worth, bid.trump)
+            else:
+                chance *= _plausible((evaluator.misere(hand, self.context)
+                                      / MISERE_CONFIDENCE) ** 2)
+        if self.passed_below is not None:
+            best = max((at_least(worth[strain], level)
+                        for strain, level in self.passed_below.items() if level <= 10),
+                       default=0.0)  # (no trick bid was open: the pass says nothing)
+            chance *= _plausible((1.0 - best) / (1.0 - LEVEL_CONFIDENCE))
+        return chance
+
+
+def strain_choice(worth: Mapping[Suit | None, np.ndarray], strain: Suit | None) -> float:
+    """The chance a hand worth ``worth`` (its trick distributions) names ``strain`` rather
+    than another: a softmax of the tricks each is expected to take, as sharp as
+    :data:`STRAIN_TEMPERATURE` (a bidder names the strain its hand plays best, give or take
+    a close call)."""
+    means = {name: expected(distribution) for name, distribution in worth.items()}
+    top = max(means.values())
+    scores = {name: math.exp((mean - top) / STRAIN_TEMPERATURE) for name, mean in means.items()}
+    return scores[strain] / sum(scores.values())
+
+
+def _plausible(ratio: float) -> float:
+    """A call's weight from how far the hand reaches what the call needs (1: all of it)."""
+    return min(1.0, max(UNLIKELY, ratio))
+
+
+@dataclass(frozen=True)
+class LearnedReader:
+    """The other seats' calls as the learned evaluator values their hands."""
+
+    evaluator: Evaluator
+    seats: tuple[SeatCalls, ...]
+
+    def weight(self, hands: Mapping[int, int] | Sequence[int]) -> float:
+        """The product of each read seat's :meth:`SeatCalls.likelihood`."""
+        weight = 1.0
+        for calls in self.seats:
+            weight *= calls.likelihood(self.evaluator, hands[calls.seat])
+        return weight
+
+
+def call_reader(view: FiveHundredView, seats: Sequence[int] | None = None) -> CallReader:
+    """The reader of the calls of ``seats`` (default: every other seat) in the style of the
+    decision being made (:func:`reading_style`): ``learned`` where the evaluator has learned
+    the table, else the rules bot's reading."""
+    deck = DECKS[view["rules"]["deck"]]
+    wanted = set(range(players_of(view)) if seats is None else seats) - {view["seat"]}
+    players = players_of(view)
+    if _style.get() == "learned" and learned(players, view["rules"]["deck"]):
+        return LearnedReader(shipped(players), tuple(learned_calls(view, wanted)))
+    readings = tuple(reading for reading in first_calls(view) if reading.seat in wanted)
+    return RulesReader(readings, deck.mask, deck.kitty)
+
+
+def learned_calls(view: FiveHundredView, seats: set[int]) -> Iterator[SeatCalls]:
+    """What the learned reading weighs of each of ``seats`` that has called."""
+    bids = [(entry["seat"], None if entry["bid"] == "pass" else Bid.parse(entry["bid"]))
+            for entry in view["bidding"]]
+    deck = view["rules"]["deck"]
+    for seat in sorted(seats):
+        own = [(index, bid) for index, (caller, bid) in enumerate(bids) if caller == seat]
+        if not own:
+            continue
+        first_index, first = own[0]
+        before = bids[:first_index]
+        partners = [mate for mate in team_of(view, seat) if mate != seat]
+        context = context_from_bids(deck, DECKS[deck].kitty,
+                                    first_leader(view, seat) == seat, seat, partners, before,
+                                    read_partners=False)
+        read: list[Bid] = []
+        if first is not None and (first.contract is Contract.TRICKS
+                                  or first.contract in READ_MISERES):
+            read.append(first)
+        highest = max((bid for _, bid in own if bid is not None and bid.is_trick_bid),
+                      key=lambda bid: bid.value, default=None)
+        if highest is not None and highest not in read:
+            read.append(highest)
+        passed = None
+        if first is None:
+            # (a misère bid before it closes the trick bids below its value too)
+            high = max((bid for _, bid in before if bid is not None),
+                       key=lambda bid: bid.value, default=None)
+            passed = cheapest_levels(high)
+        if read or passed is not None:
+            yield SeatCalls(seat, context, tuple(read), passed)
+
+
+T = TypeVar("T")
+
+
+def pick_fitting(draw: Callable[[], T | None], weigh: Callable[[T], float], tries: int,
+                 rng: random.Random, most_draws: int | None = None) -> T | None:
+    """One of up to ``tries`` candidates from ``draw`` (which may fail: ``None``, at most
+    ``most_draws`` draws in all), kept with a chance in proportion to its weight from
+    ``weigh``; a candidate of weight 1 (it explains everything) is kept at once."""
+    candidates: list[T] = []
+    weights: list[float] = []
+    for _ in range(most_draws or tries):
+        candidate = draw()
+        if candidate is None:
+            continue
+        weight = weigh(candidate)
+        if weight >= 1.0:
+            return candidate
+        candidates.append(candidate)
+        weights.append(weight)
+        if len(candidates) >= tries:
+            break
+    if not candidates:
+        return None
+    return rng.choices(candidates, weights)[0]
