@@ -142,13 +142,11 @@ class WholeDealSampler:
     """Deals the cards the seat cannot see as whole hands, a kitty and the dead hands (two
     players: as many tens of cards as the deck has empty seats, out of play), as before any
     card is played, consistently with its view: the cards seen, and the other seats' calls
-    (of :data:`TRIES` deals one is kept, with a chance in proportion to how well it explains
-    them: :mod:`cardroom.bots.five_hundred.reading`). The card play samples differently,
-    only the cards still out and within the suits each seat showed out of
+    (of a few deals, as many as the reader says, one is kept with a chance in proportion to
+    how well it explains them: :mod:`cardroom.bots.five_hundred.reading`). The card play
+    samples differently, only the cards still out and within the suits each seat showed out of
     (:meth:`~cardroom.bots.five_hundred.search.Knowledge.sample`), as 1000's search does
     (:class:`~cardroom.bots.thousand.search.Sampler`)."""
-
-    TRIES = 30
 
     def __init__(self, view: FiveHundredView, rng: random.Random) -> None:
         self.view = view
@@ -173,8 +171,8 @@ class WholeDealSampler:
             self.rng.shuffle(cards)
             return self._split(cards, kitty_size)
 
-        deal = pick_fitting(draw, lambda deal: self.reader.weight(deal.hands), self.TRIES,
-                            self.rng)
+        deal = pick_fitting(draw, lambda deal: self.reader.weight(deal.hands),
+                            self.reader.whole_deal_draws, self.rng)
         assert deal is not None, "a split of the hidden cards is always a deal"
         return deal
 

@@ -92,6 +92,12 @@ def reading_style(style: ReadingStyle) -> Iterator[None]:
 class CallReader(Protocol):
     """Weighs a deal by how well its hands explain the other seats' calls."""
 
+    @property
+    def whole_deal_draws(self) -> int:
+        """Candidates worth drawing for one whole deal sampled before the play (the card
+        play draws :data:`~cardroom.bots.five_hundred.search.CALL_TRIES`)."""
+        ...
+
     def weight(self, hands: Mapping[int, int] | Sequence[int]) -> float:
         """The deal's weight in (0, 1] (1: every call read is explained), from each read
         seat's whole hand as dealt (a mask, by seat)."""
@@ -166,6 +172,8 @@ class RulesReader:
     readings: tuple[Reading, ...]
     deck: int
     kitty: int
+    whole_deal_draws: int = 30
+    """(A deal that explains every call is usually among the first few, and ends the draw.)"""
 
     def weight(self, hands: Mapping[int, int] | Sequence[int]) -> float:
         """:data:`MISS_WEIGHT` to the power of the calls unexplained."""
@@ -229,6 +237,9 @@ class LearnedReader:
 
     evaluator: Evaluator
     seats: tuple[SeatCalls, ...]
+    whole_deal_draws: int = 12
+    """(Each candidate costs the evaluator a look at every calling seat's hand: at 30, a
+    bid's p99 went from 0.08 to 0.34 s, bench/RESULTS.md.)"""
 
     def weight(self, hands: Mapping[int, int] | Sequence[int]) -> float:
         """The product of each read seat's :meth:`SeatCalls.likelihood`."""
