@@ -93,6 +93,7 @@ def test_two_servers_ride_out_redis_being_killed_and_restarted() -> None:
     assert int(_figure(output, "actions").split()[0].replace(",", "")) > 0
 
 
+@SHARED_REDIS
 def test_relay_only_puts_every_table_at_the_first_server_and_every_client_on_the_second(
         ) -> None:
     """The measure of what relaying costs: the second server owns nothing, and its CPU per

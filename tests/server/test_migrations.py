@@ -245,3 +245,18 @@ async def test_ordinary_tables_are_not_taken_for_challenges_on_sqlite(tmp_path: 
 async def test_ordinary_tables_are_not_taken_for_challenges_on_postgresql() -> None:
     with fresh_schema() as url:
         await _ordinary_and_challenge_tables(url)
+
+
+async def test_the_processes_of_one_database_read_one_room_key_and_another_database_another(
+        tmp_path: Path) -> None:
+    """The key that keeps rooms apart on a shared Redis: made with the schema, the same for
+    every process of a database."""
+    keys = []
+    for name in ("first", "first", "second"):
+        store = await Store.open(f"sqlite:///{tmp_path / name}.sqlite3")
+        try:
+            keys.append(await store.room_key())
+        finally:
+            await store.close()
+    assert keys[0] == keys[1] != keys[2]
+    assert all(len(key) == 16 for key in keys)

@@ -73,11 +73,14 @@ async def start(process: ManagedRedis) -> None:
 
 
 async def subscribers(url: str) -> int:
-    """How many connections subscribe to the table channel of the Redis at ``url``."""
+    """How many connections subscribe to a table channel (of any room) of the Redis at
+    ``url``."""
     client = aioredis.Redis.from_url(url)
     try:
-        [(_, count)] = await client.pubsub_numsub(f"{PREFIX}tables")
-        return int(count)
+        channels = [channel for channel in await client.pubsub_channels(f"{PREFIX}*")
+                    if channel.decode().endswith(":tables")]
+        counts = await client.pubsub_numsub(*channels) if channels else []
+        return sum(int(count) for _, count in counts)
     finally:
         await client.aclose()
 

@@ -47,7 +47,8 @@ from cardroom.bus.memory import Handler, RawHandler, Unheard
 log = logging.getLogger(__name__)
 
 PREFIX = "cardroom:"
-"""Every channel's name in Redis starts with this (other users of the same Redis stay apart)."""
+"""Every channel's name in Redis starts with this (other users of the same Redis stay apart),
+then the room's key (:meth:`RedisBus.connect`): two rooms on one Redis stay apart too."""
 BACKLOG = 10_000
 """Notices kept at most, however quickly they come; beyond this the oldest are dropped (the
 sweep recovers them). A notice is well under a kilobyte as a rule: a few megabytes at worst."""
@@ -113,11 +114,13 @@ class RedisBus:
     """
 
     def __init__(self, client: redis.Redis, where: str = "Redis",
-                 publisher: redis.Redis | None = None) -> None:
+                 publisher: redis.Redis | None = None, room: str = "") -> None:
         """``where`` names Redis in the log (its address without a password); ``publisher``
         (default: ``client``) sends the notices: one that never sends a command twice by
         itself, so that a notice Redis answers as delivered to nobody was never sent
-        before (:meth:`on_unheard`)."""
+        before (:meth:`on_unheard`); ``room``: the room's key, in every channel's name."""
+        self.prefix = f"{PREFIX}{room}:" if room else PREFIX
+        """What every channel's name in Redis starts with."""
         self.client = client
         self.publisher = publisher or client
         self.where = where
@@ -147,9 +150,11 @@ class RedisBus:
         self._dropped_when_lost = 0
 
     @classmethod
-    async def connect(cls, url: str) -> RedisBus:
+    async def connect(cls, url: str, room: str = "") -> RedisBus:
         """A bus on the Redis at ``url`` (``redis://host:port/db``), whether or not it answers
-        now: if it does not, one warning says so and the bus joins when Redis comes back."""
+        now: if it does not, one warning says so and the bus joins when Redis comes back.
+        ``room``: the room's key (:meth:`cardroom.store.db.Store.room_key`), so that only
+        the processes of one room hear each other."""
         def client(retries: int) -> redis.Redis:
             return redis.from_url(
                 url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT,
@@ -158,7 +163,7 @@ class RedisBus:
         # The subscriber: one immediate retry on a fresh connection (a pooled one may have
         # died with a restarted Redis); longer waits are this bus's own back-off. The
         # publisher retries nothing itself: a failed batch goes back to the backlog, marked.
-        bus = cls(client(1), redacted(url), publisher=client(0))
+        bus = cls(client(1), redacted(url), publisher=client(0), room=room)
         try:
             await bus.client.ping()
         except Exception as error:  # any failure means "not now"
@@ -213,7 +218,7 @@ class RedisBus:
         if len(self._backlog) >= BACKLOG:
             self._backlog.popleft()
             self.dropped += 1
-        self._backlog.append(Queued(time.monotonic(), PREFIX + channel,
+        self._backlog.append(Queued(time.monotonic(), self.prefix + channel,
                                     msgspec.json.encode(notice)))
         self._queued.set()
         if self._writer is None or self._writer.done():
@@ -272,7 +277,7 @@ class RedisBus:
                 continue
             for unheard in self._unheard:
                 try:
-                    unheard(queued.channel.removeprefix(PREFIX), queued.text)
+                    unheard(queued.channel.removeprefix(self.prefix), queued.text)
                 except Exception:
                     log.exception("a handler of an unheard notice failed")
 
@@ -319,7 +324,7 @@ class RedisBus:
             pubsub = self.client.pubsub()
             try:
                 channels = set(self._channels)
-                await pubsub.subscribe(*(PREFIX + c for c in channels))
+                await pubsub.subscribe(*(self.prefix + c for c in channels))
                 self._subscribed = True
                 self._subscribed_again.set()
                 self._changed()
@@ -346,7 +351,7 @@ class RedisBus:
         while True:
             if len(self._channels) > len(channels):  # channels are only ever added
                 new = self._channels - channels
-                await pubsub.subscribe(*(PREFIX + c for c in new))
+                await pubsub.subscribe(*(self.prefix + c for c in new))
                 channels |= new
             message = await pubsub.get_message(timeout=READ_WAIT)
             now = loop.time()
@@ -361,7 +366,7 @@ class RedisBus:
                 pinged = True
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
-        channel = message["channel"].decode().removeprefix(PREFIX)
+        channel = message["channel"].decode().removeprefix(self.prefix)
         data: bytes = message["data"]
         for raw_handler in list(self._raw_handlers.get(channel, ())):
             await self._call(channel, raw_handler, data)

@@ -69,6 +69,7 @@ from cardroom.store.models import (
     MatchRow,
     MatchSeatRow,
     PlayerRow,
+    RoomRow,
     SeatRow,
     SessionRow,
     TableRow,
@@ -251,6 +252,15 @@ class Store:
         if self.group_commit is not None:
             await self.group_commit.close()
         await self._engine.dispose()
+
+    async def room_key(self) -> str:
+        """The room's key (made with the schema): the same for every process that shares
+        this database, another for any other database."""
+        async with self._engine.connect() as connection:
+            key = (await connection.execute(select(RoomRow.key))).scalar_one_or_none()
+        if key is None:
+            raise RuntimeError("the database has no room key: run `cardroom db upgrade`")
+        return key
 
     # -- players --------------------------------------------------------------------------------
 

@@ -221,6 +221,15 @@ class ActionRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+class RoomRow(Base):
+    """The room's own key, one row made with the schema: every process that shares the
+    database reads the same key and names its bus channels by it, so two rooms on one Redis
+    never hear each other (:meth:`cardroom.store.db.Store.room_key`)."""
+
+    __tablename__ = "room"
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
 class BugRow(Base):
     """A player's bug report with the table's record and the client's state (seed 004 §5)."""
 

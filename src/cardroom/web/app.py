@@ -71,7 +71,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if config.redis_url:
             from cardroom.bus.redis import RedisBus
 
-            bus = await RedisBus.connect(config.redis_url)
+            bus = await RedisBus.connect(config.redis_url, await store.room_key())
         room = Room(store, config.room, bus)
         await room.start()
         app.state.room = room
