@@ -420,6 +420,12 @@ READ_CALLS_FROM = 6
 cards played say more than the calls, and each fit costs a hand valuation per seat."""
 CALL_TRIES = 6
 """Deals tried per sample when fitting them to the bidding."""
+MISERE_CALL_TRIES = 18
+"""Deals tried per sample against a no-tricks contract, whose maker's hand is far lower than
+a random one: with six, the samples of the maker's hand in a misère defence averaged a 0.45
+chance of taking no trick (the real hand's 0.90, 0.23 unread) and ducking under its lead
+scored worse than winning the trick; with eighteen, 0.54, and the duck scores best
+(bench/RESULTS.md)."""
 
 
 def _is_trick_bid(action: str) -> bool:
@@ -556,12 +562,14 @@ class Knowledge:
         (:mod:`cardroom.bots.five_hundred.reading`), and against a no-tricks contract, at
         every trick, to its hidden makers' hands (with the cards they played), which hold
         few cards that may take a trick: of up to :data:`CALL_TRIES` deals one is kept, with
-        a chance in proportion to how well it fits."""
-        draws = (self._try_deal(rng, strict=attempt < 30) for attempt in range(40))
+        a chance in proportion to how well it fits (of :data:`MISERE_CALL_TRIES` against a
+        no-tricks contract)."""
+        draws = (self._try_deal(rng, strict=attempt < 30) for attempt in range(60))
         if self.tricks_left < READ_CALLS_FROM and not self.low_hands:
             return next((hands for hands in draws if hands is not None), None)
-        return pick_fitting(lambda: next(draws, None), self._weight, CALL_TRIES, rng,
-                            most_draws=40)
+        tries = MISERE_CALL_TRIES if self.low_hands else CALL_TRIES
+        return pick_fitting(lambda: next(draws, None), self._weight, tries, rng,
+                            most_draws=max(40, 2 * tries))
 
     def _weight(self, hands: dict[int, int]) -> float:
         """How well a deal fits what the other seats bid, each hand judged with the cards
