@@ -209,3 +209,59 @@ def test_every_auction_weighs_every_deal_between_nothing_and_one(preset: str) ->
                              for s in range(game.rules.players)]
                     assert 0.0 < reader.weight(hands) <= 1.0
             game.apply(bots[seat].choose(view))
+
+
+def test_a_j5_no_trumps_bid_reads_as_a_trick_bid() -> None:
+    rules = Rules.preset("online").replace(j5_no_trumps=True)
+    game = Game.new(rules, seed=0)
+    bidder = game.to_act
+    game.apply("bid 7J5")
+    reader = call_reader(wire(game.view(game.to_act)))  # type: ignore[arg-type]
+    assert isinstance(reader, LearnedReader)
+    calls = next(calls for calls in reader.seats if calls.seat == bidder)
+    even = mask_of(["JK", "AS", "KS", "AC", "KC", "AD", "KD", "QD", "AH", "KH"])  # no long suit
+    low = mask_of(["4S", "5S", "6S", "4C", "5C", "6C", "4D", "5D", "4H", "5H"])
+    assert calls.likelihood(reader.evaluator, even) > 2 * calls.likelihood(reader.evaluator, low)
+
+
+def test_a_level_out_of_reach_weighs_no_less_than_the_floor() -> None:
+    """A hand far short of its bid's level keeps a tenth of the weight (players misbid);
+    naming a strain the hand plays worse than others costs what the strain choice says."""
+    _, view = first_call("bid 10S")
+    reader = call_reader(view)
+    assert isinstance(reader, LearnedReader)
+    [calls] = reader.seats
+    spades = mask_of(["4S", "5S", "6S", "7S", "8S", "9S", "10S", "4C", "5C", "4D"])
+    worth = {strain: reader.evaluator.discounted(distribution, strain) for strain, distribution
+             in reader.evaluator.strains(spades, calls.context).items()}
+    assert calls.likelihood(reader.evaluator, spades) == pytest.approx(
+        0.1 * strain_choice(worth, Suit.SPADES))
+
+
+def test_the_contractor_is_read_by_the_ten_cards_it_kept() -> None:
+    from cardroom.bots import make_bot
+
+    game = Game.new("online", seed=0)
+    bots = [make_bot("rules", s) for s in range(4)]
+    while game.phase != "play":
+        game.apply(bots[game.to_act].choose(game.view(game.to_act)))  # type: ignore[index]
+    contractor = game.view(0)["contract"]["contractor"]
+    viewer = (contractor + 1) % 4
+    knowledge = Knowledge(wire(game.view(viewer)))
+    assert isinstance(knowledge.reader, LearnedReader)
+    kitties = {calls.seat: calls.context.kitty for calls in knowledge.reader.seats}
+    assert kitties[contractor] == 0
+    assert all(kitty == game.rules.deck_spec.kitty  # (the others are read as they bid)
+               for seat, kitty in kitties.items() if seat != contractor)
+
+
+def test_a_pass_reads_what_the_ladder_left_open() -> None:
+    from cardroom.bots.five_hundred.reading import Ladder
+
+    # On `australian` misère (worth 250) is placed after the sevens, below 8S (240).
+    ladder = Ladder.of(wire(Game.new("australian", seed=0).view(0)))
+    open_after = ladder.cheapest(Bid.parse("misere"), 1)
+    assert open_after[Suit.SPADES] == 8 and open_after[None] == 8
+    american = Ladder.of(wire(Game.new("american", seed=0).view(0)))
+    assert american.cheapest(None, 1)[Suit.SPADES] == 6  # the first two may bid an inkle
+    assert american.cheapest(None, 2)[Suit.SPADES] == 7

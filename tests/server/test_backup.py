@@ -89,6 +89,17 @@ async def until_finished(url: str, count: int) -> dict[tuple[str, int], list[int
     raise AssertionError("the bots did not finish enough matches")
 
 
+async def room_key(url: str) -> str:
+    """The key a room's processes name their Redis channels by."""
+    from cardroom.store.db import Store
+
+    store = await Store.open(url, migrate=False)
+    try:
+        return await store.room_key()
+    finally:
+        await store.close()
+
+
 async def back_up_restore_and_replay(server_url: str, source: str, fresh: str,
                                      backup: Path) -> None:
     """Back up ``source`` twice while its server's bots play, restore the second backup
@@ -104,6 +115,8 @@ async def back_up_restore_and_replay(server_url: str, source: str, fresh: str,
     assert "Restored" in output
     restored = await finished_scores(fresh)
     assert len(restored) >= TABLES
+    # A restored copy is a room of its own: on a shared Redis it never hears the original.
+    assert await room_key(fresh) != await room_key(source)
     # The bots played on while the backups were made: the source has gone further, and
     # every match the backup holds is there with the same result.
     later = await until_finished(source, len(restored) + 1)

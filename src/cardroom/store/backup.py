@@ -29,10 +29,11 @@ from sqlalchemy import (
     inspect,
     make_url,
     select,
+    update,
 )
 
 from cardroom.store.db import make_engine
-from cardroom.store.models import MATCHES, PLAYERS, TABLES
+from cardroom.store.models import MATCHES, PLAYERS, TABLES, RoomRow, new_room_key
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first bytes of every SQLite database file."""
@@ -235,5 +236,19 @@ async def restore(url: str, file: Path, force: bool = False) -> Outcome:
         await _run_tool("pg_restore", ["--no-owner", "--exit-on-error", "--single-transaction",
                                  *(["--clean", "--if-exists"] if force else []),
                                  f"--dbname={libpq_url(url)}", str(file)])
+    await _new_room(url)
     return Outcome(file, file.stat().st_size, time.monotonic() - started,
                    await contents(url))
+
+
+async def _new_room(url: str) -> None:
+    """Give a restored database a room key of its own: restored beside the room it was
+    taken from (a staging copy), sharing its Redis, it must not hear that room's processes
+    (a backup from before the key gets one when a server first upgrades it)."""
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as connection:
+            if "room" in await connection.run_sync(_table_names):
+                await connection.execute(update(RoomRow).values(key=new_room_key()))
+    finally:
+        await engine.dispose()

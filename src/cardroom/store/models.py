@@ -9,6 +9,7 @@ the log can never fork. The schema is made and upgraded by the Alembic migration
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -228,6 +229,11 @@ class RoomRow(Base):
 
     __tablename__ = "room"
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+def new_room_key() -> str:
+    """A fresh room key (a restored copy of a room gets one: ``cardroom db restore``)."""
+    return secrets.token_hex(8)
 
 
 class BugRow(Base):

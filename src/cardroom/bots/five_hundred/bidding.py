@@ -191,7 +191,6 @@ class WholeDealSampler:
         return Deal(hands, kitty, sum(card.mask for card in dead))
 
 
-
 def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple[int, ...],
                  deadline: float, guess: float | None, joker_any_time: bool = False) -> int:
     """Tricks ``side`` takes in a full deal with best play (``SolverTimeout`` past the

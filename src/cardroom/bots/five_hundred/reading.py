@@ -18,7 +18,7 @@ Two readers (:data:`ReadingStyle`):
   bid then open; a misère when the hand takes no trick that often. A seat's first call and
   its highest trick bid are read (later calls are often pushed by the auction).
 - ``rules`` reads each seat's first call as the rules bot would have made it
-  (:class:`~cardroom.bots.five_hundred.bidding.Reading`), each call a deal does not explain
+  (:class:`Reading`), each call a deal does not explain
   taking :data:`MISS_WEIGHT` off its weight; it is the reading of every table the evaluator
   has not learned.
 
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -51,7 +51,8 @@ from cardroom.bots.five_hundred.evaluator import (
 from cardroom.bots.five_hundred.knowledge import STRAINS, first_leader, players_of, team_of
 from cardroom.bots.five_hundred.valuation import hand_levels
 from cardroom.games.cards import Suit, cards_of
-from cardroom.games.five_hundred import Bid, Contract
+from cardroom.games.five_hundred import Bid, Contract, Rules
+from cardroom.games.five_hundred.bids import TRICK_BIDS
 from cardroom.games.five_hundred.rules import DECKS
 from cardroom.games.five_hundred.shapes import FiveHundredView
 
@@ -63,8 +64,8 @@ MISS_WEIGHT = 0.05
 each card of a hidden maker that may take a trick) it does not explain, as the rules read
 them: the best fit is nearly always the one kept."""
 UNLIKELY = 0.1
-"""The least a call weighs a deal (however badly the hand fits it): players misbid, and a
-deal is never ruled out by one call."""
+"""The least a call's level (or a pass) weighs a deal, however badly the hand reaches it:
+players misbid, and a level never rules a deal out."""
 STRAIN_TEMPERATURE = 0.5
 """Tricks that make a strain about 2.7 times likelier to be named than one a trick worse
 (:func:`strain_choice`)."""
@@ -125,32 +126,51 @@ class Reading:
         return levels[self.strain] >= self.level - 1
 
 
-def cheapest_levels(high: Bid | None) -> dict[Suit | None, int]:
-    """The lowest trick level in each strain that outbids ``high`` (11: none does)."""
-    cheapest = {}
-    for strain in STRAINS:
-        cheapest[strain] = next((level for level in range(6, 11)
-                                 if high is None
-                                 or Bid(Contract.TRICKS, level, strain).value > high.value),
-                                11)
-    return cheapest
+@dataclass(frozen=True)
+class Ladder:
+    """The order of the table's bids, for what a pass left open."""
+
+    rank: Mapping[Bid, int]
+    """Each allowed bid's place (special contracts by their place, not their value: misère
+    sits after the sevens under some rules)."""
+    inkle: bool
+    """Sixes only for the first two players to speak."""
+
+    @classmethod
+    def of(cls, view: FiveHundredView) -> Ladder:
+        """The ladder of the view's rules."""
+        rules = Rules.from_dict(view["rules"])
+        return cls(rules.bid_rank, rules.inkle)
+
+    def cheapest(self, high: Bid | None, speaker: int) -> dict[Suit | None, int]:
+        """The lowest trick level in each strain that the ``speaker``-th seat to speak (from
+        0) could bid over ``high`` (11: none)."""
+        lowest = 7 if self.inkle and speaker >= 2 else 6
+        above = -1 if high is None else self.rank.get(high, -1)
+        return {strain: next((level for level in range(lowest, 11)
+                              if self.rank.get(TRICK_BIDS[(level, strain)], -1) > above),
+                             11)
+                for strain in STRAINS}
 
 
 def first_calls(view: FiveHundredView) -> list[Reading]:
-    """How each other seat's first call reads (special contracts say nothing here)."""
+    """How each other seat's first call reads (special contracts say nothing here, but
+    close the trick bids below them to the passes after)."""
+    ladder = Ladder.of(view)
     readings: list[Reading] = []
     high: Bid | None = None
-    called: set[int] = set()
+    called: list[int] = []
     for entry in view["bidding"]:
         seat, text = entry["seat"], entry["bid"]
         bid = None if text == "pass" else Bid.parse(text)
-        if seat not in called and seat != view["seat"]:
-            called.add(seat)
-            if bid is None:
-                readings.append(Reading(seat, below=cheapest_levels(high)))
-            elif bid.contract is Contract.TRICKS:
-                readings.append(Reading(seat, bid.trump, bid.tricks))
-        if bid is not None and bid.contract is Contract.TRICKS:
+        if seat not in called:
+            if seat != view["seat"]:
+                if bid is None:
+                    readings.append(Reading(seat, below=ladder.cheapest(high, len(called))))
+                elif bid.is_trick_bid:
+                    readings.append(Reading(seat, bid.trump, bid.tricks))
+            called.append(seat)
+        if bid is not None:
             high = bid
     return readings
 
@@ -187,32 +207,45 @@ class SeatCalls:
     seat: int
     context: Context
     bids: tuple[Bid, ...]
-    """Its first call if a trick bid or a misère, and its highest trick bid if higher."""
+    """Its first call if a trick bid (J5 no trumps included) or a misère, and its highest
+    trick bid if higher."""
     passed_below: dict[Suit | None, int] | None = None
     """After a first pass: the cheapest level then open in each strain (by
-    :func:`~cardroom.bots.five_hundred.bidding.cheapest_levels`)."""
+    :meth:`Ladder.cheapest`)."""
 
     def likelihood(self, evaluator: Evaluator, hand: int) -> float:
-        """How likely a seat holding ``hand`` was to make these calls (in
-        [:data:`UNLIKELY`, 1]; calls multiply)."""
+        """How likely a seat holding ``hand`` was to make these calls: how far the hand
+        reaches each call's level (or, for a pass, stays below every level open), between
+        :data:`UNLIKELY` and 1, times the chance it names each strain it named
+        (:func:`strain_choice`, once a strain, not floored: a hand that plays another strain
+        far better seldom names this one; a floor on the product read worse, bench/RESULTS.md)."""
         chance = 1.0
         worth: dict[Suit | None, np.ndarray] = {}
-        if any(bid.contract is Contract.TRICKS for bid in self.bids) or self.passed_below:
+        if any(bid.is_trick_bid for bid in self.bids) or self.passed_below:
             worth = {strain: evaluator.discounted(distribution, strain)
                      for strain, distribution in evaluator.strains(hand, self.context).items()}
+        named: set[Suit | None] = set()
         for bid in self.bids:
-            if bid.contract is Contract.TRICKS:
-                made = at_least(worth[bid.trump], bid.tricks)
-                chance *= _plausible(made / LEVEL_CONFIDENCE) * strain_choice(worth, bid.trump)
+            if bid.is_trick_bid:
+                chance *= _floored(at_least(worth[bid.trump], bid.tricks) / LEVEL_CONFIDENCE)
+                if bid.trump not in named:
+                    named.add(bid.trump)
+                    chance *= strain_choice(worth, bid.trump)
             else:
-                chance *= _plausible((evaluator.misere(hand, self.context)
-                                      / MISERE_CONFIDENCE) ** 2)
+                chance *= _floored((evaluator.misere(hand, self.context)
+                                    / MISERE_CONFIDENCE) ** 2)
         if self.passed_below is not None:
             best = max((at_least(worth[strain], level)
                         for strain, level in self.passed_below.items() if level <= 10),
                        default=0.0)  # (no trick bid was open: the pass says nothing)
-            chance *= _plausible((1.0 - best) / (1.0 - LEVEL_CONFIDENCE))
+            chance *= _floored((1.0 - best) / (1.0 - LEVEL_CONFIDENCE))
         return chance
+
+
+def _floored(reach: float) -> float:
+    """A call's weight from how far the hand reaches what the call needs (1: all of it),
+    never below :data:`UNLIKELY`."""
+    return min(1.0, max(UNLIKELY, reach))
 
 
 def strain_choice(worth: Mapping[Suit | None, np.ndarray], strain: Suit | None) -> float:
@@ -224,11 +257,6 @@ def strain_choice(worth: Mapping[Suit | None, np.ndarray], strain: Suit | None) 
     top = max(means.values())
     scores = {name: math.exp((mean - top) / STRAIN_TEMPERATURE) for name, mean in means.items()}
     return scores[strain] / sum(scores.values())
-
-
-def _plausible(ratio: float) -> float:
-    """A call's weight from how far the hand reaches what the call needs (1: all of it)."""
-    return min(1.0, max(UNLIKELY, ratio))
 
 
 @dataclass(frozen=True)
@@ -249,24 +277,30 @@ class LearnedReader:
         return weight
 
 
-def call_reader(view: FiveHundredView, seats: Sequence[int] | None = None) -> CallReader:
+def call_reader(view: FiveHundredView, seats: Sequence[int] | None = None,
+                exchanged: Collection[int] = ()) -> CallReader:
     """The reader of the calls of ``seats`` (default: every other seat) in the style of the
     decision being made (:func:`reading_style`): ``learned`` where the evaluator has learned
-    the table, else the rules bot's reading."""
+    the table, else the rules bot's reading. The hands of ``exchanged`` seats are the ten
+    cards kept after taking the kitty (the learned reading values them so)."""
     deck = DECKS[view["rules"]["deck"]]
     wanted = set(range(players_of(view)) if seats is None else seats) - {view["seat"]}
     players = players_of(view)
     if _style.get() == "learned" and learned(players, view["rules"]["deck"]):
-        return LearnedReader(shipped(players), tuple(learned_calls(view, wanted)))
+        return LearnedReader(shipped(players),
+                             tuple(learned_calls(view, wanted, frozenset(exchanged))))
     readings = tuple(reading for reading in first_calls(view) if reading.seat in wanted)
     return RulesReader(readings, deck.mask, deck.kitty)
 
 
-def learned_calls(view: FiveHundredView, seats: set[int]) -> Iterator[SeatCalls]:
-    """What the learned reading weighs of each of ``seats`` that has called."""
+def learned_calls(view: FiveHundredView, seats: set[int],
+                  exchanged: frozenset[int] = frozenset()) -> Iterator[SeatCalls]:
+    """What the learned reading weighs of each of ``seats`` that has called (the hands of
+    ``exchanged`` valued as kept after the kitty)."""
     bids = [(entry["seat"], None if entry["bid"] == "pass" else Bid.parse(entry["bid"]))
             for entry in view["bidding"]]
     deck = view["rules"]["deck"]
+    ladder = Ladder.of(view)
     for seat in sorted(seats):
         own = [(index, bid) for index, (caller, bid) in enumerate(bids) if caller == seat]
         if not own:
@@ -274,12 +308,11 @@ def learned_calls(view: FiveHundredView, seats: set[int]) -> Iterator[SeatCalls]
         first_index, first = own[0]
         before = bids[:first_index]
         partners = [mate for mate in team_of(view, seat) if mate != seat]
-        context = context_from_bids(deck, DECKS[deck].kitty,
+        context = context_from_bids(deck, 0 if seat in exchanged else DECKS[deck].kitty,
                                     first_leader(view, seat) == seat, seat, partners, before,
                                     read_partners=False)
         read: list[Bid] = []
-        if first is not None and (first.contract is Contract.TRICKS
-                                  or first.contract in READ_MISERES):
+        if first is not None and (first.is_trick_bid or first.contract in READ_MISERES):
             read.append(first)
         highest = max((bid for _, bid in own if bid is not None and bid.is_trick_bid),
                       key=lambda bid: bid.value, default=None)
@@ -287,10 +320,9 @@ def learned_calls(view: FiveHundredView, seats: set[int]) -> Iterator[SeatCalls]
             read.append(highest)
         passed = None
         if first is None:
-            # (a misère bid before it closes the trick bids below its value too)
-            high = max((bid for _, bid in before if bid is not None),
-                       key=lambda bid: bid.value, default=None)
-            passed = cheapest_levels(high)
+            high = next((bid for _, bid in reversed(before) if bid is not None), None)
+            speaker = len({caller for caller, _ in before})
+            passed = ladder.cheapest(high, speaker)
         if read or passed is not None:
             yield SeatCalls(seat, context, tuple(read), passed)
 

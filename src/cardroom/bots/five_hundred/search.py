@@ -31,6 +31,7 @@ import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 from cardroom.bots.five_hundred.aims import Aims, contract_aims, view_aims
@@ -420,6 +421,10 @@ READ_CALLS_FROM = 6
 cards played say more than the calls, and each fit costs a hand valuation per seat."""
 CALL_TRIES = 6
 """Deals tried per sample when fitting them to the bidding."""
+STRICT_DRAWS = 30
+"""Deals tried per sample within the voids the seats showed, before they are relaxed (a
+deal that fits none is then tried :data:`RELAXED_DRAWS` times without them)."""
+RELAXED_DRAWS = 10
 MISERE_CALL_TRIES = 18
 """Deals tried per sample against a no-tricks contract, whose maker's hand is far lower than
 a random one: with six, the samples of the maker's hand in a misère defence averaged a 0.45
@@ -504,7 +509,9 @@ class Knowledge:
         self.only_partner = self._handed_over(played)
         self.hidden_calls = mask_of_texts(view.get("called") or []) & self.unseen
         self.deck = DECKS[rules["deck"]]
-        self.reader = call_reader(view, tuple(self.places))
+        contractor = contract.get("contractor") if contract else None
+        self.reader = call_reader(view, tuple(self.places),
+                                  exchanged=() if contractor is None else (contractor,))
         self.low_hands = self._hidden_no_trick_makers()
         self.played_by = {seat: 0 for seat in self.places}
         plays = [(trick["seats"], trick["cards"]) for trick in view["tricks"]]
@@ -564,12 +571,14 @@ class Knowledge:
         few cards that may take a trick: of up to :data:`CALL_TRIES` deals one is kept, with
         a chance in proportion to how well it fits (of :data:`MISERE_CALL_TRIES` against a
         no-tricks contract)."""
-        draws = (self._try_deal(rng, strict=attempt < 30) for attempt in range(60))
-        if self.tricks_left < READ_CALLS_FROM and not self.low_hands:
-            return next((hands for hands in draws if hands is not None), None)
-        tries = MISERE_CALL_TRIES if self.low_hands else CALL_TRIES
-        return pick_fitting(lambda: next(draws, None), self._weight, tries, rng,
-                            most_draws=max(40, 2 * tries))
+        reading = self.tricks_left >= READ_CALLS_FROM or bool(self.low_hands)
+        tries = MISERE_CALL_TRIES if self.low_hands else CALL_TRIES if reading else 1
+        for strict, draws in ((True, STRICT_DRAWS), (False, RELAXED_DRAWS)):
+            found = pick_fitting(partial(self._try_deal, rng, strict), self._weight, tries,
+                                 rng, most_draws=max(draws, 2 * tries))
+            if found is not None:
+                return found
+        return None
 
     def _weight(self, hands: dict[int, int]) -> float:
         """How well a deal fits what the other seats bid, each hand judged with the cards
