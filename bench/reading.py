@@ -10,7 +10,8 @@ that are really there. Printed with 95% intervals, by the reader's relation to t
 seat, and as paired differences (each style samples the same views).
 
 Run: ``python -m bench.reading [--deals 200] [--samples 20] [--preset online]
-[--team-a search:fast] [--team-b rules] [--seed 1]``.
+[--team-a search:fast] [--team-b rules] [--seed 1] [--misere]`` (``--misere``: only deals
+bid to a misère, where the "contractor" column is its maker's hand).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import random
 import statistics
 from collections import defaultdict
+from collections.abc import Iterator
 
 import typer
 from rich.console import Console
@@ -65,20 +67,36 @@ def knowledge_in(view: dict, style: str) -> Knowledge:
     return knowledge
 
 
-def main(deals: int = 200, samples: int = 20, preset: str = "online",
-         team_a: str = "search:fast", team_b: str = "rules", seed: int = 1) -> None:
-    """Bid ``deals`` deals, then compare the styles' samples at every seat's first card."""
-    rng = random.Random(seed)
-    found: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for number in track(range(deals), description="deals"):
+def bid_deals(deals: int, preset: str, team_a: str, team_b: str, seed: int,
+              misere: bool) -> Iterator[Game]:
+    """Deals bid to their contract (``misere``: only those that end in a misère or an open
+    misère, from up to fifty times as many deals)."""
+    kept = 0
+    for number in range(deals * (50 if misere else 1)):
         game = Game.new(preset, seed=seed * 100_003 + number)
         bots = [make_bot(team_a if seat % 2 == 0 else team_b, seed + seat) for seat in range(4)]
         while game.phase != "play" and not game.is_over:
             seat = game.to_act
             assert seat is not None
             game.apply(bots[seat].choose(json_view(game, seat)))
-        if game.phase != "play":
+        bid = (game.view(0)["contract"] or {}).get("bid") if game.phase == "play" else None
+        if bid is None or (misere and bid not in ("misere", "open-misere")):
             continue
+        yield game
+        kept += 1
+        if kept == deals:
+            return
+
+
+def main(deals: int = 200, samples: int = 20, preset: str = "online",
+         team_a: str = "search:fast", team_b: str = "rules", seed: int = 1,
+         misere: bool = False) -> None:
+    """Bid ``deals`` deals (``--misere``: deals whose contract is a misère), then compare the
+    styles' samples at every seat's first card."""
+    rng = random.Random(seed)
+    found: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for game in track(bid_deals(deals, preset, team_a, team_b, seed, misere), total=deals,
+                      description="deals"):
         contract = game.view(0)["contract"]
         for seat in range(4):
             view = json_view(game, seat)
