@@ -201,9 +201,6 @@ def solve_tricks(deal_hands: list[int], strain: Strain, leader: int, side: tuple
         guess=None if guess is None else round(guess))
 
 
-
-
-
 def run_until(deadline: float, samples: int, step: Callable[[], None]) -> int:
     """Call ``step`` once per sampled deal until ``samples`` or the deadline; how many ran."""
     done = 0

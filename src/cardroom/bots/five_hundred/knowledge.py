@@ -134,6 +134,12 @@ def first_leader(view: FiveHundredView, contractor: int,
                 if (seat := (view["dealer"] + step) % players) in (active or range(players)))
 
 
+def calls_of(view: FiveHundredView) -> list[tuple[int, Bid | None]]:
+    """The auction so far: each call's seat and bid (``None``: a pass), in order."""
+    return [(entry["seat"], None if entry["bid"] == "pass" else Bid.parse(entry["bid"]))
+            for entry in view["bidding"]]
+
+
 def holds_joker(view: FiveHundredView) -> bool:
     """Whether the seat's hand holds a joker."""
     return any(Card.parse(text).is_joker for text in view["hand"] or [])

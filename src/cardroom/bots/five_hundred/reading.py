@@ -48,7 +48,13 @@ from cardroom.bots.five_hundred.evaluator import (
     learned,
     shipped,
 )
-from cardroom.bots.five_hundred.knowledge import STRAINS, first_leader, players_of, team_of
+from cardroom.bots.five_hundred.knowledge import (
+    STRAINS,
+    calls_of,
+    first_leader,
+    players_of,
+    team_of,
+)
 from cardroom.bots.five_hundred.valuation import hand_levels
 from cardroom.games.cards import Suit, cards_of
 from cardroom.games.five_hundred import Bid, Contract, Rules
@@ -160,9 +166,7 @@ def first_calls(view: FiveHundredView) -> list[Reading]:
     readings: list[Reading] = []
     high: Bid | None = None
     called: list[int] = []
-    for entry in view["bidding"]:
-        seat, text = entry["seat"], entry["bid"]
-        bid = None if text == "pass" else Bid.parse(text)
+    for seat, bid in calls_of(view):
         if seat not in called:
             if seat != view["seat"]:
                 if bid is None:
@@ -284,8 +288,8 @@ def call_reader(view: FiveHundredView, seats: Sequence[int] | None = None,
     the table, else the rules bot's reading. The hands of ``exchanged`` seats are the ten
     cards kept after taking the kitty (the learned reading values them so)."""
     deck = DECKS[view["rules"]["deck"]]
-    wanted = set(range(players_of(view)) if seats is None else seats) - {view["seat"]}
     players = players_of(view)
+    wanted = set(range(players) if seats is None else seats) - {view["seat"]}
     if _style.get() == "learned" and learned(players, view["rules"]["deck"]):
         return LearnedReader(shipped(players),
                              tuple(learned_calls(view, wanted, frozenset(exchanged))))
@@ -297,8 +301,7 @@ def learned_calls(view: FiveHundredView, seats: set[int],
                   exchanged: frozenset[int] = frozenset()) -> Iterator[SeatCalls]:
     """What the learned reading weighs of each of ``seats`` that has called (the hands of
     ``exchanged`` valued as kept after the kitty)."""
-    bids = [(entry["seat"], None if entry["bid"] == "pass" else Bid.parse(entry["bid"]))
-            for entry in view["bidding"]]
+    bids = calls_of(view)
     deck = view["rules"]["deck"]
     ladder = Ladder.of(view)
     for seat in sorted(seats):

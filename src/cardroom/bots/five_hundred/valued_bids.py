@@ -37,6 +37,7 @@ from cardroom.bots.five_hundred.evaluator import (
 )
 from cardroom.bots.five_hundred.knowledge import (
     TRICKS_PER_HAND,
+    calls_of,
     first_leader,
     players_of,
     team_of,
@@ -81,8 +82,7 @@ def bidding_context(view: FiveHundredView, kitty: int | None = None) -> Context:
     seat = seat_of(view)
     deck = view["rules"]["deck"]
     leads = first_leader(view, seat) == seat
-    bids = [(entry["seat"], None if entry["bid"] == "pass" else Bid.parse(entry["bid"]))
-            for entry in view["bidding"]]
+    bids = calls_of(view)
     partners = [mate for mate in team_of(view, seat) if mate != seat]
     return context_from_bids(deck, DECKS[deck].kitty if kitty is None else kitty, leads, seat,
                              partners, bids, read_partners=False)
