@@ -21,6 +21,7 @@ from typing import Any
 
 from cardroom.bots.five_hundred.aims import contract_aims
 from cardroom.bots.five_hundred.knowledge import (
+    calls_of,
     contract_bid,
     dead_cards,
     first_leader,
@@ -30,7 +31,7 @@ from cardroom.bots.five_hundred.knowledge import (
     team_of,
     view_strain,
 )
-from cardroom.bots.five_hundred.reading import call_reader, pick_fitting
+from cardroom.bots.five_hundred.reading import HandPool, call_reader, misere_pool, pick_fitting
 from cardroom.bots.five_hundred.simple import beats_all
 from cardroom.bots.five_hundred.solver import FastSearch, Position, SolverTimeout
 from cardroom.bots.five_hundred.valuation import (
@@ -161,27 +162,31 @@ class WholeDealSampler:
         self.hidden = deck.mask & ~self.hand & ~mask_of_texts(view["discards"])
         self.reader = call_reader(view)
 
-    def deal(self, kitty_size: int) -> Deal:
+    def deal(self, kitty_size: int, pool: HandPool | None = None) -> Deal:
         """A random deal of the hidden cards: ``kitty_size`` to the kitty (0 once the seat
         holds it), ten to each other seat and the rest (as many as the rules deal to dead
-        hands) out of play."""
-        cards = list(cards_of(self.hidden))
+        hands) out of play; the pool's seat, when one is given, holds a hand drawn from it."""
+        held = {} if pool is None else {pool.seat: pool.draw(self.rng)}
+        cards = list(cards_of(self.hidden & ~sum(held.values())))
 
         def draw() -> Deal:
             self.rng.shuffle(cards)
-            return self._split(cards, kitty_size)
+            return self._split(cards, kitty_size, held)
 
         deal = pick_fitting(draw, lambda deal: self.reader.weight(deal.hands),
                             self.reader.whole_deal_draws, self.rng)
         assert deal is not None, "a split of the hidden cards is always a deal"
         return deal
 
-    def _split(self, cards: list[Card], kitty_size: int) -> Deal:
+    def _split(self, cards: list[Card], kitty_size: int, held: dict[int, int]) -> Deal:
         hands = [0] * self.players
         hands[self.seat] = self.hand
         at = 0
         for seat in range(self.players):
             if seat == self.seat:
+                continue
+            if seat in held:
+                hands[seat] = held[seat]
                 continue
             hands[seat] = sum(card.mask for card in cards[at:at + TRICKS_PER_HAND])
             at += TRICKS_PER_HAND
@@ -490,46 +495,112 @@ its 16 misères and 52 of its 136 open misères (bench/RESULTS.md), each failure
 success gains. Double dummy is about fair to a closed misère (the defenders cannot see the
 bidder's cards, nor it theirs) and kind to an open one (its bidder cannot see theirs), which
 asks more of the deals."""
+PAIR_NO_TRICKS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO})
+"""No-tricks contracts both partners play: the bidder takes the kitty and hands its discards
+to its partner, who keeps what it likes and puts back as many."""
+SAMPLED_NO_TRICKS = frozenset({*NO_TRICKS_SHARE, *PAIR_NO_TRICKS, Contract.ACROSS_THE_CORNER})
+"""The no-tricks contracts whose play :func:`sampled_no_tricks_outcomes` solves."""
+Outcome = int
+"""A no-tricks contract's result on one deal for the bidder's side: 1 made (Across The Corner:
+fewer tricks than the opponent), 0 neither (Across The Corner's five tricks each), -1 broken."""
+
+
+@dataclass(frozen=True)
+class NoTricksPlay:
+    """How the seat would play a no-tricks contract it bids: who plays and who exchanges."""
+
+    active: tuple[int, ...]
+    """The seats that play the hand."""
+    exchangers: tuple[int, ...]
+    """The seat taking the kitty and, for a pair of makers, the partner taking its discards
+    (empty: the kitty stays out, as in Across The Corner and a Wilkinson open misère)."""
+    answers: int | None = None
+    """The seat whose misère call the contract answers (Across The Corner's opponent, Across
+    The Table's partner), whose hand the contract's result turns on."""
+
+
+def no_tricks_play(view: FiveHundredView, bid: Bid) -> NoTricksPlay | None:
+    """Who plays ``bid`` (one of :data:`SAMPLED_NO_TRICKS`) if the seat wins with it, as the
+    engine deals it out; ``None`` for another contract or a pair of makers without exactly one
+    partner."""
+    seat, rules = seat_of(view), view["rules"]
+    team = team_of(view, seat)
+    everyone = tuple(range(view["players"]))
+    if bid.contract in NO_TRICKS_SHARE:
+        exchange = not (bid.contract is Contract.OPEN_MISERE and rules["wilkinson_misere"])
+        return NoTricksPlay(tuple(other for other in everyone
+                                  if other == seat or other not in team),
+                            (seat,) if exchange else ())
+    misere_callers = [caller for caller, call in reversed(calls_of(view))
+                      if call is not None and call.contract is Contract.MISERE]
+    if bid.contract in PAIR_NO_TRICKS:
+        partners = [mate for mate in team if mate != seat]
+        if len(partners) != 1:
+            return None
+        return NoTricksPlay(everyone, (seat, *partners),
+                            partners[0] if partners[0] in misere_callers else None)
+    if bid.contract is Contract.ACROSS_THE_CORNER:
+        opponent = next((caller for caller in misere_callers if caller not in team), None)
+        if opponent is None:
+            return None
+        return NoTricksPlay(tuple(sorted((seat, opponent))), (), opponent)
+    return None
+
+
+def sampled_no_tricks_outcomes(view: FiveHundredView, bid: Bid, rng: random.Random,
+                               deadline: float, samples: int) -> list[Outcome] | None:
+    """The result of the no-tricks contract ``bid`` (:data:`SAMPLED_NO_TRICKS`) for the seat's
+    side on each of several sampled deals (as :class:`WholeDealSampler` deals them), double
+    dummy: every exchanger in turn takes what it is handed (the kitty, then the partner's
+    discards) and sheds its most dangerous cards (the rules bot's discard); ``None`` when no
+    deal was solved in time, the table's whole deals are not solved
+    (:data:`WHOLE_DEAL_PLAYERS`) or the bid is another contract."""
+    play = no_tricks_play(view, bid) if view.get("players") in WHOLE_DEAL_PLAYERS else None
+    if play is None:
+        return None
+    seat, rules = seat_of(view), view["rules"]
+    aims = contract_aims(bid, play.active, team_of(view, seat))
+    assert aims is not None
+    joker_low = rules["joker_low_in_misere"]
+    strain = strain_for(None, joker_low)
+    leader = first_leader(view, seat, play.active)
+    corner = bid.contract is Contract.ACROSS_THE_CORNER
+    sampler = WholeDealSampler(view, rng)
+    pool = (None if play.answers is None
+            else misere_pool(view, play.answers, sampler.hidden, rng))
+    outcomes: list[Outcome] = []
+
+    def step() -> None:
+        deal = sampler.deal(sampler.kitty_size, pool)
+        hands = [hand if other in play.active else 0 for other, hand in enumerate(deal.hands)]
+        handed = deal.kitty
+        for exchanger in play.exchangers:
+            taken = hands[exchanger] | handed
+            handed = sum(card.mask for card in shed_for_misere(
+                cards_of(taken), sampler.kitty_size, sampler.deck, joker_low))
+            hands[exchanger] = taken & ~handed
+        position = Position(tuple(hands), strain, leader, active=play.active,
+                            joker_forced=rules["misere_joker_forced"])
+        search = FastSearch(position, aims.counted, deadline, maximisers=aims.maximisers)
+        if not corner:
+            outcomes.append(-1 if search.reaches(1) else 1)
+            return
+        half = TRICKS_PER_HAND // 2  # fewer tricks than the one opponent: under half
+        outcomes.append(-1 if search.reaches(half + 1) else 0 if search.reaches(half) else 1)
+
+    solved = run_until(deadline, samples, step)
+    return outcomes[:solved] or None
 
 
 def sampled_no_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,
                       samples: int) -> float | None:
-    """The share of sampled deals (as :class:`WholeDealSampler` deals them) on which the
-    seat, playing the misère or open misère ``bid`` with its partners out, takes no trick
-    double dummy after taking the kitty and shedding its most dangerous cards (the rules
-    bot's discard; a Wilkinson open misère takes no kitty); ``None`` when no deal was
-    solved in time, the table's whole deals are not solved (:data:`WHOLE_DEAL_PLAYERS`) or
-    ``bid`` is another contract."""
-    if view.get("players") not in WHOLE_DEAL_PLAYERS or bid.contract not in NO_TRICKS_SHARE:
+    """The share of sampled deals (:func:`sampled_no_tricks_outcomes`) on which the seat,
+    playing the misère or open misère ``bid`` with its partners out, takes no trick double
+    dummy; ``None`` when none was solved or ``bid`` is another contract."""
+    if bid.contract not in NO_TRICKS_SHARE:
         return None
-    seat, rules = seat_of(view), view["rules"]
-    team = team_of(view, seat)
-    active = tuple(other for other in range(view["players"])
-                   if other == seat or other not in team)
-    exchange = not (bid.contract is Contract.OPEN_MISERE and rules["wilkinson_misere"])
-    aims = contract_aims(bid, active, (seat,))
-    assert aims is not None
-    joker_low = rules["joker_low_in_misere"]
-    strain = strain_for(None, joker_low)
-    leader = first_leader(view, seat, active)
-    sampler = WholeDealSampler(view, rng)
-    clean: list[bool] = []
-
-    def step() -> None:
-        deal = sampler.deal(sampler.kitty_size)
-        hands = [hand if other in active else 0 for other, hand in enumerate(deal.hands)]
-        if exchange:
-            taken = deal.hands[seat] | deal.kitty
-            shed = shed_for_misere(cards_of(taken), sampler.kitty_size, sampler.deck,
-                                   joker_low)
-            hands[seat] = taken & ~sum(card.mask for card in shed)
-        position = Position(tuple(hands), strain, leader, active=active,
-                            joker_forced=rules["misere_joker_forced"])
-        search = FastSearch(position, aims.counted, deadline, maximisers=aims.maximisers)
-        clean.append(search.value() == 0)
-
-    solved = run_until(deadline, samples, step)
-    return sum(clean[:solved]) / solved if solved else None
+    outcomes = sampled_no_tricks_outcomes(view, bid, rng, deadline, samples)
+    return None if outcomes is None else outcomes.count(1) / len(outcomes)
 
 
 def sampled_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,

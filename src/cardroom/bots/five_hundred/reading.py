@@ -45,11 +45,13 @@ from cardroom.bots.five_hundred.evaluator import (
     at_least,
     context_from_bids,
     expected,
+    features,
     learned,
     shipped,
 )
 from cardroom.bots.five_hundred.knowledge import (
     STRAINS,
+    TRICKS_PER_HAND,
     calls_of,
     first_leader,
     players_of,
@@ -328,6 +330,51 @@ def learned_calls(view: FiveHundredView, seats: set[int],
             passed = ladder.cheapest(high, speaker)
         if read or passed is not None:
             yield SeatCalls(seat, context, tuple(read), passed)
+
+
+MISERE_POOL = 300
+"""Hands drawn for a seat that called misère when a decision turns on its hand (Across The
+Corner against it, Across The Table beside it): about one random hand in twenty is a
+misère hand, so the few candidates of a whole deal seldom hold one."""
+MISERE_POOL_FLOOR = 1e-3
+"""The least weight a pooled hand keeps (a misère is rarely bid on a hand that takes a trick
+most of the time, but a hand is never ruled out)."""
+
+
+@dataclass(frozen=True)
+class HandPool:
+    """Candidate hands for one seat and the weight of each (how well it explains the seat's
+    calls): a sampled deal gives the seat one, drawn in proportion to its weight."""
+
+    seat: int
+    hands: tuple[int, ...]
+    weights: tuple[float, ...]
+
+    def draw(self, rng: random.Random) -> int:
+        """One of the hands, with a chance in proportion to its weight."""
+        return rng.choices(self.hands, self.weights)[0]
+
+
+def misere_pool(view: FiveHundredView, caller: int, hidden: int, rng: random.Random,
+                size: int = MISERE_POOL) -> HandPool | None:
+    """``size`` hands of ten of the ``hidden`` cards for ``caller``, each weighed by how well
+    it explains the seat's misère call (the evaluator's chance that it takes no trick, over
+    :data:`MISERE_CONFIDENCE`, squared), valued together; ``None`` where the evaluator has
+    not learned the table or the seat made no misère call it reads."""
+    if not learned(players_of(view), view["rules"]["deck"]):
+        return None
+    calls = next(learned_calls(view, {caller}), None)
+    if calls is None or not any(bid.contract in READ_MISERES for bid in calls.bids):
+        return None
+    cards = cards_of(hidden)
+    hands = tuple(sum(card.mask for card in rng.sample(cards, TRICKS_PER_HAND))
+                  for _ in range(size))
+    evaluator = shipped(players_of(view))
+    chances = evaluator.misere_chances(np.asarray(
+        [features(hand, "misere", None, calls.context) for hand in hands]))
+    weights = tuple(max(MISERE_POOL_FLOOR, min(1.0, (chance / MISERE_CONFIDENCE) ** 2))
+                    for chance in chances.tolist())
+    return HandPool(caller, hands, weights)
 
 
 T = TypeVar("T")

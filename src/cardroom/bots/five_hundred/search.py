@@ -43,6 +43,7 @@ from cardroom.bots.five_hundred.bidding import (
     choose_joker_suit,
     contract_points,
     defence_per_trick,
+    sampled_no_tricks_outcomes,
     sane_bid,
 )
 from cardroom.bots.five_hundred.evaluator import learned
@@ -123,9 +124,11 @@ bot counts them).
   quarters, 73% and 71%, and won 74% (a half: 66% of 70 matches).
 
 100-match pilots each, bench/RESULTS.md."""
-VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere")
-"""The calls besides trick bids that the valued bidding weighs; the rules bot's choice of
-any other no-tricks bid (Nello, Across The Corner or The Table, double nullo …) stands."""
+VALUED_SPECIALS = ("pass", "bid misere", "bid open-misere", "bid across-the-corner",
+                   "bid across-the-table", "bid double-nullo")
+"""The calls besides trick bids that the valued bidding weighs (the last three by their play
+on sampled deals); the rules bot's choice of any other no-tricks bid (Nello with the
+partner's card, blind misère, Shields double …) stands."""
 
 
 STEADY_BUDGET = math.inf
@@ -269,7 +272,9 @@ class SearchBot:
             return action
         strains = hand_strains(view)
         levels = view_levels(view, strains=strains)
-        valued = valued_bid(view, strains=strains)
+        valued = valued_bid(view, strains=strains, sampled=partial(
+            sampled_no_tricks_outcomes, view, rng=self.rng, deadline=deadline,
+            samples=samples))
         if valued is None:  # the seat may not pass and values no bid: the rules bot's call
             return self._checked(view, by_rule, self.heuristic.levels(Table(view)), deadline,
                                  samples)

@@ -20,12 +20,17 @@ The same evaluator gives the levels the match tactics and the sanity check weigh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from cardroom.bots.five_hundred.bidding import defence_per_trick, hand_points
+from cardroom.bots.five_hundred.bidding import (
+    PAIR_NO_TRICKS,
+    Outcome,
+    defence_per_trick,
+    hand_points,
+)
 from cardroom.bots.five_hundred.evaluator import (
     Context,
     Evaluator,
@@ -67,6 +72,14 @@ HIGH_LEVEL_MAKE_CHANCE = {8: 0.72, 9: 0.8, 10: 0.8}
 0.65 the valued eights were made 65-70% of the time at the table and its nines under half
 (400 matches each of `online` and `classic`, bench/RESULTS.md), below the sevens' 71-73%:
 the higher the contract, the more its card play needs what double dummy sees."""
+SAMPLED_SPECIALS = frozenset({*PAIR_NO_TRICKS, Contract.ACROSS_THE_CORNER})
+"""The no-tricks contracts the evaluator did not learn, valued by their play on sampled
+deals: Across The Corner (the bidder against the opponent who bid misère) and the contracts
+both partners play."""
+SampledOutcomes = Callable[[Bid], "list[Outcome] | None"]
+"""A no-tricks bid's results on sampled deals
+(:func:`~cardroom.bots.five_hundred.bidding.sampled_no_tricks_outcomes` for the seat's view),
+``None`` when none was solved."""
 OVER_PARTNER_MARGIN = 30.0
 """Points a bid must gain over passing to take the contract from the seat's partner."""
 
@@ -115,8 +128,26 @@ def trick_bid_points(rules: dict[str, Any], bid: Bid, distribution: np.ndarray) 
 def misere_points(rules: dict[str, Any], bid: Bid, chance: float) -> float:
     """The expected points of a no-tricks bid made with probability ``chance`` (a failure
     also gives the defenders ten for the trick that broke it, where the rules pay them)."""
-    defence = 10 * rules["misere_trick_points"]
-    return chance * bid.value - (1.0 - chance) * (bid.value + defence)
+    return no_tricks_points(rules, bid, chance, 1.0 - chance)
+
+
+def no_tricks_points(rules: dict[str, Any], bid: Bid, made: float, broken: float) -> float:
+    """The expected points, for the bidder's side, of a no-tricks bid made with probability
+    ``made`` and broken with probability ``broken`` (Across The Corner's five tricks each, the
+    rest, scores nothing). A broken contract costs its value and, where the rules pay them,
+    the defenders' ten for the trick that broke it; Across The Corner's loser loses nothing,
+    but its value goes to the other side."""
+    loss = bid.value
+    if bid.contract is not Contract.ACROSS_THE_CORNER:
+        loss += 10 * rules["misere_trick_points"]
+    return made * bid.value - broken * loss
+
+
+def sampled_points(rules: dict[str, Any], bid: Bid, outcomes: Sequence[Outcome]) -> float:
+    """The expected points of the no-tricks bid ``bid`` from its results on sampled deals
+    (:func:`~cardroom.bots.five_hundred.bidding.sampled_no_tricks_outcomes`)."""
+    return no_tricks_points(rules, bid, outcomes.count(1) / len(outcomes),
+                            outcomes.count(-1) / len(outcomes))
 
 
 def misere_chance(bid: Bid, chance: float) -> float:
@@ -155,10 +186,15 @@ def level_chance_needed(tricks: int) -> float:
 
 
 def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None,
-               strains: Strains | None = None) -> dict[str, float]:
-    """The expected points of passing and of every legal trick and plain no-tricks bid
-    (misère, open misère) that the hand makes often enough (:func:`make_chance_needed`), by
-    action (``strains``: :func:`hand_strains`, when the caller has it)."""
+               strains: Strains | None = None,
+               sampled: SampledOutcomes | None = None) -> dict[str, float]:
+    """The expected points of passing and of every legal bid the hand makes often enough
+    (:func:`make_chance_needed`), by action: trick bids, misère and open misère by the
+    evaluator (``strains``: :func:`hand_strains`, when the caller has it); the no-tricks bids
+    it did not learn (Across The Corner and The Table, double nullo) by their results on
+    sampled deals, when ``sampled`` gives them. Across The Corner needs no surer chance than
+    its expected points say: its loser loses nothing, and passing leaves the opponent's
+    misère standing."""
     evaluator = evaluator or evaluator_for(view)
     rules = view["rules"]
     hand = mask_of_texts(hand_of(view))
@@ -182,16 +218,22 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None,
             chance = misere_chance(bid, misere)
             if chance >= make_chance_needed(bid):
                 points[action] = misere_points(rules, bid, chance)
+        elif bid.contract in SAMPLED_SPECIALS and sampled is not None:
+            outcomes = sampled(bid)
+            if outcomes and (bid.contract is Contract.ACROSS_THE_CORNER
+                             or outcomes.count(1) / len(outcomes) >= make_chance_needed(bid)):
+                points[action] = sampled_points(rules, bid, outcomes)
     return points
 
 
 def valued_bid(view: FiveHundredView, evaluator: Evaluator | None = None,
-               strains: Strains | None = None) -> str | None:
-    """The bid with the best expected score, ``"pass"`` when none beats passing (by
-    :data:`OVER_PARTNER_MARGIN` when the partner holds the high bid) or none is made often
-    enough (:func:`make_chance_needed`), or ``None`` when the seat may not pass and no bid
-    is made often enough."""
-    points = bid_points(view, evaluator, strains)
+               strains: Strains | None = None,
+               sampled: SampledOutcomes | None = None) -> str | None:
+    """The bid with the best expected score (:func:`bid_points`), ``"pass"`` when none beats
+    passing (by :data:`OVER_PARTNER_MARGIN` when the partner holds the high bid) or none is
+    made often enough (:func:`make_chance_needed`), or ``None`` when the seat may not pass
+    and no bid is made often enough."""
+    points = bid_points(view, evaluator, strains, sampled)
     bids = {action: value for action, value in points.items() if action != "pass"}
     if not bids:
         return "pass" if "pass" in points else None
