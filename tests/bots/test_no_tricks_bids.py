@@ -11,13 +11,19 @@ import time
 import pytest
 
 from cardroom.bots.five_hundred.bidding import (
+    NoTricksSample,
     no_tricks_play,
     sampled_no_tricks_outcomes,
 )
 from cardroom.bots.five_hundred.evaluator import features, shipped
 from cardroom.bots.five_hundred.reading import learned_calls, misere_pool
 from cardroom.bots.five_hundred.search import SearchBot
-from cardroom.bots.five_hundred.valued_bids import no_tricks_points, sampled_points
+from cardroom.bots.five_hundred.valued_bids import (
+    answer_points,
+    no_tricks_points,
+    pass_points,
+    sampled_points,
+)
 from cardroom.bots.seen import mask_of_texts
 from cardroom.games.cards import Card, cards_of
 from cardroom.games.five_hundred import Bid, FiveHundredView, Game, Rules
@@ -71,11 +77,15 @@ def table_view(hand: list[str], seed: int = 2) -> FiveHundredView:
     return view
 
 
-def outcomes(view: FiveHundredView, bid: Bid, samples: int = 24) -> list[int]:
+def sample(view: FiveHundredView, bid: Bid, samples: int = 24) -> NoTricksSample:
     found = sampled_no_tricks_outcomes(view, bid, random.Random(0),
                                        time.perf_counter() + 30, samples)
-    assert found is not None and len(found) == samples
+    assert found is not None and len(found.outcomes) == samples
     return found
+
+
+def outcomes(view: FiveHundredView, bid: Bid, samples: int = 24) -> list[int]:
+    return sample(view, bid, samples).outcomes
 
 
 def test_each_no_tricks_contract_is_played_by_the_seats_the_engine_deals_in() -> None:
@@ -119,7 +129,7 @@ def test_the_misere_callers_hands_are_drawn_as_low_as_its_call_says() -> None:
 
 def test_a_hand_lower_than_the_misere_callers_wins_across_the_corner_and_bids_it() -> None:
     # the ten lowest cards: the misère caller's hand can only be higher
-    view = corner_view(MISERE_HAND[:9] + ["4H"], seed=4,
+    view = corner_view([*MISERE_HAND[:9], "4H"], seed=4,
                        caller=["7S", "8S", "7C", "8C", "7D", "8D", "5H", "6H", "7H", "9S"])
     found = outcomes(view, CORNER)
     assert found.count(1) > found.count(-1)
@@ -137,3 +147,19 @@ def test_across_the_table_needs_both_hands_to_take_nothing() -> None:
     view = table_view(STRONG)
     assert outcomes(view, TABLE).count(1) == 0
     assert SearchBot(1).choose(view) != "bid across-the-table"
+
+
+def test_an_answer_is_weighed_against_the_misere_it_answers_on_the_same_deals() -> None:
+    view = corner_view(LOWEST)
+    passing = pass_points(view)
+    # won every time, but the defence would have broken the misère every time: worse than
+    # passing by the ten the broken misère pays the defenders
+    assert answer_points(view, CORNER, NoTricksSample([1] * 4, [-1] * 4, 2)) == pytest.approx(
+        passing - 10)
+    # won where the misère would have been made: the whole swing over passing
+    assert answer_points(view, CORNER, NoTricksSample([1] * 4, [1] * 4, 2)) == pytest.approx(
+        passing + 500)
+    # beside the partner's misère, its made misère is what Across The Table must beat
+    beside = table_view(LOWEST)
+    assert answer_points(beside, TABLE, NoTricksSample([1] * 4, [1] * 4, 2)) == pytest.approx(
+        pass_points(beside) + TABLE.value - 250)

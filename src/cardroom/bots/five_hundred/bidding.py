@@ -507,8 +507,10 @@ fewer tricks than the opponent), 0 neither (Across The Corner's five tricks each
 
 @dataclass(frozen=True)
 class NoTricksPlay:
-    """How the seat would play a no-tricks contract it bids: who plays and who exchanges."""
+    """How a no-tricks contract would be played: its maker, who plays, who exchanges."""
 
+    maker: int
+    """The seat that would bid it (Across The Corner's: the seat answering the misère)."""
     active: tuple[int, ...]
     """The seats that play the hand."""
     exchangers: tuple[int, ...]
@@ -519,77 +521,110 @@ class NoTricksPlay:
     The Table's partner), whose hand the contract's result turns on."""
 
 
-def no_tricks_play(view: FiveHundredView, bid: Bid) -> NoTricksPlay | None:
-    """Who plays ``bid`` (one of :data:`SAMPLED_NO_TRICKS`) if the seat wins with it, as the
-    engine deals it out; ``None`` for another contract or a pair of makers without exactly one
-    partner."""
-    seat, rules = seat_of(view), view["rules"]
-    team = team_of(view, seat)
+@dataclass(frozen=True)
+class NoTricksSample:
+    """A no-tricks bid's results on sampled deals, and on the same deals the misère it
+    answers: what the bid gains over letting that misère stand is measured deal by deal."""
+
+    outcomes: list[Outcome]
+    """The bid's result for the bidder's side on each deal."""
+    standing: list[Outcome]
+    """The answered misère's result for its caller's side on each deal (empty when the bid
+    answers none)."""
+    caller: int | None = None
+    """The seat whose misère the bid answers."""
+
+
+MISERE_BID = Bid.parse("misere")
+
+
+def no_tricks_play(view: FiveHundredView, bid: Bid, maker: int | None = None
+                   ) -> NoTricksPlay | None:
+    """Who plays ``bid`` (one of :data:`SAMPLED_NO_TRICKS`) if ``maker`` (default: the seat to
+    act) wins with it, as the engine deals it out; ``None`` for another contract or a pair of
+    makers without exactly one partner."""
+    maker = seat_of(view) if maker is None else maker
+    rules = view["rules"]
+    team = team_of(view, maker)
     everyone = tuple(range(view["players"]))
     if bid.contract in NO_TRICKS_SHARE:
         exchange = not (bid.contract is Contract.OPEN_MISERE and rules["wilkinson_misere"])
-        return NoTricksPlay(tuple(other for other in everyone
-                                  if other == seat or other not in team),
-                            (seat,) if exchange else ())
+        return NoTricksPlay(maker, tuple(other for other in everyone
+                                         if other == maker or other not in team),
+                            (maker,) if exchange else ())
     misere_callers = [caller for caller, call in reversed(calls_of(view))
                       if call is not None and call.contract is Contract.MISERE]
     if bid.contract in PAIR_NO_TRICKS:
-        partners = [mate for mate in team if mate != seat]
+        partners = [mate for mate in team if mate != maker]
         if len(partners) != 1:
             return None
-        return NoTricksPlay(everyone, (seat, *partners),
+        return NoTricksPlay(maker, everyone, (maker, *partners),
                             partners[0] if partners[0] in misere_callers else None)
     if bid.contract is Contract.ACROSS_THE_CORNER:
         opponent = next((caller for caller in misere_callers if caller not in team), None)
         if opponent is None:
             return None
-        return NoTricksPlay(tuple(sorted((seat, opponent))), (), opponent)
+        return NoTricksPlay(maker, tuple(sorted((maker, opponent))), (), opponent)
     return None
 
 
+def no_tricks_outcome(view: FiveHundredView, bid: Bid, play: NoTricksPlay, deal: Deal,
+                      deadline: float) -> Outcome:
+    """The result, for its maker's side, of ``bid`` played as ``play`` says on ``deal``,
+    double dummy: every exchanger in turn takes what it is handed (the kitty, then the
+    partner's discards) and sheds its most dangerous cards (the rules bot's discard)."""
+    rules = view["rules"]
+    joker_low = rules["joker_low_in_misere"]
+    spec = DECKS[rules["deck"]]
+    hands = [hand if other in play.active else 0 for other, hand in enumerate(deal.hands)]
+    handed = deal.kitty
+    for exchanger in play.exchangers:
+        taken = hands[exchanger] | handed
+        handed = sum(card.mask for card in shed_for_misere(
+            cards_of(taken), spec.kitty, spec.mask, joker_low))
+        hands[exchanger] = taken & ~handed
+    aims = contract_aims(bid, play.active, team_of(view, play.maker))
+    assert aims is not None
+    position = Position(tuple(hands), strain_for(None, joker_low),
+                        first_leader(view, play.maker, play.active), active=play.active,
+                        joker_forced=rules["misere_joker_forced"])
+    search = FastSearch(position, aims.counted, deadline, maximisers=aims.maximisers)
+    if bid.contract is not Contract.ACROSS_THE_CORNER:
+        return -1 if search.reaches(1) else 1
+    half = TRICKS_PER_HAND // 2  # fewer tricks than the one opponent: under half
+    return -1 if search.reaches(half + 1) else 0 if search.reaches(half) else 1
+
+
 def sampled_no_tricks_outcomes(view: FiveHundredView, bid: Bid, rng: random.Random,
-                               deadline: float, samples: int) -> list[Outcome] | None:
-    """The result of the no-tricks contract ``bid`` (:data:`SAMPLED_NO_TRICKS`) for the seat's
-    side on each of several sampled deals (as :class:`WholeDealSampler` deals them), double
-    dummy: every exchanger in turn takes what it is handed (the kitty, then the partner's
-    discards) and sheds its most dangerous cards (the rules bot's discard); ``None`` when no
-    deal was solved in time, the table's whole deals are not solved
+                               deadline: float, samples: int) -> NoTricksSample | None:
+    """The results of the no-tricks contract ``bid`` (:data:`SAMPLED_NO_TRICKS`) bid by the
+    seat, and of the misère it answers, on each of several sampled deals (as
+    :class:`WholeDealSampler` deals them, the misère caller's hand drawn from its
+    :func:`~cardroom.bots.five_hundred.reading.misere_pool`), by :func:`no_tricks_outcome`;
+    ``None`` when no deal was solved in time, the table's whole deals are not solved
     (:data:`WHOLE_DEAL_PLAYERS`) or the bid is another contract."""
     play = no_tricks_play(view, bid) if view.get("players") in WHOLE_DEAL_PLAYERS else None
     if play is None:
         return None
-    seat, rules = seat_of(view), view["rules"]
-    aims = contract_aims(bid, play.active, team_of(view, seat))
-    assert aims is not None
-    joker_low = rules["joker_low_in_misere"]
-    strain = strain_for(None, joker_low)
-    leader = first_leader(view, seat, play.active)
-    corner = bid.contract is Contract.ACROSS_THE_CORNER
+    standing = (None if play.answers is None
+                else no_tricks_play(view, MISERE_BID, play.answers))
     sampler = WholeDealSampler(view, rng)
     pool = (None if play.answers is None
             else misere_pool(view, play.answers, sampler.hidden, rng))
-    outcomes: list[Outcome] = []
+    found = NoTricksSample([], [], play.answers)
 
     def step() -> None:
         deal = sampler.deal(sampler.kitty_size, pool)
-        hands = [hand if other in play.active else 0 for other, hand in enumerate(deal.hands)]
-        handed = deal.kitty
-        for exchanger in play.exchangers:
-            taken = hands[exchanger] | handed
-            handed = sum(card.mask for card in shed_for_misere(
-                cards_of(taken), sampler.kitty_size, sampler.deck, joker_low))
-            hands[exchanger] = taken & ~handed
-        position = Position(tuple(hands), strain, leader, active=play.active,
-                            joker_forced=rules["misere_joker_forced"])
-        search = FastSearch(position, aims.counted, deadline, maximisers=aims.maximisers)
-        if not corner:
-            outcomes.append(-1 if search.reaches(1) else 1)
-            return
-        half = TRICKS_PER_HAND // 2  # fewer tricks than the one opponent: under half
-        outcomes.append(-1 if search.reaches(half + 1) else 0 if search.reaches(half) else 1)
+        outcome = no_tricks_outcome(view, bid, play, deal, deadline)
+        if standing is not None:
+            found.standing.append(no_tricks_outcome(view, MISERE_BID, standing, deal,
+                                                    deadline))
+        found.outcomes.append(outcome)
 
     solved = run_until(deadline, samples, step)
-    return outcomes[:solved] or None
+    if not solved:
+        return None
+    return NoTricksSample(found.outcomes[:solved], found.standing[:solved], play.answers)
 
 
 def sampled_no_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,
@@ -599,8 +634,8 @@ def sampled_no_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadl
     dummy; ``None`` when none was solved or ``bid`` is another contract."""
     if bid.contract not in NO_TRICKS_SHARE:
         return None
-    outcomes = sampled_no_tricks_outcomes(view, bid, rng, deadline, samples)
-    return None if outcomes is None else outcomes.count(1) / len(outcomes)
+    sample = sampled_no_tricks_outcomes(view, bid, rng, deadline, samples)
+    return None if sample is None else sample.outcomes.count(1) / len(sample.outcomes)
 
 
 def sampled_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,

@@ -26,7 +26,9 @@ from typing import Any
 import numpy as np
 
 from cardroom.bots.five_hundred.bidding import (
+    MISERE_BID,
     PAIR_NO_TRICKS,
+    NoTricksSample,
     Outcome,
     defence_per_trick,
     hand_points,
@@ -76,7 +78,7 @@ SAMPLED_SPECIALS = frozenset({*PAIR_NO_TRICKS, Contract.ACROSS_THE_CORNER})
 """The no-tricks contracts the evaluator did not learn, valued by their play on sampled
 deals: Across The Corner (the bidder against the opponent who bid misère) and the contracts
 both partners play."""
-SampledOutcomes = Callable[[Bid], "list[Outcome] | None"]
+SampledOutcomes = Callable[[Bid], NoTricksSample | None]
 """A no-tricks bid's results on sampled deals
 (:func:`~cardroom.bots.five_hundred.bidding.sampled_no_tricks_outcomes` for the seat's view),
 ``None`` when none was solved."""
@@ -143,6 +145,23 @@ def no_tricks_points(rules: dict[str, Any], bid: Bid, made: float, broken: float
     return made * bid.value - broken * loss
 
 
+def answer_points(view: FiveHundredView, bid: Bid, sample: NoTricksSample) -> float:
+    """The expected points of the no-tricks bid ``bid`` from its play on sampled deals. A bid
+    answering a misère is counted as passing's points (:func:`pass_points`) plus what it
+    gains over letting that misère stand on the same deals, so that :func:`valued_bid`
+    compares the two deal by deal: the hands that win Across The Corner are mostly those
+    whose defence breaks the misère anyway, which then scores ten a trick more (200
+    duplicate deals, bench/RESULTS.md)."""
+    rules = view["rules"]
+    points = sampled_points(rules, bid, sample.outcomes)
+    if sample.caller is None or not sample.standing:
+        return points
+    standing = sampled_points(rules, MISERE_BID, sample.standing)
+    if sample.caller not in team_of(view, seat_of(view)):
+        standing = -standing
+    return pass_points(view) + points - standing
+
+
 def sampled_points(rules: dict[str, Any], bid: Bid, outcomes: Sequence[Outcome]) -> float:
     """The expected points of the no-tricks bid ``bid`` from its results on sampled deals
     (:func:`~cardroom.bots.five_hundred.bidding.sampled_no_tricks_outcomes`)."""
@@ -192,9 +211,7 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None,
     (:func:`make_chance_needed`), by action: trick bids, misère and open misère by the
     evaluator (``strains``: :func:`hand_strains`, when the caller has it); the no-tricks bids
     it did not learn (Across The Corner and The Table, double nullo) by their results on
-    sampled deals, when ``sampled`` gives them. Across The Corner needs no surer chance than
-    its expected points say: its loser loses nothing, and passing leaves the opponent's
-    misère standing."""
+    sampled deals, when ``sampled`` gives them."""
     evaluator = evaluator or evaluator_for(view)
     rules = view["rules"]
     hand = mask_of_texts(hand_of(view))
@@ -219,10 +236,10 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None,
             if chance >= make_chance_needed(bid):
                 points[action] = misere_points(rules, bid, chance)
         elif bid.contract in SAMPLED_SPECIALS and sampled is not None:
-            outcomes = sampled(bid)
-            if outcomes and (bid.contract is Contract.ACROSS_THE_CORNER
-                             or outcomes.count(1) / len(outcomes) >= make_chance_needed(bid)):
-                points[action] = sampled_points(rules, bid, outcomes)
+            sample = sampled(bid)
+            if sample and sample.outcomes.count(1) / len(sample.outcomes) >= make_chance_needed(
+                    bid):
+                points[action] = answer_points(view, bid, sample)
     return points
 
 
