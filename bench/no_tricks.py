@@ -1,16 +1,18 @@
 """What weighing Across The Corner and Across The Table on sampled deals is worth at the table.
 
 Deals of ``online`` (where both are allowed) are bid by the rules bot until a seat may bid
-one of them, that is, right after a misère call. From there the hand is played out twice by
-the search bot in every seat (duplicate: the same cards, the same seeds): once with the seat
-choosing among every legal call, once as it called before it weighed these two (the rules
-bot's answer where the rules bot made one, else its own call with both taken out of its
-choice). Where the two choices differ, the
-difference in the hand's points for the seat's side is what the new choice earned. Printed:
-how often each choice was made, and the mean gain with a 95% interval over the deals that
-differ and over all.
+one of them, that is, after a misère call (the opponent's, or the partner's). From there the
+hand is played out twice by the search bot in every seat (duplicate: the same cards, the same
+seeds): once with the seat choosing among every legal call, once as it called before it
+weighed these two (the rules bot's answer where the rules bot made one, else its own call
+with both taken out of its choice). Where the two choices differ, the difference in the
+hand's points for the seat's side is what the new choice earned. Printed: how often each
+choice was made, and the mean gain with a 95% interval over the deals that differ and over
+all.
 
-Run: ``python -m bench.no_tricks [--deals 80] [--seed 1] [--bot search]``.
+Run: ``python -m bench.no_tricks [--deals 80] [--seed 1] [--bot search] [--answer table]``
+(``--answer table``: the first seat that may bid Across The Table, where ``corner``, the
+default, takes the first that may bid Across The Corner).
 """
 
 from __future__ import annotations
@@ -37,18 +39,18 @@ def json_view(game: Game, seat: int) -> dict:
     return json.loads(json.dumps(game.view(seat)))
 
 
-def answerable_deals(deals: int, seed: int) -> Iterator[Game]:
-    """Deals bid by the rules bot up to the first seat that may answer a misère (from up to
-    two hundred times as many deals)."""
+def answerable_deals(deals: int, seed: int, answer: str) -> Iterator[Game]:
+    """Deals bid by the rules bot up to the first seat that may make the call ``answer`` (from
+    up to four hundred times as many deals)."""
     kept = 0
-    for number in range(deals * 200):
+    for number in range(deals * 400):
         game = Game.new("online", seed=seed * 100_003 + number)
         bots = [make_bot("rules", seed + seat) for seat in range(4)]
         while game.phase == "bidding" and not game.is_over:
             seat = game.to_act
             assert seat is not None
             view = json_view(game, seat)
-            if any(answer in view["legal_actions"] for answer in ANSWERS):
+            if answer in view["legal_actions"]:
                 yield game
                 kept += 1
                 if kept == deals:
@@ -101,14 +103,17 @@ def interval(values: list[float]) -> str:
     return f"{mean:+.1f} [{mean - half:+.1f}, {mean + half:+.1f}]"
 
 
-def main(deals: int = 80, seed: int = 1, bot: str = "search") -> None:
-    """Play each answerable deal out with and without the answers weighed."""
+def main(deals: int = 80, seed: int = 1, bot: str = "search",
+         answer: str = "corner") -> None:
+    """Play each deal where the seat may answer a misère (``answer``: ``corner``, an
+    opponent's; ``table``, the partner's) out with and without the answers weighed."""
     console = Console()
     made: Counter[str] = Counter()
     before: Counter[str] = Counter()
     gains: list[float] = []
     differing: list[float] = []
-    for game in track(list(answerable_deals(deals, seed)), description="deals",
+    call = f"bid across-the-{answer}"
+    for game in track(list(answerable_deals(deals, seed, call)), description="deals",
                       console=console):
         new = choice(game, bot, seed, answers=True)
         old = choice(game, bot, seed, answers=False)
@@ -119,7 +124,7 @@ def main(deals: int = 80, seed: int = 1, bot: str = "search") -> None:
             gain = float(hand_points(game, new, bot, seed) - hand_points(game, old, bot, seed))
             differing.append(gain)
         gains.append(gain)
-    table = Table(title=f"online, {len(gains)} deals where a misère may be answered ({bot})")
+    table = Table(title=f"online, {len(gains)} deals where the seat may {call} ({bot})")
     table.add_column("figure")
     table.add_column("value", justify="right")
     for call in sorted(set(made) | set(before)):
