@@ -6,9 +6,9 @@ hand is played out twice by the search bot in every seat (duplicate: the same ca
 seeds): once with the seat choosing among every legal call, once as it called before it
 weighed these two (the rules bot's answer where the rules bot made one, else its own call
 with both taken out of its choice). Where the two choices differ, the difference in the
-hand's points for the seat's side is what the new choice earned. Printed: how often each
-choice was made, and the mean gain with a 95% interval over the deals that differ and over
-all.
+hand's points for the seat's side is what the new choice earned. Printed: how often each kind
+of call was made (before: in brackets), and the mean gain with a 95% interval over the deals
+that differ and over all.
 
 Run: ``python -m bench.no_tricks [--deals 80] [--seed 1] [--bot search] [--answer table]``
 (``--answer table``: the first seat that may bid Across The Table, where ``corner``, the
@@ -74,6 +74,11 @@ def choice(game: Game, bot_name: str, seed: int, answers: bool) -> str:
     return make_bot(bot_name, seed + seat).choose(view)
 
 
+def kind_of(call: str) -> str:
+    """A call as counted: an answer to a misère by name, else a pass or another bid."""
+    return call if call in ANSWERS or call == "pass" else "another bid"
+
+
 def hand_points(game: Game, first: str, bot_name: str, seed: int) -> int:
     """The points the seat to act's side gains over the other in the rest of the hand, after
     ``first`` (its call), every seat then played by the bot."""
@@ -117,8 +122,8 @@ def main(deals: int = 80, seed: int = 1, bot: str = "search",
                       console=console):
         new = choice(game, bot, seed, answers=True)
         old = choice(game, bot, seed, answers=False)
-        made[new if new in ANSWERS else "other"] += 1
-        before[old if old in ANSWERS else "other"] += 1
+        made[kind_of(new)] += 1
+        before[kind_of(old)] += 1
         gain = 0.0
         if new != old:
             gain = float(hand_points(game, new, bot, seed) - hand_points(game, old, bot, seed))
