@@ -11,6 +11,7 @@ import time
 import pytest
 
 from cardroom.bots.five_hundred.bidding import (
+    STANDING_TRICKS_COUNTED,
     NoTricksSample,
     no_tricks_play,
     sampled_no_tricks_outcomes,
@@ -20,6 +21,7 @@ from cardroom.bots.five_hundred.reading import learned_calls, misere_pool
 from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.bots.five_hundred.valued_bids import (
     answer_points,
+    made_share,
     no_tricks_points,
     pass_points,
     sampled_points,
@@ -100,13 +102,28 @@ def test_each_no_tricks_contract_is_played_by_the_seats_the_engine_deals_in() ->
     assert misere.active == (0, 1, 3) and misere.exchangers == (0,) and misere.answers is None
 
 
-def test_across_the_corner_costs_its_loser_nothing_but_the_others_score() -> None:
+def test_each_result_scores_as_the_engine_scores_it() -> None:
     rules = Rules.preset("online").to_dict()
-    assert no_tricks_points(rules, CORNER, 0.5, 0.5) == 0
-    assert no_tricks_points(rules, CORNER, 0.5, 0.25) == pytest.approx(62.5)
-    assert sampled_points(rules, CORNER, [1, 0, 0, -1]) == 0
-    # a broken misère also pays the defenders ten for the trick that broke it
-    assert no_tricks_points(rules, TABLE, 0.0, 1.0) == -(TABLE.value + 10)
+    # Across The Corner: fewer tricks than the one opponent wins, five each nothing, and the
+    # loser loses nothing but the value going to the other side
+    assert [no_tricks_points(rules, CORNER, taken) for taken in (4, 5, 6)] == [250, 0, -250]
+    assert sampled_points(rules, CORNER, [4, 5, 5, 6]) == 0
+    assert made_share(CORNER, [4, 5, 6, 4]) == 0.5
+    # a broken misère-type contract pays the defenders ten for each trick its makers took
+    assert no_tricks_points(rules, TABLE, 0) == TABLE.value
+    assert no_tricks_points(rules, TABLE, 3) == -(TABLE.value + 30)
+    assert made_share(TABLE, [0, 1, 0, 2]) == 0.5
+    unpaid = {**rules, "defender_points": "none"}
+    assert no_tricks_points(unpaid, TABLE, 3) == -TABLE.value
+
+
+def test_a_broken_misere_counts_its_tricks_only_where_play_goes_on() -> None:
+    view = corner_view(LOWEST)
+    assert view["rules"]["misere_failure"] == "play_on"
+    counted = sample(view, CORNER).standing
+    assert max(counted) > 1 and max(counted) <= STANDING_TRICKS_COUNTED
+    stopping = {**view, "rules": {**view["rules"], "misere_failure": "stop"}}
+    assert set(sample(stopping, CORNER).standing) == {0, 1}
 
 
 def test_the_misere_callers_hands_are_drawn_as_low_as_its_call_says() -> None:
@@ -127,39 +144,56 @@ def test_the_misere_callers_hands_are_drawn_as_low_as_its_call_says() -> None:
     assert misere_pool(view, 1, hidden, random.Random(3)) is None  # seat 1 passed
 
 
+# The bot's decisions below are the steady level's: sample caps and no clock, so that a
+# loaded machine cannot cut a decision's sampled deals short.
+
+
 def test_a_hand_lower_than_the_misere_callers_wins_across_the_corner_and_bids_it() -> None:
     # the ten lowest cards: the misère caller's hand can only be higher
     view = corner_view([*MISERE_HAND[:9], "4H"], seed=4,
                        caller=["7S", "8S", "7C", "8C", "7D", "8D", "5H", "6H", "7H", "9S"])
     found = outcomes(view, CORNER)
-    assert found.count(1) > found.count(-1)
-    assert SearchBot(1).choose(view) == "bid across-the-corner"
+    assert made_share(CORNER, found) > 0.75
+    assert SearchBot(1, level="steady").choose(view) == "bid across-the-corner"
 
 
 def test_a_strong_hand_does_not_play_across_the_corner() -> None:
     view = corner_view(STRONG)
     found = outcomes(view, CORNER)
-    assert found.count(-1) > len(found) * 3 // 4
-    assert SearchBot(1).choose(view) != "bid across-the-corner"
+    assert sum(taken > 5 for taken in found) > len(found) * 3 // 4  # it takes more
+    assert SearchBot(1, level="steady").choose(view) != "bid across-the-corner"
 
 
 def test_across_the_table_needs_both_hands_to_take_nothing() -> None:
     view = table_view(STRONG)
-    assert outcomes(view, TABLE).count(1) == 0
-    assert SearchBot(1).choose(view) != "bid across-the-table"
+    assert made_share(TABLE, outcomes(view, TABLE)) == 0
+    assert SearchBot(1, level="steady").choose(view) != "bid across-the-table"
 
 
 def test_an_answer_is_weighed_against_the_misere_it_answers_on_the_same_deals() -> None:
     view = corner_view(LOWEST)
     passing = pass_points(view)
     # won every time, but the defence would have broken the misère every time: worse than
-    # passing by the ten the broken misère pays the defenders
-    assert answer_points(view, CORNER, NoTricksSample([1] * 4, [-1] * 4, 2)) == pytest.approx(
-        passing - 10)
+    # passing by the ten a trick the broken misère pays the defenders
+    assert answer_points(view, CORNER, NoTricksSample([4] * 4, [1, 1, 2, 2], 2)) == (
+        pytest.approx(passing - 15))
     # won where the misère would have been made: the whole swing over passing
-    assert answer_points(view, CORNER, NoTricksSample([1] * 4, [1] * 4, 2)) == pytest.approx(
-        passing + 500)
+    assert answer_points(view, CORNER, NoTricksSample([4] * 4, [0] * 4, 2)) == (
+        pytest.approx(passing + 500))
     # beside the partner's misère, its made misère is what Across The Table must beat
     beside = table_view(LOWEST)
-    assert answer_points(beside, TABLE, NoTricksSample([1] * 4, [1] * 4, 2)) == pytest.approx(
-        pass_points(beside) + TABLE.value - 250)
+    assert answer_points(beside, TABLE, NoTricksSample([0] * 4, [0] * 4, 2)) == (
+        pytest.approx(pass_points(beside) + TABLE.value - 250))
+
+
+def test_a_misere_outbid_is_not_what_an_answer_is_weighed_against() -> None:
+    game = deal({2: MISERE_HAND, 0: LOWEST}, 2)
+    game.apply("pass", 1)
+    game.apply("bid misere", 2)
+    game.apply("bid open-misere", 3)
+    view = game.view(0)
+    assert "bid across-the-table" in view["legal_actions"]
+    found = sample(view, TABLE, samples=4)
+    assert found.standing == [] and found.caller is None
+    assert answer_points(view, TABLE, found) == sampled_points(view["rules"], TABLE,
+                                                              found.outcomes)

@@ -497,12 +497,24 @@ bidder's cards, nor it theirs) and kind to an open one (its bidder cannot see th
 asks more of the deals."""
 PAIR_NO_TRICKS = frozenset({Contract.ACROSS_THE_TABLE, Contract.DOUBLE_NULLO})
 """No-tricks contracts both partners play: the bidder takes the kitty and hands its discards
-to its partner, who keeps what it likes and puts back as many."""
+to its partner, who keeps what it likes and puts back as many (the engine's
+``state.PAIR_NULLOS`` but Shields double, which the rules bot's choice decides)."""
 SAMPLED_NO_TRICKS = frozenset({*NO_TRICKS_SHARE, *PAIR_NO_TRICKS, Contract.ACROSS_THE_CORNER})
 """The no-tricks contracts whose play :func:`sampled_no_tricks_outcomes` solves."""
 Outcome = int
-"""A no-tricks contract's result on one deal for the bidder's side: 1 made (Across The Corner:
-fewer tricks than the opponent), 0 neither (Across The Corner's five tricks each), -1 broken."""
+"""A no-tricks contract's result on one deal: the tricks its makers took, as far as the score
+tells them apart (0: made; Across The Corner's maker: 4 for fewer than its opponent, 5 for
+as many, 6 for more; a broken misère: its tricks where play goes on, up to a count the caller
+chooses, else 1)."""
+MISERE_BID = Bid.parse("misere")
+"""The misère an answer (Across The Corner, Across The Table) takes over."""
+HALF = TRICKS_PER_HAND // 2
+"""Across The Corner's tie: five tricks each, when two seats play the ten tricks."""
+STANDING_TRICKS_COUNTED = 3
+"""The most tricks of a broken misère that stands (where play goes on) counted for the
+defence's ten a trick: enough to weigh an answer against it, at a fraction of the cost of
+counting every trick (an answer's own failure is counted as one trick: its value is most of
+its loss, and counting every trick of Across The Table's four hands took seconds)."""
 
 
 @dataclass(frozen=True)
@@ -523,19 +535,17 @@ class NoTricksPlay:
 
 @dataclass(frozen=True)
 class NoTricksSample:
-    """A no-tricks bid's results on sampled deals, and on the same deals the misère it
-    answers: what the bid gains over letting that misère stand is measured deal by deal."""
+    """A no-tricks bid's results on sampled deals, and on the same deals those of the misère
+    it answers when that misère is the high bid: what the bid gains over letting it stand is
+    then measured deal by deal."""
 
     outcomes: list[Outcome]
-    """The bid's result for the bidder's side on each deal."""
+    """The bid's result on each deal."""
     standing: list[Outcome]
-    """The answered misère's result for its caller's side on each deal (empty when the bid
-    answers none)."""
+    """The high bid's misère's result on each deal (empty when the bid answers none, or the
+    misère it answers was outbid)."""
     caller: int | None = None
-    """The seat whose misère the bid answers."""
-
-
-MISERE_BID = Bid.parse("misere")
+    """The seat whose misère ``standing`` plays."""
 
 
 def no_tricks_play(view: FiveHundredView, bid: Bid, maker: int | None = None
@@ -569,9 +579,10 @@ def no_tricks_play(view: FiveHundredView, bid: Bid, maker: int | None = None
 
 
 def no_tricks_outcome(view: FiveHundredView, bid: Bid, play: NoTricksPlay, deal: Deal,
-                      deadline: float) -> Outcome:
-    """The result, for its maker's side, of ``bid`` played as ``play`` says on ``deal``,
-    double dummy: every exchanger in turn takes what it is handed (the kitty, then the
+                      deadline: float, most: int = 1) -> Outcome:
+    """The result (:data:`Outcome`) of ``bid`` played as ``play`` says on ``deal``, a broken
+    misère-type contract's tricks counted up to ``most`` where play goes on, double
+    dummy: every exchanger in turn takes what it is handed (the kitty, then the
     partner's discards) and sheds its most dangerous cards (the rules bot's discard)."""
     rules = view["rules"]
     joker_low = rules["joker_low_in_misere"]
@@ -589,10 +600,9 @@ def no_tricks_outcome(view: FiveHundredView, bid: Bid, play: NoTricksPlay, deal:
                         first_leader(view, play.maker, play.active), active=play.active,
                         joker_forced=rules["misere_joker_forced"])
     search = FastSearch(position, aims.counted, deadline, maximisers=aims.maximisers)
-    if bid.contract is not Contract.ACROSS_THE_CORNER:
-        return -1 if search.reaches(1) else 1
-    half = TRICKS_PER_HAND // 2  # fewer tricks than the one opponent: under half
-    return -1 if search.reaches(half + 1) else 0 if search.reaches(half) else 1
+    if bid.contract is Contract.ACROSS_THE_CORNER:
+        return search.value(HALF - 1, HALF + 1)
+    return search.value(0, most if rules["misere_failure"] == "play_on" else 1)
 
 
 def sampled_no_tricks_outcomes(view: FiveHundredView, bid: Bid, rng: random.Random,
@@ -606,25 +616,24 @@ def sampled_no_tricks_outcomes(view: FiveHundredView, bid: Bid, rng: random.Rand
     play = no_tricks_play(view, bid) if view.get("players") in WHOLE_DEAL_PLAYERS else None
     if play is None:
         return None
-    standing = (None if play.answers is None
-                else no_tricks_play(view, MISERE_BID, play.answers))
+    high = view["high_bid"]
+    standing = (no_tricks_play(view, MISERE_BID, play.answers)
+                if play.answers is not None and high is not None
+                and high["seat"] == play.answers and high["bid"] == MISERE_BID.text else None)
     sampler = WholeDealSampler(view, rng)
     pool = (None if play.answers is None
             else misere_pool(view, play.answers, sampler.hidden, rng))
-    found = NoTricksSample([], [], play.answers)
+    found = NoTricksSample([], [], None if standing is None else standing.maker)
 
     def step() -> None:
         deal = sampler.deal(sampler.kitty_size, pool)
         outcome = no_tricks_outcome(view, bid, play, deal, deadline)
         if standing is not None:
             found.standing.append(no_tricks_outcome(view, MISERE_BID, standing, deal,
-                                                    deadline))
+                                                    deadline, STANDING_TRICKS_COUNTED))
         found.outcomes.append(outcome)
 
-    solved = run_until(deadline, samples, step)
-    if not solved:
-        return None
-    return NoTricksSample(found.outcomes[:solved], found.standing[:solved], play.answers)
+    return found if run_until(deadline, samples, step) else None
 
 
 def sampled_no_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,
@@ -635,7 +644,7 @@ def sampled_no_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadl
     if bid.contract not in NO_TRICKS_SHARE:
         return None
     sample = sampled_no_tricks_outcomes(view, bid, rng, deadline, samples)
-    return None if sample is None else sample.outcomes.count(1) / len(sample.outcomes)
+    return None if sample is None else sample.outcomes.count(0) / len(sample.outcomes)
 
 
 def sampled_tricks(view: FiveHundredView, bid: Bid, rng: random.Random, deadline: float,

@@ -238,8 +238,7 @@ class SeatCalls:
                     named.add(bid.trump)
                     chance *= strain_choice(worth, bid.trump)
             else:
-                chance *= _floored((evaluator.misere(hand, self.context)
-                                    / MISERE_CONFIDENCE) ** 2)
+                chance *= misere_reach(evaluator.misere(hand, self.context))
         if self.passed_below is not None:
             best = max((at_least(worth[strain], level)
                         for strain, level in self.passed_below.items() if level <= 10),
@@ -248,10 +247,16 @@ class SeatCalls:
         return chance
 
 
-def _floored(reach: float) -> float:
+def _floored(reach: float, floor: float = UNLIKELY) -> float:
     """A call's weight from how far the hand reaches what the call needs (1: all of it),
-    never below :data:`UNLIKELY`."""
-    return min(1.0, max(UNLIKELY, reach))
+    never below ``floor``."""
+    return min(1.0, max(floor, reach))
+
+
+def misere_reach(chance: float, floor: float = UNLIKELY) -> float:
+    """A misère call's weight for a hand that takes no trick with ``chance``: the square of
+    its share of :data:`MISERE_CONFIDENCE`, never below ``floor``."""
+    return _floored((chance / MISERE_CONFIDENCE) ** 2, floor)
 
 
 def strain_choice(worth: Mapping[Suit | None, np.ndarray], strain: Suit | None) -> float:
@@ -372,8 +377,7 @@ def misere_pool(view: FiveHundredView, caller: int, hidden: int, rng: random.Ran
     evaluator = shipped(players_of(view))
     chances = evaluator.misere_chances(np.asarray(
         [features(hand, "misere", None, calls.context) for hand in hands]))
-    weights = tuple(max(MISERE_POOL_FLOOR, min(1.0, (chance / MISERE_CONFIDENCE) ** 2))
-                    for chance in chances.tolist())
+    weights = tuple(misere_reach(chance, MISERE_POOL_FLOOR) for chance in chances.tolist())
     return HandPool(caller, hands, weights)
 
 

@@ -26,8 +26,10 @@ from typing import Any
 import numpy as np
 
 from cardroom.bots.five_hundred.bidding import (
+    HALF,
     MISERE_BID,
-    PAIR_NO_TRICKS,
+    NO_TRICKS_SHARE,
+    SAMPLED_NO_TRICKS,
     NoTricksSample,
     Outcome,
     defence_per_trick,
@@ -74,7 +76,7 @@ HIGH_LEVEL_MAKE_CHANCE = {8: 0.72, 9: 0.8, 10: 0.8}
 0.65 the valued eights were made 65-70% of the time at the table and its nines under half
 (400 matches each of `online` and `classic`, bench/RESULTS.md), below the sevens' 71-73%:
 the higher the contract, the more its card play needs what double dummy sees."""
-SAMPLED_SPECIALS = frozenset({*PAIR_NO_TRICKS, Contract.ACROSS_THE_CORNER})
+SAMPLED_SPECIALS = frozenset(SAMPLED_NO_TRICKS - NO_TRICKS_SHARE.keys())
 """The no-tricks contracts the evaluator did not learn, valued by their play on sampled
 deals: Across The Corner (the bidder against the opponent who bid misère) and the contracts
 both partners play."""
@@ -130,28 +132,41 @@ def trick_bid_points(rules: dict[str, Any], bid: Bid, distribution: np.ndarray) 
 def misere_points(rules: dict[str, Any], bid: Bid, chance: float) -> float:
     """The expected points of a no-tricks bid made with probability ``chance`` (a failure
     also gives the defenders ten for the trick that broke it, where the rules pay them)."""
-    return no_tricks_points(rules, bid, chance, 1.0 - chance)
+    return chance * bid.value - (1.0 - chance) * (bid.value + broken_defence(rules, 1))
 
 
-def no_tricks_points(rules: dict[str, Any], bid: Bid, made: float, broken: float) -> float:
-    """The expected points, for the bidder's side, of a no-tricks bid made with probability
-    ``made`` and broken with probability ``broken`` (Across The Corner's five tricks each, the
-    rest, scores nothing). A broken contract costs its value and, where the rules pay them,
-    the defenders' ten for the trick that broke it; Across The Corner's loser loses nothing,
-    but its value goes to the other side."""
-    loss = bid.value
-    if bid.contract is not Contract.ACROSS_THE_CORNER:
-        loss += 10 * rules["misere_trick_points"]
-    return made * bid.value - broken * loss
+def broken_defence(rules: dict[str, Any], taken: int) -> int:
+    """What the defenders of a broken no-tricks contract score for the makers' ``taken``
+    tricks: ten each, unless the rules pay no defence (as the engine scores it)."""
+    if not rules["misere_trick_points"] or rules["defender_points"] == "none":
+        return 0
+    return 10 * taken
+
+
+def no_tricks_points(rules: dict[str, Any], bid: Bid, taken: Outcome) -> int:
+    """The points, for the bidder's side, of the no-tricks bid ``bid`` on a deal where its
+    makers took ``taken`` tricks (:data:`~cardroom.bots.five_hundred.bidding.Outcome`):
+    Across The Corner's value to the side of the seat that took fewer (none when both took
+    five); a misère-type contract's value made, or lost with the defence's ten a trick."""
+    if bid.contract is Contract.ACROSS_THE_CORNER:
+        return bid.value if taken < HALF else -bid.value if taken > HALF else 0
+    return bid.value if taken == 0 else -bid.value - broken_defence(rules, taken)
+
+
+def made_share(bid: Bid, outcomes: Sequence[Outcome]) -> float:
+    """The share of the sampled deals on which ``bid`` is made (Across The Corner: won)."""
+    limit = HALF if bid.contract is Contract.ACROSS_THE_CORNER else 1
+    return sum(taken < limit for taken in outcomes) / len(outcomes)
 
 
 def answer_points(view: FiveHundredView, bid: Bid, sample: NoTricksSample) -> float:
     """The expected points of the no-tricks bid ``bid`` from its play on sampled deals. A bid
-    answering a misère is counted as passing's points (:func:`pass_points`) plus what it
-    gains over letting that misère stand on the same deals, so that :func:`valued_bid`
-    compares the two deal by deal: the hands that win Across The Corner are mostly those
-    whose defence breaks the misère anyway, which then scores ten a trick more (200
-    duplicate deals, bench/RESULTS.md)."""
+    answering the misère that is the high bid is counted as passing's points
+    (:func:`pass_points`) plus what it gains over letting that misère stand on the same
+    deals, so that :func:`valued_bid` compares the two deal by deal: the hands that win Across
+    The Corner are mostly those whose defence breaks the misère anyway, which then pays ten a
+    trick (weighed against passing's nominal points alone, the answers lost about 40 points a
+    deal where they were made, over 400 deals: bench/RESULTS.md)."""
     rules = view["rules"]
     points = sampled_points(rules, bid, sample.outcomes)
     if sample.caller is None or not sample.standing:
@@ -165,8 +180,7 @@ def answer_points(view: FiveHundredView, bid: Bid, sample: NoTricksSample) -> fl
 def sampled_points(rules: dict[str, Any], bid: Bid, outcomes: Sequence[Outcome]) -> float:
     """The expected points of the no-tricks bid ``bid`` from its results on sampled deals
     (:func:`~cardroom.bots.five_hundred.bidding.sampled_no_tricks_outcomes`)."""
-    return no_tricks_points(rules, bid, outcomes.count(1) / len(outcomes),
-                            outcomes.count(-1) / len(outcomes))
+    return sum(no_tricks_points(rules, bid, taken) for taken in outcomes) / len(outcomes)
 
 
 def misere_chance(bid: Bid, chance: float) -> float:
@@ -237,7 +251,7 @@ def bid_points(view: FiveHundredView, evaluator: Evaluator | None = None,
                 points[action] = misere_points(rules, bid, chance)
         elif bid.contract in SAMPLED_SPECIALS and sampled is not None:
             sample = sampled(bid)
-            if sample and sample.outcomes.count(1) / len(sample.outcomes) >= make_chance_needed(
+            if sample is not None and made_share(bid, sample.outcomes) >= make_chance_needed(
                     bid):
                 points[action] = answer_points(view, bid, sample)
     return points
