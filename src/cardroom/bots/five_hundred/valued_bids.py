@@ -132,7 +132,8 @@ def trick_bid_points(rules: dict[str, Any], bid: Bid, distribution: np.ndarray) 
 def misere_points(rules: dict[str, Any], bid: Bid, chance: float) -> float:
     """The expected points of a no-tricks bid made with probability ``chance`` (a failure
     also gives the defenders ten for the trick that broke it, where the rules pay them)."""
-    return chance * bid.value - (1.0 - chance) * (bid.value + broken_defence(rules, 1))
+    return (chance * no_tricks_points(rules, bid, 0)
+            + (1.0 - chance) * no_tricks_points(rules, bid, 1))
 
 
 def broken_defence(rules: dict[str, Any], taken: int) -> int:
