@@ -229,3 +229,32 @@ def test_the_command_plays_1000_by_its_preset_or_game_and_names_bad_ones() -> No
     assert refused.exit_code == 1 and "1000: seed, russian" in refused.output
     with pytest.raises(SystemExit):
         main(["--game", "1000", "--preset", "online"])
+
+
+def test_two_runs_on_the_same_deals_are_compared_set_by_set(tmp_path) -> None:
+    """The JSON keeps A's edge in each set, in the order of the seeds, so that two runs of
+    the same seeds can be paired (bench/arena_pairs.py); runs on other deals are refused."""
+    import json
+
+    import typer
+    from bench.arena_pairs import load, paired
+
+    from cardroom.tools.arena import main
+
+    runs = {}
+    for name, seed in (("first", 4), ("again", 4), ("other", 5)):
+        out = tmp_path / f"{name}.json"
+        main(["--team-a", "rules", "--team-b", "simple", "--matches", "6", "--seed", str(seed),
+              "--hands", "2", "--json", str(out)])
+        runs[name] = load(out)
+    edges = runs["first"]["a_edges_by_set"]
+    assert len(edges) == 3
+    assert runs["first"]["a_edge_per_hand"][0] == pytest.approx(sum(edges) / len(edges))
+    difference, sets = paired(runs["first"], runs["again"])
+    assert sets == 3 and difference.value == 0  # the same bots on the same deals
+    with pytest.raises(typer.BadParameter, match="seed"):
+        paired(runs["first"], runs["other"])
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps({"seed": 4}))
+    with pytest.raises(typer.BadParameter, match="no edges by set"):
+        load(bare)

@@ -262,10 +262,15 @@ class ArenaReport:
         """Team A's points minus B's (per B side) per hand, one figure per duplicate set (the
         matches of a set hold the same deals, so their luck cancels: the tightest measure
         of which bot plays better, and the one to use when matches are cut short)."""
+        return mean(self.edges_by_set())
+
+    def edges_by_set(self) -> list[float]:
+        """Team A's edge per hand in each duplicate set, in the order of their seeds: two
+        runs on the same seeds can be compared set by set (``bench/arena_pairs.py``)."""
         size = self.sides
         sets = [self.results[i:i + size] for i in range(0, len(self.results), size)]
-        return mean([sum(r.a_points - r.b_points for r in one_set)
-                     / max(1, sum(r.hands for r in one_set)) for one_set in sets])
+        return [sum(r.a_points - r.b_points for r in one_set)
+                / max(1, sum(r.hands for r in one_set)) for one_set in sets]
 
     def contracts(self, side: str) -> tuple[int, int, Interval]:
         """Contracts a side won in the bidding: made, failed, share made."""
@@ -352,7 +357,8 @@ class ArenaReport:
                               in self.contracts_by_tactic(side).items()}}
         return {"game": self.game, "matches": self.matches, "sides_per_set": self.sides,
                 "a_head_to_head": interval(self.head_to_head()),
-                "a_edge_per_hand": interval(self.edge_per_hand()), **sides}
+                "a_edge_per_hand": interval(self.edge_per_hand()),
+                "a_edges_by_set": self.edges_by_set(), **sides}
 
     def summary(self, preset: str) -> str:
         """The report as plain text: the command's figures, then every kind of contract
