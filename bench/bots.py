@@ -1,12 +1,14 @@
 """Bot thinking time: seconds per decision (median, p99, max; card plays and bids apart)
-over random games of every preset (three, five and six players included), every seat played
-by the bot measured.
+over random games of every preset of both games (500's three, five and six players
+included, and 1000's), every seat played by the bot measured.
 
 Run: ``python -m bench.bots [--actions 150] [--bots random,simple,search:fast,search]
-[--presets online,six-handed,online:46] [--by-preset]``. A preset may name another deck
-after a colon (``online:46``: the 46-card deck's two jokers; the default list has it after
-every preset). Prints a table (with ``--by-preset``, a row per bot and preset as well); the
-integrator copies it to bench/RESULTS.md.
+[--presets online,six-handed,online:46,seed] [--by-preset]``. A 500 preset may name another
+deck after a colon (``online:46``: the 46-card deck's two jokers; the default list has it
+after every preset). 1000's final bet counts as a bid. Both games' searches are compiled
+before the clock starts, as a bot worker does when it starts (:mod:`cardroom.bots.warm`).
+Prints a table (with ``--by-preset``, a row per bot and preset as well); the integrator
+copies it to bench/RESULTS.md.
 """
 
 from __future__ import annotations
@@ -19,40 +21,50 @@ from rich.console import Console
 from rich.table import Table
 
 from cardroom.bots import make_bot
-from cardroom.games.five_hundred import ALL_PRESET_NAMES, Game, Rules
+from cardroom.bots.warm import compile_search, compile_thousand_search
+from cardroom.games.base import Game
+from cardroom.games.registry import GAMES, pick_game
 
-PRESETS = (*ALL_PRESET_NAMES, "online:46")
-"""The tables measured by default: every preset, and `online` with the 46-card deck."""
+PRESETS = (*(preset for spec in GAMES.values() for preset in spec.presets), "online:46")
+"""The tables measured by default: every preset of every game, and `online` with the
+46-card deck."""
 
 
-def table_rules(preset: str) -> Rules:
-    """The rules of ``preset``, or of ``PRESET:DECK`` (the preset played with that deck)."""
+def new_game(preset: str, seed: int) -> Game:
+    """A game of ``preset``, or of ``PRESET:DECK`` (the preset played with that deck),
+    dealt from ``seed``."""
     name, _, deck = preset.partition(":")
-    rules = Rules.preset(name)
-    return Rules.from_dict({**rules.to_dict(), "deck": deck}) if deck else rules
+    spec, name = pick_game(None, name)
+    rules = spec.rules(name)
+    if deck:
+        rules = spec.rules_from_dict({**rules.to_dict(), "deck": deck})
+    return spec.new(rules, seed)
 
 
 KINDS = ("every", "play", "bidding")
 """The decisions timed: all of them, card plays, bids."""
+PHASE_KIND = {"play": "play", "bidding": "bidding", "bet": "bidding"}
+"""The kind each phase's decisions count as, besides every decision (1000's final bet is a
+bid)."""
 
 
 def decision_times(name: str, actions: int, preset: str, number: int) -> dict[str, list[float]]:
     """Seconds per decision by :data:`KINDS` over ``actions`` actions of a game of
     ``preset`` (dealt from seed ``100 + number``)."""
     times: dict[str, list[float]] = {kind: [] for kind in KINDS}
-    game = Game.new(table_rules(preset), seed=100 + number)
+    game = new_game(preset, seed=100 + number)
     bots = [make_bot(name, seed=seat) for seat in range(game.players)]
     for _ in range(actions):
         if game.is_over:
             break
-        seat: int = game.to_act  # type: ignore[assignment]
+        seat = game.to_act
         view = game.view(seat)
         started = time.perf_counter()
         action = bots[seat].choose(view)
         elapsed = time.perf_counter() - started
         times["every"].append(elapsed)
-        if view["phase"] in times:
-            times[view["phase"]].append(elapsed)
+        if view["phase"] in PHASE_KIND:
+            times[PHASE_KIND[view["phase"]]].append(elapsed)
         game.apply(action)
     return times
 
@@ -72,6 +84,8 @@ def main(actions: int = typer.Option(150, help="Actions per preset and bot."),
          by_preset: bool = typer.Option(False, help="A row per bot and preset as well.")
          ) -> None:
     """Measure each bot and print the table."""
+    compile_search()
+    compile_thousand_search()
     table = Table(title="Bot decision time, seconds")
     for column in ("bot", "preset", "decisions", "median", "p99", "max", "plays: median",
                    "plays: p99", "bids: median", "bids: p99"):
