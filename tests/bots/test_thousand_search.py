@@ -15,6 +15,7 @@ import pytest
 from cardroom.bots.thousand.knowledge import Seen
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.bots.thousand.search import (
+    BET_SAMPLES,
     CAUTION,
     LEVELS,
     SolverLevel,
@@ -22,6 +23,7 @@ from cardroom.bots.thousand.search import (
     best_bet,
 )
 from cardroom.games.thousand import PRESET_NAMES, Game, Rules
+from cardroom.tables.hints import explain
 
 TABLES: dict[str, Rules] = {
     **{name: Rules.preset(name) for name in PRESET_NAMES},
@@ -212,6 +214,8 @@ def test_a_hand_that_takes_every_trick_bets_high() -> None:
     bet, bot = final_bet(game)
     assert bet >= 160 and bet > game.bid
     assert bot.last_samples == BETTING.samples and bot.last_reason is None
+    hint = explain(game.view(1), f"bet {bet}", bot)
+    assert f"the best average score over {BETTING.samples} deals" in hint
 
 
 def test_a_hand_that_cannot_make_the_bid_bets_no_more() -> None:
@@ -245,6 +249,12 @@ def test_without_time_to_solve_the_rules_bot_names_the_bet(
         choice = bot.choose(view)
     assert choice == bot.heuristic.bet(Seen(view), view["legal_actions"])
     assert bot.last_reason is not None and bot.last_reason in caplog.text
+    assert "rules of thumb" in explain(view, choice, bot)
+    # fewer deals than a bet needs, solved in time: still a bet by rule, and said so
+    bot.level = SolverLevel(budget=60.0, samples=BET_SAMPLES - 1)
+    choice = bot.choose(view)
+    assert choice == bot.heuristic.bet(Seen(view), view["legal_actions"])
+    assert bot.last_samples == 0 and "rules of thumb" in explain(view, choice, bot)
 
 
 def test_a_bet_is_raised_only_while_it_pays_on_average() -> None:

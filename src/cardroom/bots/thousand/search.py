@@ -387,6 +387,7 @@ class ThousandSearchBot:
             self.last_reason = f"only {len(highest)} deals solved for the final bet"
             log.debug("%s bets by rule at seat %s: %s", self.name, view["seat"],
                       self.last_reason)
+            self.last_samples = self.last_exact = 0  # by rule: a hint must not name them
             return self.heuristic.bet(seen, legal)
         self.last_reason = None
         return legal[best_bet(highest, bets)]

@@ -336,10 +336,15 @@ def summary(rules: Rules) -> tuple[str, ...]:
 
 def hint(view: dict[str, Any], samples: int) -> str:
     """How 1000's search bot chose its hint: it searches the card play over deals of the
-    unseen cards, played out to the end (it does not count them, so ``samples`` is not
-    named), and bids and handles the bank by rules of thumb."""
-    if view.get("phase") == "play":
+    unseen cards, played out to the end (it does not count them there, so ``samples`` is not
+    named), and its final bet over ``samples`` deals solved for the highest bet made; it
+    bids and handles the bank by rules of thumb, and bets by them when too few deals were
+    solved in time (``samples`` is then 0)."""
+    phase = view.get("phase")
+    if phase == "play":
         return ("The search bot's choice: the best average result over deals of the unseen "
                 "cards that fit what you have seen, each played out to the end.")
-    return ("The search bot's choice by its rules of thumb (it searches sampled deals for card "
-            "play only).")
+    if phase == "bet" and samples:
+        return (f"The search bot's choice: the final bet with the best average score over "
+                f"{samples} deals of the unseen cards, each played out to the end.")
+    return "The search bot's choice by its rules of thumb."
