@@ -5,8 +5,12 @@ operator's /metrics."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
 import time
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -194,6 +198,44 @@ async def test_a_client_that_does_not_read_is_closed_once_without_a_log_line_a_m
         await _until(lambda: _metrics(server)["cardroom_connections"] == 0, timeout=90)
     log = server.database.with_suffix(".log").read_text()
     assert log.count("cannot keep up") + log.count("does not read") <= 1
+
+
+async def test_a_client_that_never_reads_nor_closes_is_dropped(server_factory) -> None:
+    """An attacker's socket: the handshake done and a busy table opened, then nothing read
+    and nothing closed. A polite close would wait for ever to flush what is queued for it,
+    holding the connection and its place in the address's quota; it is dropped instead."""
+    server = server_factory(**{"disconnect-grace": 0.1, "default-bot": "simple"})
+    async with Client(server.url) as maker:
+        await maker.register("Leaver")
+        table = await maker.create_table(seat=0)
+        await maker.start_with_bots(table)
+    silent = _silent_client(server.url, table)
+    try:
+        await _until(lambda: _metrics(server)["cardroom_connections"] == 0, timeout=30)
+    finally:
+        silent.close()
+
+
+def _silent_client(url: str, table: str) -> socket.socket:
+    """A raw WebSocket client that opens ``table`` and then neither reads nor closes: its
+    receive buffer a few kilobytes, so the server's writes stop after as much."""
+    address = urllib.parse.urlsplit(url)
+    sock = socket.create_connection((address.hostname, address.port))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(f"GET {address.path} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                 "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    payload = json.dumps({"type": "open", "seq": 1, "table_id": table}).encode()
+    mask = os.urandom(4)
+    assert len(payload) < 126  # one byte of length
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask
+                 + bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload)))
+    return sock
 
 
 # -- tables ------------------------------------------------------------------------------------

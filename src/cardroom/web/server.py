@@ -6,12 +6,16 @@ import copy
 import gc
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.web.app import ServerConfig, create_app
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
 
 YOUNG_COLLECTION_THRESHOLD = 50_000
 """Allocations between collections of the youngest generation (CPython's default is 700)."""
@@ -54,6 +58,33 @@ def log_config() -> dict[str, Any]:
     return config
 
 
+class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, except that a connection whose client stops reading is
+    dropped (its transport aborted) rather than closed politely.
+
+    A polite close flushes what is queued for the client first, so a client that never
+    reads, and never closes, was held for ever: its connection, its place in its address's
+    quota and its unsent messages. Two moments now drop it at once:
+    - the room closes a connection while the client reads nothing (its messages are past
+      the transport's high-water mark): a close frame could not reach it either;
+    - a keepalive ping goes unanswered for ``ws_ping_timeout`` seconds.
+    Dropping the transport tells the app that the client is gone (``websocket.disconnect``),
+    so the room forgets the connection as it does any other that ends."""
+
+    async def send(self, message: ASGISendEvent) -> None:
+        """Send as uvicorn does; a close while the client reads nothing drops it."""
+        if (message["type"] == "websocket.close" and self.handshake_complete
+                and not self.writable.is_set()):
+            self.transport.abort()
+            return
+        await super().send(message)
+
+    def keepalive_timeout(self) -> None:
+        """Close as uvicorn does on a ping left unanswered, then drop what could not be sent."""
+        super().keepalive_timeout()
+        self.transport.abort()
+
+
 def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
           forwarded_allow_ips: str = "") -> None:
     """Serve until interrupted. Frames far over the protocol's cap are refused by uvicorn.
@@ -68,6 +99,7 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
     app = create_app(config)
     tune_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=log_config(),
+                ws=DroppingWebSocketProtocol,
                 ws_max_size=MAX_MESSAGE_BYTES * 64, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False, lifespan="on",
                 proxy_headers=bool(forwarded_allow_ips),
