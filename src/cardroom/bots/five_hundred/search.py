@@ -29,7 +29,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal
@@ -75,7 +75,7 @@ from cardroom.bots.five_hundred.valued_bids import (
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.seen import hand_of, mask_of_texts, played_cards, unseen_cards
 from cardroom.games.cards import Card, Suit, cards_of, iter_indexes
-from cardroom.games.five_hundred import Bid, Contract
+from cardroom.games.five_hundred import Bid, Contract, Strain
 from cardroom.games.five_hundred.rules import DECKS
 from cardroom.games.five_hundred.shapes import FiveHundredView
 
@@ -296,10 +296,12 @@ class SearchBot:
 
     def play(self, view: FiveHundredView, deadline: float) -> str | None:
         """The play with the best average score over sampled deals, or ``None`` when no
-        sample could be solved in time. When that play overtakes a partner's card sure to
-        win the trick (:func:`overtakes_sure_winner`), the best play that lets the partner's
-        card win is taken instead if it scores as well within the sampling noise
-        (:func:`within_noise`): the overtaking card may still take a trick of its own."""
+        sample could be solved in time. When that play takes a trick a strong player would
+        leave where it is (:data:`LEFT_ALONE`: a partner's card sure to win it, or in the
+        defence of a no-tricks contract the maker's card winning it), the best play that
+        leaves it is taken instead if it scores as well within the sampling noise
+        (:func:`within_noise`): the overtaking card may still take a trick of its own, and
+        a maker left on a trick may yet have to take it."""
         legal: list[str] = view["legal_actions"]
         if len(legal) == 1:
             return legal[0]
@@ -345,11 +347,12 @@ class SearchBot:
                                                     not plays_a_joker(action), action))
 
         best = best_of(candidates)
-        overtaking = overtakes_sure_winner(knowledge, aims, candidates)
-        if best in overtaking:
-            keeping = [action for action in candidates if action not in overtaking]
-            if keeping and within_noise(deals, best, keep := best_of(keeping)):
-                return keep
+        for taking, noise in LEFT_ALONE:
+            overtaking = taking(knowledge, aims, candidates)
+            if best in overtaking:
+                keeping = [action for action in candidates if action not in overtaking]
+                if keeping and within_noise(deals, best, keep := best_of(keeping), noise):
+                    return keep
         return best
 
 
@@ -358,16 +361,57 @@ def plays_a_joker(action: str) -> bool:
     keeps its joker, which wins whatever trick it is played to, as its last trump. In a
     solved deal a joker and the trumps just below it are worth the same, but the deal
     the bot cannot see may still need the joker later."""
-    return bool(Card.parse(action.split()[1].split(":")[0]).mask & JOKERS)
+    return bool(_card_played(action).mask & JOKERS)
+
+
+def _card_played(action: str) -> Card:
+    """The card a play action plays (``play JK:H`` plays the joker)."""
+    return Card.parse(action.split()[1].split(":")[0])
 
 
 NOISE = 0.75
-"""How many standard errors of the sampled difference may separate overtaking a partner's sure
-winner from the best play that leaves the trick to the partner, for the bot to leave it
+"""How many standard errors of the sampled difference may separate the best play from the
+best one that leaves a partner's sure winner alone, for the bot to leave it
 (:func:`within_noise`). On 3,000 positions of the `online` preset where the bot could
 overtake such a winner, 0.75 changed 421 choices: by the exact solver on the full deal 404
 lost nothing, 9 gained a trick and 8 lost one; 1.0 changed 45 more, of which 5 lost a trick
 and 1 gained one."""
+DUCK_NOISE = 2.0
+"""The same for a defender of a no-tricks contract ducking under the maker's winning card
+(:func:`takes_trick_from_maker`): the sampled deals are solved double dummy, where the maker
+never misplays, so they undervalue leaving it a trick it might have to take; at the default
+level's 24 deals the duck's sampled gap to a card that wins the trick reached 1.9 standard
+errors on positions where 400 deals put the duck first (bench/RESULTS.md, bench/ducking.py)."""
+
+
+@dataclass(frozen=True)
+class TrickSoFar:
+    """The trick in progress as the seat to play finds it."""
+
+    winner: int
+    """The seat whose card is winning it."""
+    cards: tuple[int, ...]
+    strain: Strain
+    led: int
+    """The suit led, as the strain numbers it (its own, for the joker)."""
+
+    @classmethod
+    def of(cls, knowledge: Knowledge) -> TrickSoFar | None:
+        """The trick the seat is to play to (``None``: the seat leads)."""
+        if not knowledge.trick:
+            return None
+        strain, led = knowledge.strain, knowledge.seen.led
+        cards = tuple(card for _, card in knowledge.trick)
+        return cls(knowledge.trick[strain.winner(list(cards), led)][0], cards, strain, led)
+
+    def beaten_by(self, card: int) -> bool:
+        """Whether ``card`` played now would win the trick so far."""
+        return self.strain.winner([*self.cards, card], self.led) == len(self.cards)
+
+    def taken_by(self, actions: Iterable[str]) -> frozenset[str]:
+        """The plays of ``actions`` that would win the trick so far."""
+        return frozenset(action for action in actions
+                         if self.beaten_by(_card_played(action).index))
 
 
 def overtakes_sure_winner(knowledge: Knowledge, aims: Aims,
@@ -379,34 +423,46 @@ def overtakes_sure_winner(knowledge: Knowledge, aims: Aims,
     card that overtakes it may take a trick of its own later. With five players while a
     called card is unseen (partners unknown) there are none."""
     seat = knowledge.seat
-    trick = knowledge.trick
-    if (not trick or knowledge.hidden_calls
-            or (seat in aims.counted) != (seat in aims.maximisers)):
+    trick = TrickSoFar.of(knowledge)
+    if (trick is None or knowledge.hidden_calls
+            or (seat in aims.counted) != (seat in aims.maximisers)
+            or (trick.winner in aims.counted) != (seat in aims.counted)):
         return frozenset()
-    strain = knowledge.strain
-    led = knowledge.seen.led
-    cards = [card for _, card in trick]
-    leader = trick[strain.winner(cards, led)][0]
-    if (leader in aims.counted) != (seat in aims.counted):
-        return frozenset()
-
-    def beats(card: int) -> bool:
-        return strain.winner([*cards, card], led) == len(cards)
-
-    played = {player for player, _ in trick}
+    played = {player for player, _ in knowledge.trick}
     for later in knowledge.active:
         if later == seat or later in played:
             continue
         held = knowledge.open.get(later, knowledge.unseen & ~knowledge.voids[later])
-        if any(beats(card) for card in iter_indexes(held)):
+        if any(trick.beaten_by(card) for card in iter_indexes(held)):
             return frozenset()
-    return frozenset(action for action in actions
-                     if beats(Card.parse(action.split()[1].split(":")[0]).index))
+    return trick.taken_by(actions)
 
 
-def within_noise(deals: list[dict[str, float]], best: str, other: str) -> bool:
+def takes_trick_from_maker(knowledge: Knowledge, aims: Aims,
+                           actions: Iterable[str]) -> frozenset[str]:
+    """The plays of ``actions`` that would beat a no-tricks maker's card winning the trick,
+    for a seat of the defence: a strong defender ducks under it, so that the maker takes
+    the trick unless a card still to come overtakes it, where beating it lets the maker
+    off at once. Empty for the makers, in trick contracts, and while the trick is not the
+    maker's."""
+    seat = knowledge.seat
+    trick = TrickSoFar.of(knowledge)
+    if (trick is None or seat in aims.counted or seat not in aims.maximisers
+            or trick.winner not in aims.counted):
+        return frozenset()
+    return trick.taken_by(actions)
+
+
+LEFT_ALONE: tuple[tuple[Callable[[Knowledge, Aims, Iterable[str]], frozenset[str]], float],
+                  ...] = ((overtakes_sure_winner, NOISE), (takes_trick_from_maker, DUCK_NOISE))
+"""The plays that take a trick a strong player leaves where it is, each with how many standard
+errors of sampled score (:func:`within_noise`) the bot gives up to leave it."""
+
+
+def within_noise(deals: list[dict[str, float]], best: str, other: str,
+                 noise: float = NOISE) -> bool:
     """Whether ``other`` scores as well as ``best`` within the sampling noise: the mean of
-    their differences, deal by deal, is at most :data:`NOISE` standard errors of it (or not
+    their differences, deal by deal, is at most ``noise`` standard errors of it (or not
     above zero). A difference that a few of 24 sampled deals make, as often the other way,
     is the luck of the deals drawn."""
     gaps = [deal[best] - deal[other] for deal in deals if best in deal and other in deal]
@@ -418,7 +474,7 @@ def within_noise(deals: list[dict[str, float]], best: str, other: str) -> bool:
     if len(gaps) < 2:
         return False
     spread = sum((gap - mean) ** 2 for gap in gaps) / (len(gaps) - 1)
-    return mean <= NOISE * math.sqrt(spread / len(gaps))
+    return mean <= noise * math.sqrt(spread / len(gaps))
 
 
 READ_CALLS_FROM = 6
