@@ -288,6 +288,9 @@ def serve(
     forwarded_allow_ips: Annotated[str, _env(
         "FORWARDED_ALLOW_IPS", "Proxies (addresses, comma-separated, or *) trusted to name the "
                                "client in X-Forwarded-For; none by default.")] = "",
+    stalled_write_timeout: Annotated[float, _env(
+        "STALLED_WRITE_TIMEOUT", "Seconds an HTTP client may take nothing of its responses "
+                                 "before its connection is dropped.")] = 30.0,
     log_level: Annotated[str, _env("LOG_LEVEL", "debug, info, warning or error.")] = "info",
     allowed_origin: Annotated[list[str] | None, typer.Option(
         envvar="CARDROOM_ALLOWED_ORIGINS",
@@ -332,7 +335,9 @@ def serve(
                           redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
-    run_server(host, port, config, log_level, forwarded_allow_ips)
+    if stalled_write_timeout <= 0:
+        raise _fail(_console(), "--stalled-write-timeout: more than 0 seconds")
+    run_server(host, port, config, log_level, forwarded_allow_ips, stalled_write_timeout)
 
 
 db_app = typer.Typer(cls=ReadableGroup, help="The database: create or upgrade its schema, "

@@ -238,6 +238,70 @@ def _silent_client(url: str, table: str) -> socket.socket:
     return sock
 
 
+PIPELINED = 300
+"""Requests an attacker's HTTP client sends at once before it stops reading: their answers
+(the client's code, 36 KB each) are far more than the sockets' buffers hold."""
+TCP_ESTABLISHED = 1
+"""``tcpi_state`` of a connection still open (Linux's TCP_INFO)."""
+
+
+def _pipelining_client(server, requests: int, receive_buffer: int | None) -> socket.socket:
+    """A raw HTTP client that sends ``requests`` requests for the client's largest file at
+    once (its receive buffer ``receive_buffer`` bytes, or the system's)."""
+    sock = socket.socket()
+    if receive_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.connect(("127.0.0.1", server.port))
+    sock.sendall(b"GET /static/js/app.js HTTP/1.1\r\nHost: cardroom\r\n\r\n" * requests)
+    return sock
+
+
+def _open(sock: socket.socket) -> bool:
+    """The connection is still established (looked at without reading from it)."""
+    return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] == TCP_ESTABLISHED
+
+
+async def test_an_http_client_that_stops_reading_is_dropped(server_factory) -> None:
+    """An attacker's socket: many requests sent at once, then nothing read and nothing
+    closed. Their answers would wait for it for ever, holding the connection and what is
+    queued for it; after the stalled-write timeout it is reset, quietly."""
+    server = server_factory(**{"stalled-write-timeout": 2})
+    sock = _pipelining_client(server, PIPELINED, receive_buffer=4096)
+    try:
+        await asyncio.sleep(1)
+        assert _open(sock)  # not dropped before its time
+        await _until(lambda: not _open(sock), timeout=20)
+    finally:
+        sock.close()
+    log = server.database.with_suffix(".log").read_text()
+    assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
+    assert json.loads(_get(server, "/api/health"))["ok"]  # the server goes on
+
+
+async def test_an_http_client_that_reads_slowly_gets_every_answer(server_factory) -> None:
+    """A slow client that keeps reading is no attacker: reading what has come every half
+    second, its answers never stall for the timeout's two seconds, and every one arrives."""
+    server = server_factory(**{"stalled-write-timeout": 2})
+    requests = PIPELINED // 3
+    sock = _pipelining_client(server, requests, receive_buffer=None)
+    sock.setblocking(False)
+    received = bytearray()
+    deadline = time.monotonic() + 60
+    try:
+        while received.count(b"HTTP/1.1 200") < requests:
+            assert time.monotonic() < deadline, f"{received.count(b'HTTP/1.1 200')} answers"
+            await asyncio.sleep(0.5)
+            while True:
+                try:
+                    chunk = sock.recv(1 << 20)
+                except BlockingIOError:
+                    break
+                assert chunk, "the server closed the connection"
+                received += chunk
+    finally:
+        sock.close()
+
+
 # -- tables ------------------------------------------------------------------------------------
 
 

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import gc
 import logging
 import re
+import socket
+import struct
 from typing import TYPE_CHECKING, Any
 
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.web.app import ServerConfig, create_app
 
 if TYPE_CHECKING:
-    from uvicorn._types import ASGISendEvent
+    from uvicorn._types import ASGI3Application, ASGISendEvent
 
 YOUNG_COLLECTION_THRESHOLD = 50_000
 """Allocations between collections of the youngest generation (CPython's default is 700)."""
@@ -85,13 +89,83 @@ class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
         self.transport.abort()
 
 
+STALLED_WRITE_TIMEOUT = 30.0
+"""Seconds an HTTP response may wait on a client that takes none of it before its
+connection is dropped (:class:`DroppingHttpProtocol`)."""
+
+
+class DroppingHttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, except that a connection whose client takes nothing of what
+    is written to it for :attr:`stall_timeout` seconds is dropped (its transport aborted).
+
+    uvicorn waits for as long as it takes a response to drain: a client that sent requests
+    (pipelined, many at once, or one for a large record) and then read nothing held its
+    connection, and the responses queued for it, for ever. The wait starts when the
+    transport's buffer passes its high-water mark (``pause_writing``) and ends when it
+    drains (``resume_writing``); a WebSocket's connection, once upgraded, has a protocol of
+    its own (:class:`DroppingWebSocketProtocol`)."""
+
+    stall_timeout = STALLED_WRITE_TIMEOUT
+    _stalled: asyncio.TimerHandle | None = None
+    _answering: RequestResponseCycle | None = None
+    """The request being answered (with pipelining, ``cycle`` is the last one read)."""
+
+    def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
+        """Answer a request as uvicorn does, remembering which."""
+        self._answering = cycle
+        super()._start_asgi_task(cycle, app)
+
+    def pause_writing(self) -> None:
+        """The client takes nothing for now: drop it unless it reads again in time."""
+        super().pause_writing()
+        self._forget_stall()
+        self._stalled = self.loop.call_later(self.stall_timeout, self._drop)
+
+    def resume_writing(self) -> None:
+        """The client read again: its responses go on."""
+        self._forget_stall()
+        super().resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection ended, stalled or not."""
+        self._forget_stall()
+        super().connection_lost(exc)
+
+    def _drop(self) -> None:
+        """Abort the connection with a reset: a plain close would leave the kernel holding
+        the unsent bytes for a client that takes none of them."""
+        self._stalled = None
+        logging.getLogger(__name__).info("dropping an HTTP client that took nothing for %s s",
+                                         self.stall_timeout)
+        for cycle in (self._answering, self.cycle, *(queued for queued, _ in self.pipeline)):
+            if cycle is not None and not cycle.response_complete:
+                cycle.disconnected = True  # their next sends go nowhere, quietly
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.transport.abort()
+
+    def _forget_stall(self) -> None:
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
+
+
+def http_protocol(stall_timeout: float) -> type[DroppingHttpProtocol]:
+    """:class:`DroppingHttpProtocol` dropping stalled clients after ``stall_timeout`` s."""
+    return type("DroppingHttpProtocol", (DroppingHttpProtocol,),
+                {"stall_timeout": stall_timeout})
+
+
 def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
-          forwarded_allow_ips: str = "") -> None:
+          forwarded_allow_ips: str = "",
+          stalled_write_timeout: float = STALLED_WRITE_TIMEOUT) -> None:
     """Serve until interrupted. Frames far over the protocol's cap are refused by uvicorn.
 
     ``forwarded_allow_ips``: the proxies (addresses, comma-separated, or ``*``) whose
     X-Forwarded-For names the client; none by default, so no client picks its own address
-    for the per-address limits.
+    for the per-address limits. ``stalled_write_timeout``: seconds an HTTP client may take
+    nothing of its responses before it is dropped.
 
     Messages are sent uncompressed: views are a kilobyte or two, and per-message deflate cost
     a tenth of the server's CPU under load for little saving on the wire."""
@@ -99,7 +173,7 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
     app = create_app(config)
     tune_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=log_config(),
-                ws=DroppingWebSocketProtocol,
+                http=http_protocol(stalled_write_timeout), ws=DroppingWebSocketProtocol,
                 ws_max_size=MAX_MESSAGE_BYTES * 64, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False, lifespan="on",
                 proxy_headers=bool(forwarded_allow_ips),
