@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import gc
 import logging
@@ -100,9 +101,10 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     uvicorn waits for as long as it takes a response to drain: a client that sent requests
     (pipelined, many at once, or one for a large record) and then read nothing held its
-    connection, and the responses queued for it, for ever. The wait starts when the
-    transport's buffer passes its high-water mark (``pause_writing``) and ends when it
-    drains (``resume_writing``); a WebSocket's connection, once upgraded, has a protocol of
+    connection, and the responses queued for it, for ever. The watch starts when the
+    transport's buffer passes its high-water mark (``pause_writing``), looks every
+    :attr:`stall_timeout` seconds whether the client took any of it, and ends when it has
+    drained (``resume_writing``); a WebSocket's connection, once upgraded, has a protocol of
     its own (:class:`DroppingWebSocketProtocol`)."""
 
     stall_timeout = STALLED_WRITE_TIMEOUT
@@ -116,13 +118,12 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         super()._start_asgi_task(cycle, app)
 
     def pause_writing(self) -> None:
-        """The client takes nothing for now: drop it unless it reads again in time."""
+        """The client takes nothing for now: drop it unless it takes some in time."""
         super().pause_writing()
-        self._forget_stall()
-        self._stalled = self.loop.call_later(self.stall_timeout, self._drop)
+        self._watch(self.transport.get_write_buffer_size())
 
     def resume_writing(self) -> None:
-        """The client read again: its responses go on."""
+        """The client took what was waiting: its responses go on."""
         self._forget_stall()
         super().resume_writing()
 
@@ -131,18 +132,36 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         self._forget_stall()
         super().connection_lost(exc)
 
+    def _watch(self, waiting: int) -> None:
+        """Look again in :attr:`stall_timeout` seconds whether fewer than ``waiting`` bytes
+        wait for the client."""
+        self._forget_stall()
+        self._stalled = self.loop.call_later(self.stall_timeout, self._look, waiting)
+
+    def _look(self, waiting: int) -> None:
+        """Drop the client if it took nothing since the last look; a client that took some,
+        however slowly, is watched on (it reads: it is no attacker)."""
+        self._stalled = None
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:
+            return  # gone, or a WebSocket now, with a protocol of its own
+        now = self.transport.get_write_buffer_size()
+        if now < waiting:
+            self._watch(now)
+        else:
+            self._drop()
+
     def _drop(self) -> None:
         """Abort the connection with a reset: a plain close would leave the kernel holding
         the unsent bytes for a client that takes none of them."""
-        self._stalled = None
         logging.getLogger(__name__).info("dropping an HTTP client that took nothing for %s s",
                                          self.stall_timeout)
         for cycle in (self._answering, self.cycle, *(queued for queued, _ in self.pipeline)):
             if cycle is not None and not cycle.response_complete:
                 cycle.disconnected = True  # their next sends go nowhere, quietly
-        sock = self.transport.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        with contextlib.suppress(OSError, RuntimeError):  # a socket closed meanwhile
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
 
     def _forget_stall(self) -> None:
