@@ -2,11 +2,12 @@
 :func:`~cardroom.bots.five_hundred.search.takes_trick_from_maker`).
 
 Deals of ``online`` are bid by the rules bot; those that end in a misère-type contract are
-played out twice by the search bot in every seat (its clockless ``steady`` level, so that the
-machine's load changes nothing): once as it plays, leaving the maker's winning card alone when
-a duck scores as well within the sampling noise, and once with the duck given no preference.
-The two playouts share every seed, so they differ only from the first defender's choice the
-preference changed.
+played out twice by the default bot in every seat (its default level's sample caps with no
+clock, so that the machine's load changes nothing): once as it plays, leaving the maker's
+winning card alone when a duck scores as well within the sampling noise, and once with the
+duck given no preference. The two playouts share every seed, so they differ only from the
+first defender's choice the preference changed. At each choice of the first, a copy of the
+bot (the same sampled deals) chooses without the preference too.
 
 Printed for the choices the preference changed: how each would have fared by the exact solver
 on the whole deal (the maker's tricks from there on with best play by everybody: the duck
@@ -18,12 +19,14 @@ Run: ``python -m bench.ducking [--deals 150] [--seed 1] [--jobs 2] [--noise 2.0]
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 import multiprocessing
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from unittest import mock
 
 import typer
@@ -31,15 +34,14 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from cardroom.bots import make_bot
+from cardroom.bots import Bot, make_bot
 from cardroom.bots.five_hundred import search
 from cardroom.bots.five_hundred.aims import game_aims
 from cardroom.bots.five_hundred.analysis import _value_after
+from cardroom.bots.five_hundred.search import SearchBot
 from cardroom.games.five_hundred import Game
 from cardroom.games.five_hundred.actions import Action
 from cardroom.tools.arena import mean
-
-BOT = "search:steady"
 
 
 def json_view(game: Game, seat: int) -> dict:
@@ -90,35 +92,44 @@ class Tally:
     """The defence's points per hand, ducking less not ducking."""
 
 
+def default_bot(seed: int) -> Bot:
+    """The default bot at its default level's caps on samples, with no clock: the machine's
+    load changes none of its choices, and a copy of it chooses as it would."""
+    bot = SearchBot(seed=seed)
+    bot.level = replace(search.LEVELS["default"], budget=math.inf)
+    return bot
+
+
 def playout(game: Game, seed: int, ducking: bool, tally: Tally | None) -> Game:
-    """The hand played out by the search bot in every seat; with ``tally``, every choice
+    """The hand played out by the default bot in every seat; with ``tally``, every choice
     the duck's preference changes is judged by the exact solver."""
     game = game.copy()
-    bots = [make_bot(BOT, seed + seat) for seat in range(4)]
+    bots = [default_bot(seed + seat) for seat in range(4)]
     hands = len(game.history)
     while len(game.history) == hands and not game.is_over:
         seat = game.to_act
         assert seat is not None
         view = json_view(game, seat)
+        twin = copy.deepcopy(bots[seat]) if tally is not None else None
         with ducks(ducking):
             action = bots[seat].choose(view)
-        if tally is not None and ducking:
-            _judge(game, seat, view, action, seed, tally)
+        if twin is not None and tally is not None:
+            with ducks(False):
+                plain = twin.choose(view)
+            if plain != action:
+                tally.verdicts[_verdict(game, action, plain)] += 1
         game.apply(action)
     return game
 
 
-def _judge(game: Game, seat: int, view: dict, action: str, seed: int, tally: Tally) -> None:
-    """Judge ``action`` against the choice without the duck's preference, where they differ."""
-    with ducks(False):
-        plain = make_bot(BOT, seed + seat).choose(view)
-    if plain == action:
-        return
+def _verdict(game: Game, action: str, plain: str) -> str:
+    """``gained``, ``same`` or ``lost``: the duck ``action`` against the ``plain`` choice the
+    same bot made without the preference, by the exact solver on the whole deal."""
     aims = game_aims(game)
     assert aims is not None
     ducked = _value_after(game, Action.parse(action), aims)
     taken = _value_after(game, Action.parse(plain), aims)
-    tally.verdicts["gained" if ducked > taken else "lost" if ducked < taken else "same"] += 1
+    return "gained" if ducked > taken else "lost" if ducked < taken else "same"
 
 
 def defence_points(game: Game) -> tuple[bool, int]:

@@ -16,17 +16,19 @@ from typing import Any
 
 import pytest
 from tests.bots.scenarios import misere_defence, no_trumps, partner, trumps
-from tests.bots.scenarios.scenario import Scenario
+from tests.bots.scenarios.scenario import Scenario, ending
 
 from cardroom.bots.five_hundred.aims import view_aims
 from cardroom.bots.five_hundred.search import (
     LEVELS,
     Knowledge,
     SearchBot,
+    TrickSoFar,
     overtakes_sure_winner,
     takes_trick_from_maker,
 )
 from cardroom.bots.levels import DEFAULT_BOT
+from cardroom.games.five_hundred import Game, Rules
 
 POSITIONS: list[Scenario] = [*misere_defence.POSITIONS, *trumps.POSITIONS,
                               *no_trumps.POSITIONS, *partner.POSITIONS]
@@ -78,10 +80,39 @@ def test_a_defender_of_no_tricks_is_told_which_cards_take_the_makers_trick() -> 
     assert overtaking(maker, takes_trick_from_maker) == frozenset()
     leading = replace(lead, name="the maker on lead", opening=())
     assert overtaking(leading, takes_trick_from_maker) == frozenset()
-    # in a trick contract a card beating the contractor's is no duck to keep
-    partners = {scenario.name: scenario for scenario in partner.POSITIONS}
-    kept = partners["contractor keeps the heart ace under the partner's king"]
-    assert overtaking(kept, takes_trick_from_maker) == frozenset()
+    # a partner's card winning the maker's trick is not the maker's
+    partners_trick = named["misère, do not take the partner's trick with the joker"]
+    assert overtaking(partners_trick, takes_trick_from_maker) == frozenset()
+    # in a trick contract a defender beating the contractor's card is no duck to keep
+    defender = ending("a defender's ace over the contractor's king", "", ["6H"], "",
+                      bids=partner.SEVEN_NT, active=(0, 1, 2, 3), first=0,
+                      cards={0: "KH 9H QS JS 10S", 1: "AH 6H KD QD JD",
+                             2: "JK 7H AC 5D 4D", 3: "QH JH 4C 6D 7D"},
+                      winners=(0, 2, 0, 2, 0), opening=["KH"])
+    assert overtaking(defender, takes_trick_from_maker) == frozenset()
+
+
+def test_across_the_corner_has_no_defence_to_duck() -> None:
+    """The contractor's opponent must take no tricks either: it is no defender that wants the
+    contractor's tricks, so a card of its that beats the contractor's is no duck missed."""
+    game = Game.new(Rules.preset("online"), seed=3)
+    for call in ("bid misere", "bid across-the-corner", "pass", "pass", "pass"):
+        game.apply(call)
+    assert game.contract is not None and game.contract.text == "across-the-corner"
+    contractor, opponent = game.to_act, game.view(0)["contract"]["opponent"]
+    for lead in game.view(contractor)["legal_actions"]:
+        after = game.copy()
+        after.apply(lead)
+        view = after.view(opponent)
+        knowledge = Knowledge(view)
+        trick = TrickSoFar.of(knowledge)
+        assert trick is not None and trick.winner == contractor
+        if trick.taken_by(view["legal_actions"]):
+            aims = view_aims(view)
+            assert aims is not None
+            assert takes_trick_from_maker(knowledge, aims, view["legal_actions"]) == frozenset()
+            return
+    raise AssertionError("no lead of the contractor's could be beaten")
 
 
 def test_second_hand_ducks_under_the_makers_lead_whatever_deals_are_drawn() -> None:

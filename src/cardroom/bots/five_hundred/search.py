@@ -51,6 +51,7 @@ from cardroom.bots.five_hundred.knowledge import (
     PartnerWorth,
     contract_bid,
     dead_cards,
+    makers_of,
     players_of,
 )
 from cardroom.bots.five_hundred.reading import (
@@ -444,11 +445,12 @@ def takes_trick_from_maker(knowledge: Knowledge, aims: Aims,
     for a seat of the defence: a strong defender ducks under it, so that the maker takes
     the trick unless a card still to come overtakes it, where beating it lets the maker
     off at once. Empty for the makers, in trick contracts, and while the trick is not the
-    maker's."""
+    maker's; empty in Across The Corner too, where the contractor's opponent must take no
+    tricks either (:func:`makers_of`) and neither side is the defence."""
     seat = knowledge.seat
     trick = TrickSoFar.of(knowledge)
     if (trick is None or seat in aims.counted or seat not in aims.maximisers
-            or trick.winner not in aims.counted):
+            or trick.winner not in aims.counted or seat in makers_of(knowledge.view)):
         return frozenset()
     return trick.taken_by(actions)
 
