@@ -540,6 +540,19 @@ def test_editing_the_events_leaves_the_game_alone() -> None:
 # -- property 8: every match ends -------------------------------------------------------------
 
 
+def tied_at_the_top(game: Game, result: Any, won: list[int]) -> bool:
+    """Whether the sides past the target after ``result`` are tied at the top with no
+    winner by the rules: neither the one that reached it with the contract
+    (``both_reach_target``) nor the contractor's side among the tied (``target_tie``)."""
+    rules = game.rules
+    side = None if result.contractor is None else game.team_of[result.contractor]
+    if len(won) < 2 or (rules.both_reach_target == "contractor" and side in won):
+        return False
+    top = max(result.scores[s] for s in won)
+    tied = [s for s in won if result.scores[s] == top]
+    return len(tied) > 1 and not (rules.target_tie == "contractor" and side in tied)
+
+
 def check_match_end(game: Game) -> None:
     """The match ended exactly at the first hand after which the rules name a winner."""
     rules = game.rules
@@ -557,6 +570,8 @@ def check_match_end(game: Game) -> None:
         if rules.win_needs_bid:
             contract_sides = {game.team_of[s] for s in result.contract_side}
             won = [side for side in won if side in contract_sides and result.made]
+        if tied_at_the_top(game, result, won):
+            won = []  # another hand settles it
         if not last:
             assert not won and not lost, f"hand {number} should have ended the match"
             continue
