@@ -381,8 +381,10 @@ DUCK_NOISE = 2.0
 """The same for a defender of a no-tricks contract ducking under the maker's winning card
 (:func:`takes_trick_from_maker`): the sampled deals are solved double dummy, where the maker
 never misplays, so they undervalue leaving it a trick it might have to take; at the default
-level's 24 deals the duck's sampled gap to a card that wins the trick reached 1.9 standard
-errors on positions where 400 deals put the duck first (bench/RESULTS.md, bench/ducking.py)."""
+level's 24 deals the duck's sampled gap to a card that wins the trick reached 1.86 standard
+errors (one seed of 16) at the scenario position "second hand ducks under the maker's lead",
+where 400 deals put the duck first (bench/RESULTS.md; what the duck changes at the table is
+measured by bench/ducking.py)."""
 
 
 @dataclass(frozen=True)
