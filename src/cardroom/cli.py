@@ -27,6 +27,7 @@ from cardroom.games.five_hundred import Game, Record
 from cardroom.games.registry import GAMES, pick_game, presets_by_game
 from cardroom.games.registry import replay as replay_game
 from cardroom.tools.terminal import TerminalMatch, replay_match
+from cardroom.web.http_limits import REQUEST_READ_TIMEOUT, STALLED_WRITE_TIMEOUT
 
 if TYPE_CHECKING:
     from cardroom.store.backup import Outcome
@@ -290,7 +291,10 @@ def serve(
                                "client in X-Forwarded-For; none by default.")] = "",
     stalled_write_timeout: Annotated[float, _env(
         "STALLED_WRITE_TIMEOUT", "Seconds an HTTP client may take nothing of its responses "
-                                 "before its connection is dropped.")] = 30.0,
+                                 "before its connection is dropped.")] = STALLED_WRITE_TIMEOUT,
+    request_read_timeout: Annotated[float, _env(
+        "REQUEST_READ_TIMEOUT", "Seconds an HTTP client has to send a request (head and "
+                                "body) once it connected or began it.")] = REQUEST_READ_TIMEOUT,
     log_level: Annotated[str, _env("LOG_LEVEL", "debug, info, warning or error.")] = "info",
     allowed_origin: Annotated[list[str] | None, typer.Option(
         envvar="CARDROOM_ALLOWED_ORIGINS",
@@ -335,9 +339,12 @@ def serve(
                           redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
-    if stalled_write_timeout <= 0:
-        raise _fail(_console(), "--stalled-write-timeout: more than 0 seconds")
-    run_server(host, port, config, log_level, forwarded_allow_ips, stalled_write_timeout)
+    for option, seconds in (("--stalled-write-timeout", stalled_write_timeout),
+                            ("--request-read-timeout", request_read_timeout)):
+        if seconds <= 0:
+            raise _fail(_console(), f"{option}: more than 0 seconds")
+    run_server(host, port, config, log_level, forwarded_allow_ips, stalled_write_timeout,
+               request_read_timeout)
 
 
 db_app = typer.Typer(cls=ReadableGroup, help="The database: create or upgrade its schema, "

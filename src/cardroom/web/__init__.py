@@ -1,5 +1,5 @@
-"""The web layer: the ASGI app, HTTP routes and the WebSocket endpoint."""
+"""The web layer: the ASGI app (:mod:`cardroom.web.app`), HTTP routes and the WebSocket
+endpoint, and the uvicorn server around them (:mod:`cardroom.web.server`).
 
-from cardroom.web.app import ServerConfig, create_app
-
-__all__ = ["ServerConfig", "create_app"]
+Nothing is imported here, so that the command line can read the HTTP limits
+(:mod:`cardroom.web.http_limits`) without loading the app."""

@@ -18,6 +18,11 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.web.app import ServerConfig, create_app
+from cardroom.web.http_limits import (
+    MAX_REQUEST_HEAD_BYTES,
+    REQUEST_READ_TIMEOUT,
+    STALLED_WRITE_TIMEOUT,
+)
 
 if TYPE_CHECKING:
     from uvicorn._types import ASGI3Application, ASGISendEvent
@@ -90,32 +95,103 @@ class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
         self.transport.abort()
 
 
-STALLED_WRITE_TIMEOUT = 30.0
-"""Seconds an HTTP response may wait on a client that takes none of it before its
-connection is dropped (:class:`DroppingHttpProtocol`)."""
+REFUSED_HEAD = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                b"content-type: text/plain; charset=utf-8\r\ncontent-length: 31\r\n"
+                b"connection: close\r\n\r\nThe request's head is too long.")
+"""The answer to a request whose line and headers pass :data:`MAX_REQUEST_HEAD_BYTES`."""
 
 
 class DroppingHttpProtocol(HttpToolsProtocol):
-    """uvicorn's HTTP protocol, except that a connection whose client takes nothing of what
-    is written to it for :attr:`stall_timeout` seconds is dropped (its transport aborted).
+    """uvicorn's HTTP protocol, with deadlines and limits on clients that would hold a
+    connection for ever:
 
-    uvicorn waits for as long as it takes a response to drain: a client that sent requests
-    (pipelined, many at once, or one for a large record) and then read nothing held its
-    connection, and the responses queued for it, for ever. The watch starts when the
-    transport's buffer passes its high-water mark (``pause_writing``), looks every
-    :attr:`stall_timeout` seconds whether the client took any of it, and ends when it has
-    drained (``resume_writing``); a WebSocket's connection, once upgraded, has a protocol of
-    its own (:class:`DroppingWebSocketProtocol`)."""
+    - **A client that takes nothing** of what is written to it for :attr:`stall_timeout`
+      seconds is dropped (its transport aborted). uvicorn waits for as long as it takes a
+      response to drain: a client that sent requests (pipelined, many at once, or one for a
+      large record) and then read nothing held its connection, and the responses queued for
+      it, for ever. The watch starts when the transport's buffer passes its high-water mark
+      (``pause_writing``), or when a response is complete with bytes still waiting (a
+      closing or idle connection's last answer); it looks every :attr:`stall_timeout`
+      seconds whether the client took any of it, and ends when it has drained.
+    - **A client that sends too slowly**: a request (head and body) must arrive within
+      :attr:`read_timeout` seconds of the connection or of the request's first byte, or the
+      connection ends. uvicorn's only read deadline is the keep-alive wait between
+      requests, which any byte cancels, so a byte every few seconds held a connection.
+    - **A head too long**: past :data:`MAX_REQUEST_HEAD_BYTES` of request line and headers
+      the client is answered 431 and the connection closed, before the parser has
+      gathered more of it in memory.
+
+    A WebSocket's connection, once upgraded, has a protocol of its own
+    (:class:`DroppingWebSocketProtocol`): every watch here ends there."""
 
     stall_timeout = STALLED_WRITE_TIMEOUT
+    read_timeout = REQUEST_READ_TIMEOUT
     _stalled: asyncio.TimerHandle | None = None
+    _reading: asyncio.TimerHandle | None = None
+    """The deadline of the request being read (none while waiting between requests)."""
     _answering: RequestResponseCycle | None = None
     """The request being answered (with pipelining, ``cycle`` is the last one read)."""
+    _in_head = True
+    """The next bytes received belong to a request's line and headers."""
+    _head_bytes = 0
+    _heads_read = 0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """A new connection: its first request must come in time."""
+        super().connection_made(transport)
+        self._await_request()
+
+    def data_received(self, data: bytes) -> None:
+        """Parse as uvicorn does, counting what a request's head takes."""
+        in_head, heads_before = self._in_head, self._heads_read
+        super().data_received(data)
+        if (not (in_head and self._in_head) or self._heads_read != heads_before
+                or self.transport.is_closing()):
+            return  # bytes of a body, or a head now complete (counted afresh from the next)
+        self._head_bytes += len(data)
+        if self._head_bytes > MAX_REQUEST_HEAD_BYTES:
+            logging.getLogger(__name__).info("refusing an HTTP request head over %s bytes",
+                                             MAX_REQUEST_HEAD_BYTES)
+            self.transport.write(REFUSED_HEAD)
+            self.transport.close()
+
+    def on_message_begin(self) -> None:
+        """A request's first byte: the whole of it must follow in time."""
+        super().on_message_begin()
+        self._in_head = True
+        self._await_request()
+
+    def on_headers_complete(self) -> None:
+        """A request's head is read: what follows is its body (or the next request's)."""
+        self._in_head = False
+        self._head_bytes = 0
+        self._heads_read += 1
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        """A request is read in full: no deadline until the next one begins."""
+        self._in_head = True
+        self._forget(self._reading)
+        self._reading = None
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        """The connection becomes a WebSocket, watched by a protocol of its own."""
+        self._forget(self._reading)
+        self._reading = None
+        super().handle_websocket_upgrade()
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
         """Answer a request as uvicorn does, remembering which."""
         self._answering = cycle
         super()._start_asgi_task(cycle, app)
+
+    def on_response_complete(self) -> None:
+        """An answer is written: what of it still waits for the client is watched."""
+        super().on_response_complete()
+        waiting = self.transport.get_write_buffer_size()
+        if waiting and self._stalled is None:
+            self._watch(waiting)
 
     def pause_writing(self) -> None:
         """The client takes nothing for now: drop it unless it takes some in time."""
@@ -124,38 +200,74 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     def resume_writing(self) -> None:
         """The client took what was waiting: its responses go on."""
-        self._forget_stall()
+        self._forget(self._stalled)
+        self._stalled = None
         super().resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """The connection ended, stalled or not."""
-        self._forget_stall()
+        """The connection ended: nothing more to watch."""
+        for timer in (self._stalled, self._reading):
+            self._forget(timer)
+        self._stalled = self._reading = None
         super().connection_lost(exc)
+
+    def _await_request(self) -> None:
+        """Start the deadline of the request to come, unless one runs already."""
+        if self._reading is None:
+            self._reading = self.loop.call_later(self.read_timeout, self._read_too_slowly)
+
+    def _read_too_slowly(self) -> None:
+        """The request did not arrive in time: close the connection (a reset if anything
+        still waits to be written, which the client would not take either)."""
+        self._reading = None
+        if self.transport.is_closing() or not self._still_ours():
+            return
+        logging.getLogger(__name__).info("dropping an HTTP client whose request took over %s s",
+                                         self.read_timeout)
+        if self.transport.get_write_buffer_size() or self._answering_now():
+            self._drop()
+        else:
+            self.transport.close()
 
     def _watch(self, waiting: int) -> None:
         """Look again in :attr:`stall_timeout` seconds whether fewer than ``waiting`` bytes
         wait for the client."""
-        self._forget_stall()
+        self._forget(self._stalled)
         self._stalled = self.loop.call_later(self.stall_timeout, self._look, waiting)
 
     def _look(self, waiting: int) -> None:
         """Drop the client if it took nothing since the last look; a client that took some,
-        however slowly, is watched on (it reads: it is no attacker)."""
+        however slowly, is watched on (it reads: it is no attacker), until nothing waits."""
         self._stalled = None
-        if self.transport.is_closing() or self.transport.get_protocol() is not self:
-            return  # gone, or a WebSocket now, with a protocol of its own
+        if not self._still_ours():
+            return
         now = self.transport.get_write_buffer_size()
+        if now == 0:
+            return
         if now < waiting:
             self._watch(now)
         else:
+            logging.getLogger(__name__).info("dropping an HTTP client that took nothing "
+                                             "for %s s", self.stall_timeout)
             self._drop()
+
+    def _still_ours(self) -> bool:
+        """The connection is still this protocol's (not upgraded to a WebSocket)."""
+        return self.transport.get_protocol() is self
+
+    def _answering_now(self) -> bool:
+        """Some request of this connection is being answered or waits its turn."""
+        return any(cycle is not None and not cycle.response_complete
+                   for cycle in self._cycles())
+
+    def _cycles(self) -> tuple[RequestResponseCycle | None, ...]:
+        """Every request of this connection uvicorn may still answer."""
+        return (self._answering, self.cycle, *(queued for queued, _ in self.pipeline))
 
     def _drop(self) -> None:
         """Abort the connection with a reset: a plain close would leave the kernel holding
         the unsent bytes for a client that takes none of them."""
-        logging.getLogger(__name__).info("dropping an HTTP client that took nothing for %s s",
-                                         self.stall_timeout)
-        for cycle in (self._answering, self.cycle, *(queued for queued, _ in self.pipeline)):
+        for cycle in self._cycles():
             if cycle is not None and not cycle.response_complete:
                 cycle.disconnected = True  # their next sends go nowhere, quietly
         with contextlib.suppress(OSError, RuntimeError):  # a socket closed meanwhile
@@ -164,27 +276,31 @@ class DroppingHttpProtocol(HttpToolsProtocol):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
 
-    def _forget_stall(self) -> None:
-        if self._stalled is not None:
-            self._stalled.cancel()
-            self._stalled = None
+    @staticmethod
+    def _forget(timer: asyncio.TimerHandle | None) -> None:
+        if timer is not None:
+            timer.cancel()
 
 
-def http_protocol(stall_timeout: float) -> type[DroppingHttpProtocol]:
-    """:class:`DroppingHttpProtocol` dropping stalled clients after ``stall_timeout`` s."""
+def http_protocol(stall_timeout: float = STALLED_WRITE_TIMEOUT,
+                  read_timeout: float = REQUEST_READ_TIMEOUT) -> type[DroppingHttpProtocol]:
+    """:class:`DroppingHttpProtocol` dropping stalled clients after ``stall_timeout`` s and
+    slow requests after ``read_timeout`` s."""
     return type("DroppingHttpProtocol", (DroppingHttpProtocol,),
-                {"stall_timeout": stall_timeout})
+                {"stall_timeout": stall_timeout, "read_timeout": read_timeout})
 
 
 def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
           forwarded_allow_ips: str = "",
-          stalled_write_timeout: float = STALLED_WRITE_TIMEOUT) -> None:
+          stalled_write_timeout: float = STALLED_WRITE_TIMEOUT,
+          request_read_timeout: float = REQUEST_READ_TIMEOUT) -> None:
     """Serve until interrupted. Frames far over the protocol's cap are refused by uvicorn.
 
     ``forwarded_allow_ips``: the proxies (addresses, comma-separated, or ``*``) whose
     X-Forwarded-For names the client; none by default, so no client picks its own address
     for the per-address limits. ``stalled_write_timeout``: seconds an HTTP client may take
-    nothing of its responses before it is dropped.
+    nothing of its responses before it is dropped; ``request_read_timeout``: seconds a client
+    has to send a request once it connected or began it.
 
     Messages are sent uncompressed: views are a kilobyte or two, and per-message deflate cost
     a tenth of the server's CPU under load for little saving on the wire."""
@@ -192,7 +308,8 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
     app = create_app(config)
     tune_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=log_config(),
-                http=http_protocol(stalled_write_timeout), ws=DroppingWebSocketProtocol,
+                http=http_protocol(stalled_write_timeout, request_read_timeout),
+                ws=DroppingWebSocketProtocol,
                 ws_max_size=MAX_MESSAGE_BYTES * 64, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False, lifespan="on",
                 proxy_headers=bool(forwarded_allow_ips),

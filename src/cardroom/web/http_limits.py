@@ -1,0 +1,19 @@
+"""How long and how much an HTTP client may take of the server before it is dropped: the
+defaults of ``cardroom serve``'s options, kept apart from the server so that the command
+line reads them without loading it (:class:`cardroom.web.server.DroppingHttpProtocol`
+enforces them)."""
+
+STALLED_WRITE_TIMEOUT = 30.0
+"""Seconds an HTTP response may wait on a client that takes none of it before its
+connection is dropped."""
+
+REQUEST_READ_TIMEOUT = 30.0
+"""Seconds a client has to send a whole request (its head and its body), from the moment it
+connected or began the request. A record import, the largest body (256 KB), takes a few
+seconds on a slow phone connection; a client that trickles a byte at a time to hold the
+connection (slowloris) is dropped at the deadline however steadily it trickles."""
+
+MAX_REQUEST_HEAD_BYTES = 64 * 1024
+"""Bytes a request's line and headers may take; a longer head is answered 431 and the
+connection closed. Browsers send a few kilobytes (cookies included); the HTTP parser would
+otherwise gather a header of any length in memory before the server saw it."""
