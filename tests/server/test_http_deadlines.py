@@ -10,13 +10,12 @@ import contextlib
 import socket
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from cardroom.web.http_limits import MAX_REQUEST_HEAD_BYTES
+from cardroom.web.http_limits import MAX_REQUEST_HEAD_BYTES, MAX_REQUEST_HEADERS
 from cardroom.web.server import http_protocol
 from tests.conftest import ServerProcess
 
@@ -154,34 +153,66 @@ async def test_a_slow_body_within_the_deadline_is_read(server) -> None:
         sock.close()
 
 
-async def test_a_head_of_megabytes_is_refused_before_it_is_gathered(server) -> None:
-    """A header sent without end: the server stops taking it soon after the limit, rather
-    than gathering all four megabytes in memory."""
+CHUNKED_POST = (b"POST /api/replays/import HTTP/1.1\r\nHost: cardroom\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n")
+"""A chunked request whose body has ended: what follows are its trailers."""
+
+
+@pytest.mark.parametrize(("start", "filler"), [
+    (b"GET /api/health HTTP/1.1\r\nHost: cardroom\r\nX-Padding: ", b"a"),
+    (b"GET /api/health HTTP/1.1\r\nHost: cardroom\r\n", b"a:\r\n"),
+    (CHUNKED_POST + b"X-Trailer: ", b"a"),
+    (CHUNKED_POST, b"a:\r\n"),
+], ids=["one-endless-header", "endless-headers", "one-endless-trailer", "endless-trailers"])
+async def test_a_head_of_megabytes_is_refused_before_it_is_gathered(
+        server, start: bytes, filler: bytes) -> None:
+    """A head, or a chunked body's trailers, sent without end (one header's value, or tiny
+    headers one after another): the server stops taking it soon after the limit, rather
+    than gathering all four megabytes in memory (or a list of a million headers)."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 32 * 1024)  # little in flight
     sock.connect(("127.0.0.1", server.port))
     sock.settimeout(10)
     sent = 0
+    block = filler * (65536 // len(filler))
     try:
-        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: cardroom\r\nX-Padding: ")
+        sock.sendall(start)
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             while sent < 64 * MAX_REQUEST_HEAD_BYTES:
-                sent += sock.send(b"a" * 65536)
+                sent += sock.send(block)
         assert sent < 16 * MAX_REQUEST_HEAD_BYTES
     finally:
         sock.close()
 
 
-async def test_a_long_head_is_answered_431_and_a_large_cookie_is_not(server) -> None:
-    for padding, status in ((MAX_REQUEST_HEAD_BYTES // 8, b"200"),
-                            (MAX_REQUEST_HEAD_BYTES * 2, b"431")):
-        sock = _connect(server)
-        try:
-            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: cardroom\r\nCookie: c=%s\r\n\r\n"
-                         % (b"a" * padding))
-            assert _answer(sock).startswith(b"HTTP/1.1 " + status)
-        finally:
-            sock.close()
+@pytest.mark.parametrize(("headers", "status"), [
+    (b"Cookie: c=%s\r\n" % (b"a" * (MAX_REQUEST_HEAD_BYTES // 8)), b"200"),
+    (b"".join(b"X-%d: a\r\n" % n for n in range(MAX_REQUEST_HEADERS - 10)), b"200"),
+    (b"Cookie: c=%s\r\n" % (b"a" * (MAX_REQUEST_HEAD_BYTES * 2)), b"431"),
+    (b"".join(b"X-%d: a\r\n" % n for n in range(MAX_REQUEST_HEADERS + 1)), b"431"),
+], ids=["a-large-cookie", "many-headers", "a-cookie-too-large", "too-many-headers"])
+async def test_a_head_over_its_limits_is_answered_431(server, headers: bytes,
+                                                      status: bytes) -> None:
+    """A large cookie, or many headers, within the limits are answered; past them, 431."""
+    sock = _connect(server)
+    try:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: cardroom\r\n" + headers + b"\r\n")
+        assert _answer(sock).startswith(b"HTTP/1.1 " + status)
+    finally:
+        sock.close()
+
+
+async def test_a_blank_line_after_an_answer_does_not_hold_the_connection(server) -> None:
+    """A blank line starts no request (the parser skips it) yet used to cancel the keep-alive
+    wait: one line held a connection for ever. Any byte starts the deadline."""
+    sock = _connect(server)
+    try:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: cardroom\r\n\r\n")
+        assert _answer(sock).startswith(b"HTTP/1.1 200")
+        sock.sendall(b"\r\n")
+        assert await _until_ended(sock, timeout=DEADLINE * 5) > DEADLINE * 0.8
+    finally:
+        sock.close()
 
 
 def _pipelining_client(server, requests: int, receive_buffer: int | None) -> socket.socket:
@@ -242,6 +273,114 @@ async def test_an_http_client_that_reads_slowly_gets_every_answer(server) -> Non
         sock.close()
 
 
+# -- the protocol alone, on a real loopback socket -----------------------------------------------
+
+SMALL_BUFFER = 2048
+"""Socket buffers (the kernel doubles them) small enough that an answer of a few kilobytes
+waits in the transport rather than in the kernel."""
+
+
+async def _sized_app(scope, receive, send) -> None:
+    """An ASGI app: ``/N`` is answered with N bytes; ``/slow`` after three seconds; a POST's
+    body is read to its end first (a GET's is not asked for: asking would let uvicorn read
+    on)."""
+    while scope["method"] == "POST" and (await receive()).get("more_body"):
+        pass
+    if scope["path"] == "/slow":
+        await asyncio.sleep(3)
+    size = int(scope["path"].strip("/")) if scope["path"].strip("/").isdigit() else 4
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", str(size).encode())]})
+    await send({"type": "http.response.body", "body": b"x" * size})
+
+
+@contextlib.asynccontextmanager
+async def _protocol_on_a_socket(app=_sized_app, small_buffers: bool = False, **timeouts: float):
+    """The server's HTTP protocol (``http_protocol(**timeouts)``) serving ``app`` on one
+    accepted loopback connection: the client's socket and the server's transport."""
+    config = Config(app=app, lifespan="off", log_level="warning")
+    config.load()
+    protocol = http_protocol(**timeouts)(config=config, server_state=ServerState(),
+                                         app_state={})
+    listener = socket.create_server(("127.0.0.1", 0))
+    client = socket.socket()
+    if small_buffers:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SMALL_BUFFER)
+    client.connect(listener.getsockname())
+    accepted, _ = listener.accept()
+    listener.close()
+    if small_buffers:
+        accepted.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL_BUFFER)
+    transport, _ = await asyncio.get_running_loop().connect_accepted_socket(
+        lambda: protocol, accepted)
+    try:
+        yield client, transport
+    finally:
+        client.close()
+        transport.abort()
+
+
+def _whole_answers(received: bytes) -> list[bytes]:
+    """The bodies of the whole answers (each with a Content-Length) at the start of
+    ``received``."""
+    bodies = []
+    while b"\r\n\r\n" in received:
+        head, _, rest = received.partition(b"\r\n\r\n")
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        if len(rest) < length:
+            break
+        bodies.append(rest[:length])
+        received = rest[length:]
+    return bodies
+
+
+async def _read_answers(client: socket.socket, answers: int, timeout: float,
+                        every: float = 0.01) -> list[bytes]:
+    """Read until ``answers`` whole answers have come (one buffer's worth every ``every``
+    seconds: 0.1 is about 20 KB a second), without blocking the loop the server runs on."""
+    client.setblocking(False)
+    received = b""
+    began = time.monotonic()
+    while len(_whole_answers(received)) < answers:
+        assert time.monotonic() - began < timeout, received[-200:]
+        await asyncio.sleep(every)
+        try:
+            chunk = client.recv(SMALL_BUFFER)
+        except BlockingIOError:
+            continue
+        assert chunk, f"the connection ended after {len(received)} bytes"
+        received += chunk
+    return _whole_answers(received)
+
+
+async def test_a_slow_reader_of_one_answer_after_another_is_never_dropped() -> None:
+    """A steady reader at 20 KB/s on a keep-alive connection: the first answer left a few
+    kilobytes waiting when it was complete, and the second, larger, waits far longer than
+    the stall timeout in all. The client took bytes at every look: it is kept."""
+    async with _protocol_on_a_socket(small_buffers=True, stall_timeout=DEADLINE / 2) as (
+            client, transport):
+        for size in (8_000, 60_000):
+            client.sendall(b"GET /%d HTTP/1.1\r\nHost: cardroom\r\n\r\n" % size)
+            await asyncio.sleep(0.05)
+            assert transport.get_write_buffer_size() > 0  # an answer waits in the transport
+            assert await _read_answers(client, 1, timeout=DEADLINE * 10,
+                                       every=0.1) == [b"x" * size]
+
+
+async def test_a_pipelined_body_waiting_its_turn_is_not_late() -> None:
+    """A slow answer (three seconds), then a request whose body comes a moment later: uvicorn
+    reads nothing more until the first answer is out, so the body waits in the kernel past
+    the read deadline. The client is not late; both answers come."""
+    async with _protocol_on_a_socket(read_timeout=DEADLINE) as (client, _):
+        client.sendall(b"GET /slow HTTP/1.1\r\nHost: cardroom\r\n\r\n"
+                       b"POST /10 HTTP/1.1\r\nHost: cardroom\r\nContent-Length: 10\r\n\r\n"
+                       b"12345")
+        await asyncio.sleep(0.05)
+        client.sendall(b"67890")
+        assert await _read_answers(client, 2, timeout=DEADLINE * 5) == [b"x" * 4, b"x" * 10]
+
+
 # -- an answer left waiting below the high-water mark ------------------------------------------
 
 ANSWER_BYTES = 48 * 1024
@@ -257,26 +396,12 @@ async def _answer_app(scope, receive, send) -> None:
     await send({"type": "http.response.body", "body": b"x" * ANSWER_BYTES})
 
 
-async def test_a_closing_answer_left_unread_below_the_high_water_mark_is_dropped(
-        tmp_path: Path) -> None:
+async def test_a_closing_answer_left_unread_below_the_high_water_mark_is_dropped() -> None:
     """A one-request client that reads nothing of an answer small enough never to pause the
     transport: the connection's close waited for the client to take the rest, for ever. The
-    protocol (on a real loopback socket with small buffers) resets it after the stall
-    timeout instead."""
-    config = Config(app=_answer_app, lifespan="off", log_level="warning")
-    config.load()
-    protocol = http_protocol(stall_timeout=DEADLINE / 4)(
-        config=config, server_state=ServerState(), app_state={})
-    listener = socket.create_server(("127.0.0.1", 0))
-    client = socket.socket()
-    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-    client.connect(listener.getsockname())
-    accepted, _ = listener.accept()
-    listener.close()
-    accepted.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 2048)
-    loop = asyncio.get_running_loop()
-    transport, _ = await loop.connect_accepted_socket(lambda: protocol, accepted)
-    try:
+    protocol resets it after the stall timeout instead."""
+    async with _protocol_on_a_socket(_answer_app, small_buffers=True,
+                                     stall_timeout=DEADLINE / 4) as (client, transport):
         client.sendall(b"GET / HTTP/1.1\r\nHost: cardroom\r\n\r\n")
         began = time.monotonic()
         while not transport.is_closing():  # the answer is written, and the close begun
@@ -287,6 +412,3 @@ async def test_a_closing_answer_left_unread_below_the_high_water_mark_is_dropped
             assert time.monotonic() - began < DEADLINE * 5, "never dropped"
             await asyncio.sleep(0.05)
         assert transport.get_write_buffer_size() == 0
-    finally:
-        client.close()
-        transport.abort()

@@ -17,3 +17,7 @@ MAX_REQUEST_HEAD_BYTES = 64 * 1024
 """Bytes a request's line and headers may take; a longer head is answered 431 and the
 connection closed. Browsers send a few kilobytes (cookies included); the HTTP parser would
 otherwise gather a header of any length in memory before the server saw it."""
+
+MAX_REQUEST_HEADERS = 100
+"""Headers (and a chunked body's trailers) a request may have; more are answered 431. A
+browser sends a dozen or two; each kept header costs the server some hundred bytes."""

@@ -10,7 +10,7 @@ import logging
 import re
 import socket
 import struct
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
@@ -20,6 +20,7 @@ from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.web.app import ServerConfig, create_app
 from cardroom.web.http_limits import (
     MAX_REQUEST_HEAD_BYTES,
+    MAX_REQUEST_HEADERS,
     REQUEST_READ_TIMEOUT,
     STALLED_WRITE_TIMEOUT,
 )
@@ -98,12 +99,35 @@ class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
 REFUSED_HEAD = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
                 b"content-type: text/plain; charset=utf-8\r\ncontent-length: 31\r\n"
                 b"connection: close\r\n\r\nThe request's head is too long.")
-"""The answer to a request whose line and headers pass :data:`MAX_REQUEST_HEAD_BYTES`."""
+"""The answer to a request whose line and headers pass :data:`MAX_REQUEST_HEAD_BYTES` (or
+:data:`MAX_REQUEST_HEADERS`)."""
+
+
+class CountedTransport:
+    """A connection's transport that counts the bytes handed to it, so that the stall watch
+    knows how much the client has taken (handed over, less what still waits) whatever was
+    written in between. Everything else is the transport's own."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.raw = transport
+        self.written = 0
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.written += len(data)
+        self.raw.write(data)
+
+    @property
+    def taken(self) -> int:
+        """Bytes the client has taken (the kernel's buffers count as taken)."""
+        return self.written - self.raw.get_write_buffer_size()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
 
 
 class DroppingHttpProtocol(HttpToolsProtocol):
     """uvicorn's HTTP protocol, with deadlines and limits on clients that would hold a
-    connection for ever:
+    connection, or the server's memory, for ever:
 
     - **A client that takes nothing** of what is written to it for :attr:`stall_timeout`
       seconds is dropped (its transport aborted). uvicorn waits for as long as it takes a
@@ -112,73 +136,104 @@ class DroppingHttpProtocol(HttpToolsProtocol):
       it, for ever. The watch starts when the transport's buffer passes its high-water mark
       (``pause_writing``), or when a response is complete with bytes still waiting (a
       closing or idle connection's last answer); it looks every :attr:`stall_timeout`
-      seconds whether the client took any of it, and ends when it has drained.
+      seconds whether the client took any bytes since (:class:`CountedTransport`), and ends
+      when nothing waits.
     - **A client that sends too slowly**: a request (head and body) must arrive within
-      :attr:`read_timeout` seconds of the connection or of the request's first byte, or the
-      connection ends. uvicorn's only read deadline is the keep-alive wait between
-      requests, which any byte cancels, so a byte every few seconds held a connection.
-    - **A head too long**: past :data:`MAX_REQUEST_HEAD_BYTES` of request line and headers
-      the client is answered 431 and the connection closed, before the parser has
-      gathered more of it in memory.
+      :attr:`read_timeout` seconds of the connection or of the first byte after the last
+      request, or the connection ends. uvicorn's only read deadline is the keep-alive wait
+      between requests, which any byte cancels, so a byte every few seconds (or one blank
+      line, which starts no request) held a connection. While uvicorn itself has stopped
+      reading (a pipelined request waiting its turn, a body the app has not asked for), the
+      client is not late: its deadline starts again.
+    - **A head too long**: past :data:`MAX_REQUEST_HEAD_BYTES` of request line and headers,
+      or :data:`MAX_REQUEST_HEADERS` headers, the client is answered 431 (dropped, if an
+      answer is already on its way: trailers of a chunked body count too) and the
+      connection closed, before the parser has gathered more of it in memory.
 
     A WebSocket's connection, once upgraded, has a protocol of its own
-    (:class:`DroppingWebSocketProtocol`): every watch here ends there."""
+    (:class:`DroppingWebSocketProtocol`) and its plain transport: every watch here ends."""
 
     stall_timeout = STALLED_WRITE_TIMEOUT
     read_timeout = REQUEST_READ_TIMEOUT
+    _counted: CountedTransport
     _stalled: asyncio.TimerHandle | None = None
     _reading: asyncio.TimerHandle | None = None
     """The deadline of the request being read (none while waiting between requests)."""
     _answering: RequestResponseCycle | None = None
     """The request being answered (with pipelining, ``cycle`` is the last one read)."""
-    _in_head = True
-    """The next bytes received belong to a request's line and headers."""
     _head_bytes = 0
-    _heads_read = 0
+    """Bytes of the current request's line, headers and trailers, as parsed."""
+    _headers = 0
+    _unparsed = 0
+    """Bytes received since the last boundary (a head or a request complete) that were not a
+    body's: what the parser holds of a header it has not finished."""
+    _body_bytes = 0
+    _boundaries = 0
+    _too_long = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """A new connection: its first request must come in time."""
-        super().connection_made(transport)
+        """A new connection, its writes counted: its first request must come in time."""
+        self._counted = CountedTransport(transport)
+        super().connection_made(cast(asyncio.Transport, self._counted))
         self._await_request()
 
     def data_received(self, data: bytes) -> None:
-        """Parse as uvicorn does, counting what a request's head takes."""
-        in_head, heads_before = self._in_head, self._heads_read
+        """Parse as uvicorn does; any byte starts a request's deadline, and a head that
+        outgrows its limits is refused."""
+        self._await_request()
+        boundaries, body_before = self._boundaries, self._body_bytes
         super().data_received(data)
-        if (not (in_head and self._in_head) or self._heads_read != heads_before
-                or self.transport.is_closing()):
-            return  # bytes of a body, or a head now complete (counted afresh from the next)
-        self._head_bytes += len(data)
-        if self._head_bytes > MAX_REQUEST_HEAD_BYTES:
-            logging.getLogger(__name__).info("refusing an HTTP request head over %s bytes",
-                                             MAX_REQUEST_HEAD_BYTES)
-            self.transport.write(REFUSED_HEAD)
-            self.transport.close()
+        if self.transport.is_closing() or not self._still_ours():
+            return
+        if self._boundaries == boundaries:
+            self._unparsed += len(data) - (self._body_bytes - body_before)
+        if self._too_long or self._unparsed > MAX_REQUEST_HEAD_BYTES:
+            self._refuse_head()
 
     def on_message_begin(self) -> None:
         """A request's first byte: the whole of it must follow in time."""
         super().on_message_begin()
-        self._in_head = True
+        self._head_bytes = self._headers = 0
         self._await_request()
 
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """Keep a header (or a chunked body's trailer), unless the head is too long."""
+        self._headers += 1
+        self._count_head(len(name) + len(value) + 4)
+        if not self._too_long:
+            super().on_header(name, value)
+
     def on_headers_complete(self) -> None:
-        """A request's head is read: what follows is its body (or the next request's)."""
-        self._in_head = False
-        self._head_bytes = 0
-        self._heads_read += 1
-        super().on_headers_complete()
+        """A request's head is read: it is answered, unless it was too long."""
+        self._passed_boundary()
+        if not self._too_long:
+            super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        self._body_bytes += len(body)
+        if not self._too_long:
+            super().on_body(body)
 
     def on_message_complete(self) -> None:
-        """A request is read in full: no deadline until the next one begins."""
-        self._in_head = True
+        """A request is read in full: no deadline until the next byte."""
+        self._passed_boundary()
         self._forget(self._reading)
         self._reading = None
-        super().on_message_complete()
+        if not self._too_long:
+            super().on_message_complete()
 
     def handle_websocket_upgrade(self) -> None:
-        """The connection becomes a WebSocket, watched by a protocol of its own."""
+        """The connection becomes a WebSocket, on its plain transport, watched by a protocol
+        of its own (not a request refused for its head: that one is answered 431)."""
+        if self._too_long:
+            return
         self._forget(self._reading)
         self._reading = None
+        self.transport = self._counted.raw
         super().handle_websocket_upgrade()
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
@@ -189,14 +244,14 @@ class DroppingHttpProtocol(HttpToolsProtocol):
     def on_response_complete(self) -> None:
         """An answer is written: what of it still waits for the client is watched."""
         super().on_response_complete()
-        waiting = self.transport.get_write_buffer_size()
-        if waiting and self._stalled is None:
-            self._watch(waiting)
+        if self.transport.get_write_buffer_size() and self._stalled is None:
+            self._watch()
 
     def pause_writing(self) -> None:
         """The client takes nothing for now: drop it unless it takes some in time."""
         super().pause_writing()
-        self._watch(self.transport.get_write_buffer_size())
+        if self._stalled is None:
+            self._watch()
 
     def resume_writing(self) -> None:
         """The client took what was waiting: its responses go on."""
@@ -211,6 +266,25 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         self._stalled = self._reading = None
         super().connection_lost(exc)
 
+    def _count_head(self, size: int) -> None:
+        self._head_bytes += size
+        if self._head_bytes > MAX_REQUEST_HEAD_BYTES or self._headers > MAX_REQUEST_HEADERS:
+            self._too_long = True
+
+    def _passed_boundary(self) -> None:
+        self._boundaries += 1
+        self._unparsed = 0
+
+    def _refuse_head(self) -> None:
+        """Answer 431 and close; drop the client instead if an answer is on its way (a 431
+        would cut into it)."""
+        logging.getLogger(__name__).info("refusing an HTTP request head over its limits")
+        if self._answering_now():
+            self._drop()
+        else:
+            self.transport.write(REFUSED_HEAD)
+            self.transport.close()
+
     def _await_request(self) -> None:
         """Start the deadline of the request to come, unless one runs already."""
         if self._reading is None:
@@ -218,9 +292,13 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     def _read_too_slowly(self) -> None:
         """The request did not arrive in time: close the connection (a reset if anything
-        still waits to be written, which the client would not take either)."""
+        still waits to be written, which the client would not take either). If uvicorn has
+        stopped reading meanwhile, the client is not late: its deadline starts again."""
         self._reading = None
         if self.transport.is_closing() or not self._still_ours():
+            return
+        if self.flow.read_paused:
+            self._await_request()
             return
         logging.getLogger(__name__).info("dropping an HTTP client whose request took over %s s",
                                          self.read_timeout)
@@ -229,23 +307,21 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         else:
             self.transport.close()
 
-    def _watch(self, waiting: int) -> None:
-        """Look again in :attr:`stall_timeout` seconds whether fewer than ``waiting`` bytes
-        wait for the client."""
+    def _watch(self) -> None:
+        """Look again in :attr:`stall_timeout` seconds whether the client took anything."""
         self._forget(self._stalled)
-        self._stalled = self.loop.call_later(self.stall_timeout, self._look, waiting)
+        self._stalled = self.loop.call_later(self.stall_timeout, self._look,
+                                             self._counted.taken)
 
-    def _look(self, waiting: int) -> None:
-        """Drop the client if it took nothing since the last look; a client that took some,
-        however slowly, is watched on (it reads: it is no attacker), until nothing waits."""
+    def _look(self, taken: int) -> None:
+        """Drop the client if it took nothing since the last look while bytes waited for it;
+        one that took some, however slowly, is watched on (it reads: it is no attacker),
+        until nothing waits."""
         self._stalled = None
-        if not self._still_ours():
+        if not self._still_ours() or not self.transport.get_write_buffer_size():
             return
-        now = self.transport.get_write_buffer_size()
-        if now == 0:
-            return
-        if now < waiting:
-            self._watch(now)
+        if self._counted.taken > taken:
+            self._watch()
         else:
             logging.getLogger(__name__).info("dropping an HTTP client that took nothing "
                                              "for %s s", self.stall_timeout)
@@ -253,7 +329,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     def _still_ours(self) -> bool:
         """The connection is still this protocol's (not upgraded to a WebSocket)."""
-        return self.transport.get_protocol() is self
+        return self._counted.raw.get_protocol() is self
 
     def _answering_now(self) -> bool:
         """Some request of this connection is being answered or waits its turn."""
