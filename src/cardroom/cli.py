@@ -303,6 +303,9 @@ def serve(
              "repeat, or separate with commas; * allows any.")] = None,
 ) -> None:
     """Start the card room server (SQLite file and one process unless told otherwise)."""
+    from cardroom.tables.workers import start_fork_server
+
+    start_fork_server()  # it loads the bots while this process loads the rest
     from cardroom.tables.quotas import QuotaSettings
     from cardroom.tables.room import RoomSettings
     from cardroom.web.app import ServerConfig

@@ -43,6 +43,8 @@ import asyncio
 import itertools
 import logging
 import multiprocessing
+import multiprocessing.context
+import multiprocessing.forkserver
 import os
 import signal
 import sys
@@ -272,6 +274,25 @@ class _Request:
     """A decision that must not change with the load: never run lighter."""
 
 
+FORK_SERVER_PRELOAD = ["cardroom.tables.warm_workers"]
+"""What the workers' fork server imports before it forks any worker."""
+
+
+def fork_context() -> multiprocessing.context.ForkServerContext:
+    """The workers' process context: forked from a server that has loaded the bots."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(FORK_SERVER_PRELOAD)
+    return context
+
+
+def start_fork_server() -> None:
+    """Start the workers' fork server now, so that it loads and warms the bots' code while
+    this process loads the rest of the server: the first workers then fork at once instead
+    of waiting for it (a server's start was the two one after the other)."""
+    fork_context()
+    multiprocessing.forkserver.ensure_running()
+
+
 class BotWorkers:
     """Worker processes for bots' decisions and other bot work, shared fairly by keys.
 
@@ -294,8 +315,7 @@ class BotWorkers:
         """Decisions taken by a worker, and what the pool had to do about its load and its
         workers (``downgraded`` counts every decision run lighter, ``downgraded_twice``
         those of them run two levels lighter): for /metrics and /api/health."""
-        self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["cardroom.tables.warm_workers"])
+        self._context = fork_context()
         self._live: set[_Worker] = set()
         self._idle: list[_Worker] = []
         self._waiting: dict[str, dict[str, _Request]] = {}
