@@ -122,6 +122,22 @@ async def test_a_request_trickled_a_byte_at_a_time_is_dropped_however_steady(ser
         sock.close()
 
 
+async def test_a_websocket_handshake_refused_for_its_size_is_answered_and_closed(
+        server) -> None:
+    """A cookie of 9 KB passes the HTTP head's limit but not the WebSocket layer's line limit
+    (8 KB): the refusal used to stay queued, unsent, and the connection open for ever."""
+    sock = _connect(server)
+    try:
+        sock.sendall(b"GET /ws HTTP/1.1\r\nHost: cardroom\r\nUpgrade: websocket\r\n"
+                     b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     b"Sec-WebSocket-Version: 13\r\nCookie: c=%s\r\n\r\n" % (b"a" * 9000))
+        sock.settimeout(DEADLINE * 2)
+        assert sock.recv(4096).startswith(b"HTTP/1.1 431")
+        assert await _until_ended(sock, timeout=DEADLINE) < DEADLINE
+    finally:
+        sock.close()
+
+
 async def test_slow_requests_on_an_idle_connection_are_each_given_the_deadline(server) -> None:
     """A keep-alive connection idle between requests, each request sent in pieces over most
     of the deadline: every request has a deadline of its own, and each is answered."""
@@ -379,6 +395,16 @@ async def test_a_pipelined_body_waiting_its_turn_is_not_late() -> None:
         await asyncio.sleep(0.05)
         client.sendall(b"67890")
         assert await _read_answers(client, 2, timeout=DEADLINE * 5) == [b"x" * 4, b"x" * 10]
+
+
+async def test_a_blank_line_during_a_slow_answer_does_not_cut_it_off() -> None:
+    """A stray blank line after a request (which servers ignore) while its answer takes
+    longer than the read deadline: the answer still comes."""
+    async with _protocol_on_a_socket(read_timeout=DEADLINE) as (client, _):
+        client.sendall(b"GET /slow HTTP/1.1\r\nHost: cardroom\r\n\r\n")
+        await asyncio.sleep(0.05)
+        client.sendall(b"\r\n")
+        assert await _read_answers(client, 1, timeout=DEADLINE * 5) == [b"x" * 4]
 
 
 # -- an answer left waiting below the high-water mark ------------------------------------------

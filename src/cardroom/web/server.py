@@ -82,6 +82,16 @@ class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
     Dropping the transport tells the app that the client is gone (``websocket.disconnect``),
     so the room forgets the connection as it does any other that ends."""
 
+    def data_received(self, data: bytes) -> None:
+        """Read as uvicorn does. A handshake the WebSocket layer refuses (a header line
+        over its 8 KB, say) is answered with the refusal and the connection closed: uvicorn
+        sends what the layer queued only on an event, which a refused handshake never makes,
+        so the client waited, and the connection stayed, for ever."""
+        super().data_received(data)
+        if not self.handshake_initiated and self.conn.handshake_exc is not None:
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+
     async def send(self, message: ASGISendEvent) -> None:
         """Send as uvicorn does; a close while the client reads nothing drops it."""
         if (message["type"] == "websocket.close" and self.handshake_complete
@@ -180,7 +190,8 @@ class DroppingHttpProtocol(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         """Parse as uvicorn does; any byte starts a request's deadline, and a head that
         outgrows its limits is refused."""
-        self._await_request()
+        if not self._answering_now():  # a stray blank line during an answer is no request
+            self._await_request()
         boundaries, body_before = self._boundaries, self._body_bytes
         super().data_received(data)
         if self.transport.is_closing() or not self._still_ours():
