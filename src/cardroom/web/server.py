@@ -232,8 +232,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
     def on_message_complete(self) -> None:
         """A request is read in full: no deadline until the next byte."""
         self._passed_boundary()
-        self._forget(self._reading)
-        self._reading = None
+        self._end_read_deadline()
         if not self._too_long:
             super().on_message_complete()
 
@@ -242,8 +241,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         of its own (not a request refused for its head: that one is answered 431)."""
         if self._too_long:
             return
-        self._forget(self._reading)
-        self._reading = None
+        self._end_read_deadline()
         self.transport = self._counted.raw
         super().handle_websocket_upgrade()
 
@@ -266,15 +264,13 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     def resume_writing(self) -> None:
         """The client took what was waiting: its responses go on."""
-        self._forget(self._stalled)
-        self._stalled = None
+        self._end_stall_watch()
         super().resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """The connection ended: nothing more to watch."""
-        for timer in (self._stalled, self._reading):
-            self._forget(timer)
-        self._stalled = self._reading = None
+        self._end_stall_watch()
+        self._end_read_deadline()
         super().connection_lost(exc)
 
     def _count_head(self, size: int) -> None:
@@ -320,7 +316,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     def _watch(self) -> None:
         """Look again in :attr:`stall_timeout` seconds whether the client took anything."""
-        self._forget(self._stalled)
+        self._end_stall_watch()
         self._stalled = self.loop.call_later(self.stall_timeout, self._look,
                                              self._counted.taken)
 
@@ -363,10 +359,15 @@ class DroppingHttpProtocol(HttpToolsProtocol):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
 
-    @staticmethod
-    def _forget(timer: asyncio.TimerHandle | None) -> None:
-        if timer is not None:
-            timer.cancel()
+    def _end_read_deadline(self) -> None:
+        if self._reading is not None:
+            self._reading.cancel()
+            self._reading = None
+
+    def _end_stall_watch(self) -> None:
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
 
 
 def http_protocol(stall_timeout: float = STALLED_WRITE_TIMEOUT,
