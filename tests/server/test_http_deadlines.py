@@ -63,21 +63,29 @@ def _ended(sock: socket.socket) -> bool:
     return True
 
 
+def _whole_answers(received: bytes) -> list[tuple[bytes, bytes]]:
+    """The whole answers (head and Content-Length body) at the start of ``received``."""
+    answers = []
+    while b"\r\n\r\n" in received:
+        head, _, rest = received.partition(b"\r\n\r\n")
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        if len(rest) < length:
+            break
+        answers.append((head, rest[:length]))
+        received = rest[length:]
+    return answers
+
+
 def _answer(sock: socket.socket) -> bytes:
-    """One whole answer (head and a Content-Length body) read from a blocking socket."""
+    """One whole answer (head and body) read from a blocking socket."""
     sock.settimeout(10)
     data = b""
-    while b"\r\n\r\n" not in data:
+    while not _whole_answers(data):
         chunk = sock.recv(4096)
         assert chunk, f"the connection ended after {data!r}"
         data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                  if line.lower().startswith(b"content-length:"))
-    while len(body) < length:
-        chunk = sock.recv(4096)
-        assert chunk, "the connection ended in the body"
-        body += chunk
+    head, body = _whole_answers(data)[0]
     return head + b"\r\n\r\n" + body
 
 
@@ -336,21 +344,6 @@ async def _protocol_on_a_socket(app=_sized_app, small_buffers: bool = False, **t
         transport.abort()
 
 
-def _whole_answers(received: bytes) -> list[bytes]:
-    """The bodies of the whole answers (each with a Content-Length) at the start of
-    ``received``."""
-    bodies = []
-    while b"\r\n\r\n" in received:
-        head, _, rest = received.partition(b"\r\n\r\n")
-        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                      if line.lower().startswith(b"content-length:"))
-        if len(rest) < length:
-            break
-        bodies.append(rest[:length])
-        received = rest[length:]
-    return bodies
-
-
 async def _read_answers(client: socket.socket, answers: int, timeout: float,
                         every: float = 0.01) -> list[bytes]:
     """Read until ``answers`` whole answers have come (one buffer's worth every ``every``
@@ -367,7 +360,7 @@ async def _read_answers(client: socket.socket, answers: int, timeout: float,
             continue
         assert chunk, f"the connection ended after {len(received)} bytes"
         received += chunk
-    return _whole_answers(received)
+    return [body for _, body in _whole_answers(received)]
 
 
 async def test_a_slow_reader_of_one_answer_after_another_is_never_dropped() -> None:
