@@ -527,6 +527,10 @@ class LoadRun:
     """(seconds into the play, RSS KiB of all servers together), once a minute: a long run's
     memory should stay flat."""
     kills: int = 0
+    kill_times: list[float] = field(default_factory=list)
+    """When each server was killed (``time.monotonic()``), by kill number less one."""
+    redis_outages: list[tuple[float, float | None]] = field(default_factory=list)
+    """When each Redis outage began and ended (``None``: not yet), ``time.monotonic()``."""
     failed_restarts: int = 0
     health: dict[str, dict[str, Any]] = field(default_factory=dict)
     """What each server said about itself at the end of the load."""
@@ -617,6 +621,7 @@ class LoadRun:
             server.kill()
             self.kills += 1
             killed_at = time.monotonic()
+            self.kill_times.append(killed_at)
             for bench in self.benches:  # its players' server, or its bots' owner: any table
                 if bench.hit is None:
                     bench.hit = (self.kills, killed_at)
@@ -637,9 +642,11 @@ class LoadRun:
             await asyncio.sleep(self.stop_redis_every)
             if self.stopping:
                 return
+            self.redis_outages.append((time.monotonic(), None))
             self.redis.kill()
             await asyncio.sleep(self.stop_redis_for)
             await asyncio.to_thread(self.redis.start)
+            self.redis_outages[-1] = (self.redis_outages[-1][0], time.monotonic())
 
     async def _dropper(self) -> None:
         """Every second, close a ``drop_rate`` share of the connections (clients come back)."""
@@ -829,6 +836,27 @@ def bot_rows(run: LoadRun) -> list[tuple[str, str]]:
     return rows
 
 
+def _spread(seconds: list[float]) -> str:
+    """The median, p99 and longest of some waits."""
+    return (f"p50 {percentile(seconds, 0.5):.1f} s, p99 {percentile(seconds, 0.99):.1f} s, "
+            f"max {max(seconds):.1f} s")
+
+
+def recoveries_by_redis(run: LoadRun) -> tuple[list[float], list[float]]:
+    """The kill → next change waits split in two: those during which Redis stayed up (a
+    table's failover alone) and those that a Redis outage overlapped (the outage held every
+    relayed view back as well, so the wait measures the outage more than the kill)."""
+    clear: list[float] = []
+    crossed: list[float] = []
+    for kill, seconds in run.stats.recoveries:
+        start = run.kill_times[kill - 1]
+        end = start + seconds
+        overlapped = any(began < end and (ended is None or ended > start)
+                         for began, ended in run.redis_outages)
+        (crossed if overlapped else clear).append(seconds)
+    return clear, crossed
+
+
 def figures(run: LoadRun) -> list[tuple[str, str]]:
     """The results as (figure, value) rows."""
     ms = [x * 1000 for x in run.stats.latencies]
@@ -869,9 +897,14 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
         waiting = sum(bench.hit is not None for bench in run.benches)
         if waits:
             rows.append(("kill → each table's next change",
-                         f"p50 {percentile(waits, 0.5):.1f} s, p99 "
-                         f"{percentile(waits, 0.99):.1f} s, max {max(waits):.1f} s "
-                         f"({len(waits):,} waits; {waiting} still waiting at the end)"))
+                         f"{_spread(waits)} ({len(waits):,} waits; {waiting} still waiting "
+                         "at the end)"))
+        if waits and run.redis_outages:
+            clear, crossed = recoveries_by_redis(run)
+            rows.append(("… Redis up throughout the wait",
+                         f"{_spread(clear)} ({len(clear):,} waits)" if clear else "none"))
+            rows.append(("… Redis down during the wait",
+                         f"{_spread(crossed)} ({len(crossed):,} waits)" if crossed else "none"))
         if run.failed_restarts:
             rows.append(("restarts that failed (retried)", str(run.failed_restarts)))
     if run.drop_rate:
