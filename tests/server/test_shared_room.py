@@ -194,6 +194,34 @@ async def test_a_verb_sent_to_a_dead_owner_runs_at_the_next_one(rooms, monkeypat
     assert [x.number for x in stored.actions] == [0]
 
 
+async def test_a_verb_its_owner_took_and_never_answered_is_given_up_when_the_table_moves(
+        rooms, monkeypatch) -> None:
+    """An owner that died after receiving a verb never answers it. When another process
+    takes the table over, the verb's sender says ``reconnecting`` at once rather than at the
+    call's timeout: the dead owner can no longer make it, so the player looks again and
+    plays on at the new owner."""
+    _hub, a, b = rooms
+    monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 600.0)
+    table_id, players = await seat_four(a, b)
+    await a.core.cancel_tasks()  # A renews no lease from now on ...
+    received = asyncio.Event()
+
+    async def hang(call: dict[str, Any]) -> None:
+        received.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(a.relay, "_answer", hang)  # ... and answers nothing it receives
+    game = a.tables[table_id].game
+    player, action = players[game.to_act], game.legal_actions()[0].text
+    with pytest.raises(RoomError) as moving:
+        await asyncio.wait_for(b.act(player, table_id, action), 30)
+    assert moving.value.code == "reconnecting" and received.is_set()
+    assert b.core.leases.owns(table_id)
+    assert not (await b.store.load_table(table_id)).actions
+    result = await b.act(player, table_id, action)  # looked again: it plays on at B
+    assert result["number"] == 0
+
+
 async def test_a_call_that_arrives_twice_is_run_once(rooms, monkeypatch) -> None:
     """A batch of notices Redis may have delivered before it failed is sent again in full:
     the owner takes each call once, so a chat line is not said twice."""

@@ -112,6 +112,16 @@ def process_channel(origin: str) -> str:
     return f"process:{origin}"
 
 
+@dataclass(slots=True)
+class _Pending:
+    """A verb sent to another process, waiting for its answer."""
+
+    answer: asyncio.Future[Any]
+    owner: str
+    """The process it was sent to."""
+    table_id: str
+
+
 class Unreached(Exception):
     """A verb sent to a process that nobody listened for (its process is gone): it was not
     received, so it may be sent to the table's next owner."""
@@ -163,7 +173,7 @@ class Relay:
         self.core, self.followers = core, followers
         self.verbs: dict[str, Verb] = {}
         """The room's verbs by name, as they run at the table's owner (:meth:`handle`)."""
-        self._calls: dict[int, asyncio.Future[Any]] = {}
+        self._calls: dict[int, _Pending] = {}
         self._ids = itertools.count(1)
         self._keys: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
         """The key each connection here that sent a verb elsewhere goes by there."""
@@ -294,7 +304,7 @@ class Relay:
         """Send a verb to the table's owner and wait for its answer."""
         call_id = next(self._ids)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._calls[call_id] = answer
+        self._calls[call_id] = _Pending(answer, owner, table_id)
         self.relayed += 1
         self.send(owner, {
             "kind": "call", "id": call_id, "from": self.core.origin, "verb": verb,
@@ -327,8 +337,8 @@ class Relay:
         for raw in items:
             if _decode_kind(raw).kind == "call":
                 waiting = self._calls.get(_decode_call_id(raw).id)
-                if waiting is not None and not waiting.done():
-                    waiting.set_exception(Unreached())
+                if waiting is not None and not waiting.answer.done():
+                    waiting.answer.set_exception(Unreached())
 
     async def _answer(self, call: dict[str, Any]) -> None:
         """Run a verb another process sent, if this process owns its table (a new table's
@@ -380,9 +390,10 @@ class Relay:
 
     def _settle(self, answer: dict[str, Any]) -> None:
         """The answer to a verb this process sent."""
-        waiting = self._calls.get(answer["id"])
-        if waiting is None or waiting.done():
+        pending = self._calls.get(answer["id"])
+        if pending is None or pending.answer.done():
             return  # too late: the player was told ``reconnecting``
+        waiting = pending.answer
         if answer.get("moved"):
             waiting.set_exception(Moved())
         elif "error" in answer:
@@ -540,6 +551,7 @@ class Relay:
         moved = set(table_ids)
         for table_id in moved:
             self._remember_owner(table_id, owner)
+        self._give_up_calls_to_former_owners(moved, owner)
         if owner != self.core.origin:
             self.let_go_of([t for t in moved if t in self.core.tables
                             and not self.core.leases.owns(t)])
@@ -547,6 +559,17 @@ class Relay:
             for table_id, held in list(follows.items()):
                 if table_id in moved and held.owner != owner:
                     self.core.spawn(self._follow_again(listener, table_id, held))
+
+    def _give_up_calls_to_former_owners(self, moved: set[str], owner: str) -> None:
+        """Verbs sent to these tables' former owners are answered ``reconnecting`` now
+        rather than at :data:`CALL_TIMEOUT`: their new owner took each one from the stored
+        record, fencing the former owner's writes off, so a verb it had not made by then is
+        never made, and one it made is in the record the new owner plays on (a repeatable
+        verb goes to the new owner at once)."""
+        for pending in list(self._calls.values()):
+            if (pending.table_id in moved and pending.owner != owner
+                    and not pending.answer.done()):
+                pending.answer.set_exception(reconnecting())
 
     async def _follow_again(self, listener: Listener, table_id: str, held: Follow) -> None:
         """Follow a table again where it is owned now. A table that closed or may no longer
