@@ -244,6 +244,17 @@ def test_a_config_file_sets_options_and_flags_and_variables_win_over_it(
     assert (room.bot_delay, room.disconnect_grace, room.quotas.tables) == (0.5, 9.0, 50)
 
 
+def test_the_lease_of_a_shared_rooms_tables_is_an_option_of_more_than_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An operator trades failover time against tables lost by a stalled process."""
+    result, served = serve_config(monkeypatch, ["--lease-seconds", "3"])
+    assert result.exit_code == 0, result.output
+    assert served.room.lease_seconds == 3.0  # type: ignore[attr-defined]
+    result, served = serve_config(monkeypatch, [], env={"CARDROOM_LEASE_SECONDS": "0"})
+    assert result.exit_code != 0 and served is None
+    assert "--lease-seconds: more than 0 seconds" in result.output
+
+
 @pytest.mark.parametrize(("text", "reason"), [
     ("bot-dleay = 1", "no option is called 'bot-dleay'"),
     ("bot-delay = ", "cannot read"),

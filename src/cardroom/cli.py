@@ -256,6 +256,10 @@ def serve(
         "CHALLENGE_BOT", "The bot in the daily challenge's other seats: one whose decisions "
                          "depend only on the cards and the seed, so that everybody meets "
                          "the same replies.")] = CHALLENGE_BOT,
+    lease_seconds: Annotated[float, _env(
+        "LEASE_SECONDS", "With Redis: seconds this process owns a table unless it renews "
+                         "(every third of it); a dead process's tables are taken over "
+                         "within about this, a stalled one loses them past it.")] = 4.0,
     bot_budget: Annotated[float, _env(
         "BOT_BUDGET", "Seconds a bot decision may take before its worker is replaced and a "
                       "quick bot decides instead.")] = 10.0,
@@ -334,7 +338,8 @@ def serve(
                             min_turn_seconds=min_turn_seconds, abandon_after=abandon_after,
                             resume_delay=resume_delay,
                             default_bot=default_bot, challenge_bot=challenge_bot,
-                            bot_budget=bot_budget, quotas=quotas,
+                            bot_budget=bot_budget, lease_seconds=lease_seconds,
+                            quotas=quotas,
                             leaderboard_min_matches=leaderboard_min_matches)
     if database_pool < 1:
         raise _fail(_console(), "--database-pool: at least one connection")
@@ -343,7 +348,8 @@ def serve(
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
     for option, seconds in (("--stalled-write-timeout", stalled_write_timeout),
-                            ("--request-read-timeout", request_read_timeout)):
+                            ("--request-read-timeout", request_read_timeout),
+                            ("--lease-seconds", lease_seconds)):
         if seconds <= 0:
             raise _fail(_console(), f"{option}: more than 0 seconds")
     run_server(host, port, config, log_level, forwarded_allow_ips, stalled_write_timeout,

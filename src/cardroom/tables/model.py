@@ -116,10 +116,13 @@ class RoomSettings:
     bot_workers: int = 2
     """Worker processes that run bots' decisions, so a thinking bot never holds up the event
     loop (a thread would: bots are pure Python and hold the interpreter lock)."""
-    lease_seconds: float = 6.0
+    lease_seconds: float = 4.0
     """With several processes: how long a process's ownership of a table lasts unless renewed
     (every third of it). A process that dies has its tables taken over by another within
-    this and a third more (see :mod:`cardroom.tables.leases`)."""
+    this and a third more (see :mod:`cardroom.tables.leases`); one whose event loop stalls
+    for two thirds of it loses them. Four seconds (six before) took a killed process's
+    tables' next change from 6.9 s to 5.1 s at the p99 of a fault run, with no table
+    changing hands on four processes saturating two cores (``bench/RESULTS.md``)."""
     default_bot: str = DEFAULT_BOT
     """The bot of a table created without naming one (the load test and the tests' servers
     choose a quick one)."""

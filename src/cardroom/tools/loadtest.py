@@ -51,7 +51,7 @@ HUMAN_THINK = 2.0
 """Mean seconds between two actions at a table at a human pace."""
 RELAY_ONLY_WAIT = 60.0
 """Seconds at most for a drained server to say it has heard the other's load (told every
-third of a six-second lease): until then it would place a new table at itself."""
+third of a lease): until then it would place a new table at itself."""
 STUCK_AFTER = 20.0
 """A playing table with no change for this long (past any restart) counts as stuck."""
 
