@@ -88,6 +88,10 @@ def test_two_servers_ride_out_redis_being_killed_and_restarted() -> None:
     assert result.exit_code == 0, result.output
     output = result.output
     assert int(_figure(output, "Redis stopped").split()[0]) >= 2
+    # Both tables moved again after the first outage at least.
+    waits = re.search(r"max [\d.]+ s \((\d+) waits\)$",
+                      _figure(output, "Redis back → next change"))
+    assert waits is not None and int(waits.group(1)) >= 2
     assert re.match(r"0 of [\d,]+$", _figure(output, "acknowledged actions missing"))
     assert _figure(output, "stuck tables") == "0"
     assert int(_figure(output, "actions").split()[0].replace(",", "")) > 0

@@ -87,6 +87,10 @@ class Stats:
     between do not end the turn, and a turn a server kill fell in is left out): a bot's
     thinking and its move's way back, the wait a player has behind each bot
     (``--bot-seats``)."""
+    redis_recoveries: list[float] = field(default_factory=list)
+    """Seconds from Redis coming back after an outage to the next change at a table, one
+    per table and outage (``--stop-redis-every``): how long the bus takes to carry the
+    tables' views again."""
     recoveries: list[tuple[int, float]] = field(default_factory=list)
     """(kill number from 1, seconds from that kill of a server to the next change at a
     table), one per table and kill the table saw a change after (``--kill-every``): the
@@ -329,6 +333,8 @@ class LoadTable:
         self.hit: tuple[int, float] | None = None
         """The kill (its number, when) that waits for the table's next change (``None``:
         none does)."""
+        self.redis_back: float | None = None
+        """When Redis came back from an outage that waits for the table's next change."""
         self.bot_turn: tuple[float, int] | None = None
         """A server bot's turn being timed: when it began, and the kills by then."""
 
@@ -349,6 +355,9 @@ class LoadTable:
                     kill, at = self.hit
                     self.run.stats.recoveries.append((kill, self.progress - at))
                     self.hit = None
+                if self.redis_back is not None:
+                    self.run.stats.redis_recoveries.append(self.progress - self.redis_back)
+                    self.redis_back = None
             self.seen[seat].setdefault(version, time.perf_counter())
             for target, done in list(self.waiting):
                 self._settle(target, done)
@@ -646,7 +655,11 @@ class LoadRun:
             self.redis.kill()
             await asyncio.sleep(self.stop_redis_for)
             await asyncio.to_thread(self.redis.start)
-            self.redis_outages[-1] = (self.redis_outages[-1][0], time.monotonic())
+            back = time.monotonic()
+            self.redis_outages[-1] = (self.redis_outages[-1][0], back)
+            for bench in self.benches:
+                if bench.redis_back is None:
+                    bench.redis_back = back
 
     async def _dropper(self) -> None:
         """Every second, close a ``drop_rate`` share of the connections (clients come back)."""
@@ -912,6 +925,10 @@ def figures(run: LoadRun) -> list[tuple[str, str]]:
     if run.redis is not None and run.stop_redis_every:
         rows.append(("Redis stopped (SIGKILL)", f"{run.redis.kills} times, "
                                                 f"{run.stop_redis_for:g} s each"))
+        if run.stats.redis_recoveries:
+            rows.append(("Redis back → next change",
+                         f"{_spread(run.stats.redis_recoveries)} "
+                         f"({len(run.stats.redis_recoveries):,} waits)"))
     if run.cpu_used is not None and run.stats.actions:
         per_action = run.cpu_used * 1000 / run.stats.actions
         rows.append(("server CPU per action", f"{per_action:.2f} ms "
