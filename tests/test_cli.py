@@ -244,15 +244,20 @@ def test_a_config_file_sets_options_and_flags_and_variables_win_over_it(
     assert (room.bot_delay, room.disconnect_grace, room.quotas.tables) == (0.5, 9.0, 50)
 
 
-def test_the_lease_of_a_shared_rooms_tables_is_an_option_of_more_than_nothing(
+def test_the_lease_of_a_shared_rooms_tables_is_an_option_of_more_than_a_second(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """An operator trades failover time against tables lost by a stalled process."""
+    """An operator trades failover time against tables lost by a stalled process; a lease
+    too short to renew in, or no number at all, is refused."""
     result, served = serve_config(monkeypatch, ["--lease-seconds", "3"])
     assert result.exit_code == 0, result.output
     assert served.room.lease_seconds == 3.0  # type: ignore[attr-defined]
-    result, served = serve_config(monkeypatch, [], env={"CARDROOM_LEASE_SECONDS": "0"})
+    for refused in ("0", "0.5", "nan", "inf"):
+        result, served = serve_config(monkeypatch, [],
+                                      env={"CARDROOM_LEASE_SECONDS": refused})
+        assert result.exit_code != 0 and served is None, refused
+        assert "--lease-seconds: a number of seconds, more than 1" in result.output
+    result, served = serve_config(monkeypatch, ["--request-read-timeout", "nan"])
     assert result.exit_code != 0 and served is None
-    assert "--lease-seconds: more than 0 seconds" in result.output
 
 
 @pytest.mark.parametrize(("text", "reason"), [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import math
 import secrets
 import time
 import typing
@@ -68,6 +69,11 @@ HUMAN_SEAT = 0
 DEFAULT_DATABASE_URL = "sqlite:///cardroom.sqlite3"
 DATABASE_URL_ENVVARS = ["CARDROOM_DATABASE_URL", "DATABASE_URL"]
 """Where the server's database is named, first found first."""
+
+
+MIN_LEASE_SECONDS = 1.0
+"""The shortest table lease ``serve`` takes: a renewal (every third of it) is a database
+round trip that must fit well inside it."""
 
 
 def _env(name: str, help: str) -> Any:
@@ -259,7 +265,8 @@ def serve(
     lease_seconds: Annotated[float, _env(
         "LEASE_SECONDS", "With Redis: seconds this process owns a table unless it renews "
                          "(every third of it); a dead process's tables are taken over "
-                         "within about this, a stalled one loses them past it.")] = 4.0,
+                         "within about this, a stalled one loses them past it. The same "
+                         "for every process of a room.")] = 4.0,
     bot_budget: Annotated[float, _env(
         "BOT_BUDGET", "Seconds a bot decision may take before its worker is replaced and a "
                       "quick bot decides instead.")] = 10.0,
@@ -347,11 +354,11 @@ def serve(
                           redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
     _console().print(f"cardroom serving on http://{host}:{port} (database {database_url})")
-    for option, seconds in (("--stalled-write-timeout", stalled_write_timeout),
-                            ("--request-read-timeout", request_read_timeout),
-                            ("--lease-seconds", lease_seconds)):
-        if seconds <= 0:
-            raise _fail(_console(), f"{option}: more than 0 seconds")
+    for option, seconds, least in (("--stalled-write-timeout", stalled_write_timeout, 0.0),
+                                   ("--request-read-timeout", request_read_timeout, 0.0),
+                                   ("--lease-seconds", lease_seconds, MIN_LEASE_SECONDS)):
+        if not (math.isfinite(seconds) and seconds > least):  # nan and inf are refused too
+            raise _fail(_console(), f"{option}: a number of seconds, more than {least:g}")
     run_server(host, port, config, log_level, forwarded_allow_ips, stalled_write_timeout,
                request_read_timeout)
 

@@ -194,30 +194,38 @@ async def test_a_verb_sent_to_a_dead_owner_runs_at_the_next_one(rooms, monkeypat
     assert [x.number for x in stored.actions] == [0]
 
 
+@pytest.mark.parametrize("verb", ["act", "say"])
 async def test_a_verb_its_owner_took_and_never_answered_is_given_up_when_the_table_moves(
-        rooms, monkeypatch) -> None:
-    """An owner that died after receiving a verb never answers it. When another process
+        rooms, monkeypatch, verb: str) -> None:
+    """An owner that stalls after receiving a verb does not answer it. When another process
     takes the table over, the verb's sender says ``reconnecting`` at once rather than at the
-    call's timeout: the dead owner can no longer make it, so the player looks again and
-    plays on at the new owner."""
+    call's timeout, and the former owner, waking to run the verb after all, keeps nothing
+    (its writes, chat lines too, are fenced off), so the player looks again and plays on at
+    the new owner."""
     _hub, a, b = rooms
     monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 600.0)
     table_id, players = await seat_four(a, b)
     await a.core.cancel_tasks()  # A renews no lease from now on ...
-    received = asyncio.Event()
+    held: list[dict[str, Any]] = []
+    answer = a.relay._answer
 
-    async def hang(call: dict[str, Any]) -> None:
-        received.set()
-        await asyncio.Event().wait()
+    async def stall(call: dict[str, Any]) -> None:
+        held.append(call)  # ... and answers nothing it receives, for now
 
-    monkeypatch.setattr(a.relay, "_answer", hang)  # ... and answers nothing it receives
+    monkeypatch.setattr(a.relay, "_answer", stall)
     game = a.tables[table_id].game
     player, action = players[game.to_act], game.legal_actions()[0].text
+    if verb == "act":
+        sent = b.act(player, table_id, action)
+    else:
+        sent = b.say(Follower(), player, table_id, "1.2.3.4", "well played", None, None)
     with pytest.raises(RoomError) as moving:
-        await asyncio.wait_for(b.act(player, table_id, action), 30)
-    assert moving.value.code == "reconnecting" and received.is_set()
+        await asyncio.wait_for(sent, 30)
+    assert moving.value.code == "reconnecting" and len(held) == 1
     assert b.core.leases.owns(table_id)
-    assert not (await b.store.load_table(table_id)).actions
+    await answer(held[0])  # A wakes and runs the verb it held
+    stored = await b.store.load_table(table_id)
+    assert not stored.actions and not await b.store.chat_lines(table_id)
     result = await b.act(player, table_id, action)  # looked again: it plays on at B
     assert result["number"] == 0
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.store.data import NewTable
+from cardroom.store.data import ChatLine, NewTable
 from cardroom.store.db import Change, Store
 from cardroom.tables import leases as leases_module
 from cardroom.tables import sync as sync_module
@@ -81,6 +81,14 @@ async def test_an_owner_that_lost_its_table_cannot_write_again(store: Store) -> 
     stored = await store.load_table("t0")
     assert stored is not None and stored.version == 3 and not stored.closed
     assert [(a.number, a.seat) for a in stored.actions] == [(0, 0), (1, 1)]
+    # Nor does a chat line of A's get kept; the new owner's does (a seat of none, too).
+    def line(text: str, seat: int | None) -> ChatLine:
+        return ChatLine(table_id="t0", match_number=1, created_at=23.0, player_id="p1",
+                        name="Ann", seat=seat, channel="players", kind="text", text=text)
+
+    assert not await store.add_chat_line(line("from the former owner", 0), epoch=1)
+    assert await store.add_chat_line(line("from the owner", None), epoch=2)
+    assert await store.chat_lines("t0") == [line("from the owner", None)]
 
 
 async def test_a_handed_over_table_is_taken_at_once_and_a_let_go_challenge_only_when_asked(

@@ -27,6 +27,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    literal,
     make_url,
     select,
     update,
@@ -456,13 +457,25 @@ class Store:
 
     # -- chat -------------------------------------------------------------------------------------
 
-    async def add_chat_line(self, line: ChatLine) -> None:
-        """Keep a line of a table's chat (with the table's matches, for its replay)."""
+    async def add_chat_line(self, line: ChatLine, epoch: int | None = None) -> bool:
+        """Keep a line of a table's chat (with the table's matches, for its replay); in a
+        shared room only while the table's row is still at the owner's ``epoch``, as every
+        other write of an owner (False: another process has taken the table, and nothing
+        is kept)."""
+        values = {"table_id": line.table_id, "match_number": line.match_number,
+                  "created_at": line.created_at, "player_id": line.player_id,
+                  "name": line.name, "seat": line.seat, "channel": line.channel,
+                  "kind": line.kind, "text": line.text}
+        if epoch is None:
+            statement = insert(CHAT_LINES).values(**values)
+        else:
+            owned = select(*(literal(value, CHAT_LINES.c[name].type).label(name)
+                             for name, value in values.items())).where(TABLES.c.id == line.table_id,
+                                   TABLES.c.owner_epoch == epoch)
+            statement = insert(CHAT_LINES).from_select(list(values), owned)
         async with self._writing(), self._engine.begin() as connection:
-            await connection.execute(insert(CHAT_LINES).values(
-                table_id=line.table_id, match_number=line.match_number,
-                created_at=line.created_at, player_id=line.player_id, name=line.name,
-                seat=line.seat, channel=line.channel, kind=line.kind, text=line.text))
+            kept = (await connection.execute(statement)).rowcount
+        return kept == 1
 
     async def chat_lines(self, table_id: str, limit: int = 1000) -> list[ChatLine]:
         """A table's chat, oldest first: its latest ``limit`` lines."""

@@ -18,7 +18,7 @@ import unicodedata
 from cardroom.protocol import ChatLineInfo, ChatMessage, ErrorCode
 from cardroom.store.data import ChatLine
 from cardroom.tables.core import Core
-from cardroom.tables.errors import RoomError
+from cardroom.tables.errors import Moved, RoomError
 from cardroom.tables.model import Listener, Player, Table
 from cardroom.tables.quotas import Quotas
 
@@ -115,7 +115,8 @@ class TableChat:
                         created_at=time.time(), player_id=player.id, name=player.name,
                         seat=seat, channel=PLAYERS_LINE if seat is not None else "spectators",
                         kind=kind, text=said)
-        await self.core.store.add_chat_line(line)
+        if not await self.core.store.add_chat_line(line, self.core.leases.epoch(table.id)):
+            raise Moved()  # another process took the table meanwhile: nothing was kept
         info = line_info(line)
         self.deliver(table, [info])
         return info

@@ -51,7 +51,8 @@ MAX_FOLLOWED = 8
 """Tables one connection may follow at once (a player at several tables, a spectator)."""
 CALL_TIMEOUT = 5.0
 """Seconds a verb sent to another process may take before the player is told
-``reconnecting`` (its owner may have died: the table is taken over within a lease)."""
+``reconnecting`` (its owner may have died), unless the table's new owner says sooner that
+it took the table."""
 OWNER_WAIT = 15.0
 """Seconds a verb waits for a table whose owner is silent or that nobody owns for the moment
 (handed over, or its owner died: its lease ends and another process takes it)."""
@@ -563,9 +564,12 @@ class Relay:
     def _give_up_calls_to_former_owners(self, moved: set[str], owner: str) -> None:
         """Verbs sent to these tables' former owners are answered ``reconnecting`` now
         rather than at :data:`CALL_TIMEOUT`: their new owner took each one from the stored
-        record, fencing the former owner's writes off, so a verb it had not made by then is
-        never made, and one it made is in the record the new owner plays on (a repeatable
-        verb goes to the new owner at once)."""
+        record, fencing the former owner's writes (chat lines too) off, so a verb it had not
+        made by then is never made, and one it made is in the record the new owner plays on
+        (a repeatable verb goes to the new owner at once). A notice held up in a backlog
+        through an outage may come after the table moved on again and give up a verb to its
+        owner of now: that verb may still be made, which ``reconnecting`` allows (the player
+        looks again), at the cost of a needless look."""
         for pending in list(self._calls.values()):
             if (pending.table_id in moved and pending.owner != owner
                     and not pending.answer.done()):

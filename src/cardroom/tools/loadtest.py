@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from websockets.exceptions import ConnectionClosed
 
 from cardroom.bots import make_bot
+from cardroom.bus.redis import RETRY_CAP
 from cardroom.tools.client import Client, ClientError, reconnect_delay
 from cardroom.tools.processes import (
     ManagedRedis,
@@ -858,13 +859,15 @@ def _spread(seconds: list[float]) -> str:
 def recoveries_by_redis(run: LoadRun) -> tuple[list[float], list[float]]:
     """The kill → next change waits split in two: those during which Redis stayed up (a
     table's failover alone) and those that a Redis outage overlapped (the outage held every
-    relayed view back as well, so the wait measures the outage more than the kill)."""
+    relayed view back as well, so the wait measures the outage more than the kill). An
+    outage lasts, for this, until the servers may all have tried Redis again
+    (:data:`~cardroom.bus.redis.RETRY_CAP` after it answers)."""
     clear: list[float] = []
     crossed: list[float] = []
     for kill, seconds in run.stats.recoveries:
         start = run.kill_times[kill - 1]
         end = start + seconds
-        overlapped = any(began < end and (ended is None or ended > start)
+        overlapped = any(began < end and (ended is None or ended + RETRY_CAP > start)
                          for began, ended in run.redis_outages)
         (crossed if overlapped else clear).append(seconds)
     return clear, crossed
