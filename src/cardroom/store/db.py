@@ -469,9 +469,10 @@ class Store:
         if epoch is None:
             statement = insert(CHAT_LINES).values(**values)
         else:
-            owned = select(*(literal(value, CHAT_LINES.c[name].type).label(name)
-                             for name, value in values.items())).where(TABLES.c.id == line.table_id,
-                                   TABLES.c.owner_epoch == epoch)
+            columns = (literal(value, CHAT_LINES.c[name].type).label(name)
+                       for name, value in values.items())
+            owned = select(*columns).where(TABLES.c.id == line.table_id,
+                                           TABLES.c.owner_epoch == epoch)
             statement = insert(CHAT_LINES).from_select(list(values), owned)
         async with self._writing(), self._engine.begin() as connection:
             kept = (await connection.execute(statement)).rowcount

@@ -570,7 +570,7 @@ class Relay:
         through an outage may come after the table moved on again and give up a verb to its
         owner of now: that verb may still be made, which ``reconnecting`` allows (the player
         looks again), at the cost of a needless look."""
-        for pending in list(self._calls.values()):
+        for pending in self._calls.values():
             if (pending.table_id in moved and pending.owner != owner
                     and not pending.answer.done()):
                 pending.answer.set_exception(reconnecting())
