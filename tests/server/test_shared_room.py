@@ -230,6 +230,55 @@ async def test_a_verb_its_owner_took_and_never_answered_is_given_up_when_the_tab
     assert result["number"] == 0
 
 
+async def test_a_moves_notice_of_an_earlier_owner_gives_up_no_verb(rooms, monkeypatch) -> None:
+    """A moves notice held up in a backlog through a Redis outage can come after its table
+    moved on again. Its epoch is older than the owner's known here, so a verb waiting at
+    the owner of now is not given up, the table is still sent verbs there, and the verb's
+    answer comes as usual. A notice of a process of an earlier version, which has no
+    epochs, is taken as news (the verb is given up, as before epochs)."""
+    _hub, a, b = rooms
+    monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 600.0)
+    table_id, players = await seat_four(a, b)
+    owner_epoch = a.core.leases.epoch(table_id)
+    assert owner_epoch is not None
+    held: list[dict[str, Any]] = []
+    answer = a.relay._answer
+
+    async def stall(call: dict[str, Any]) -> None:
+        held.append(call)
+
+    monkeypatch.setattr(a.relay, "_answer", stall)
+    game = a.tables[table_id].game
+    player, action = players[game.to_act], game.legal_actions()[0].text
+    sent = asyncio.ensure_future(b.act(player, table_id, action))
+    for _ in range(100):
+        if held:
+            break
+        await asyncio.sleep(0.02)
+    old_news = {"origin": "an-earlier-owner", "tables": [table_id],
+                "epochs": [owner_epoch - 1]}
+    await b.bus.publish(relay_module.MOVES_CHANNEL, old_news)
+    await asyncio.sleep(0.1)
+    assert not sent.done() and len(held) == 1
+    assert b.relay._owners[table_id].name == a.core.origin
+    assert table_id in a.tables and a.core.leases.owns(table_id)
+    await answer(held[0])
+    assert (await asyncio.wait_for(sent, 5))["number"] == 0
+    # The same notice from a process of an earlier version (no epochs): news.
+    game = a.tables[table_id].game
+    sent = asyncio.ensure_future(b.act(players[game.to_act], table_id,
+                                       game.legal_actions()[0].text))
+    for _ in range(100):
+        if len(held) == 2:
+            break
+        await asyncio.sleep(0.02)
+    await b.bus.publish(relay_module.MOVES_CHANNEL, {"origin": "an-earlier-owner",
+                                                     "tables": [table_id]})
+    with pytest.raises(RoomError) as given_up:
+        await asyncio.wait_for(sent, 5)
+    assert given_up.value.code == "reconnecting"
+
+
 async def test_a_call_that_arrives_twice_is_run_once(rooms, monkeypatch) -> None:
     """A batch of notices Redis may have delivered before it failed is sent again in full:
     the owner takes each call once, so a chat line is not said twice."""

@@ -43,6 +43,9 @@ class Holder(NamedTuple):
     let_go: bool
     """Nobody owns it at all: a daily challenge's table its player left, taken by whichever
     process its player comes back to."""
+    epoch: int
+    """The epoch its last owner took it at (each taking counts one more): of two owners told
+    of, the one at the higher epoch took it later."""
 
 
 class LeaseStore:
@@ -81,14 +84,15 @@ class LeaseStore:
     async def holder(self, table_id: str, now: float) -> Holder | None:
         """Who holds the lease of an open table at ``now``; ``None`` for a table that is
         closed or never was."""
-        statement = select(TABLES.c.owner, TABLES.c.lease_until).where(
+        statement = select(TABLES.c.owner, TABLES.c.lease_until, TABLES.c.owner_epoch).where(
             TABLES.c.id == table_id, TABLES.c.closed.is_(False))
         async with self._engine.connect() as connection:
             row = (await connection.execute(statement)).first()
         if row is None:
             return None
-        owner, until = row
-        return Holder(owner if owner is not None and until >= now else None, owner is None)
+        owner, until, epoch = row
+        return Holder(owner if owner is not None and until >= now else None, owner is None,
+                      int(epoch))
 
     async def let_go_challenges(self) -> dict[str, float]:
         """The open daily challenge tables that nobody owns (their players left them), with

@@ -58,6 +58,15 @@ PLACEMENT_CHOICES = 2
 sending a burst to the same one)."""
 
 
+class Owner(NamedTuple):
+    """The process that owns a table, and the epoch it took the table at."""
+
+    name: str
+    epoch: int
+    """Counts the table's takings: a later owner's is higher (a notice of a move with a
+    lower one than known is old news)."""
+
+
 class Peer(NamedTuple):
     """What this process last heard of another one's load."""
 
@@ -158,21 +167,21 @@ class Leases:
         self.epochs.update((t, held[t]) for t in found)
         return lost, found
 
-    async def locate(self, table_id: str) -> str | None:
-        """The name of the live process that owns an open table (this one's own when it owns
-        it); ``None`` while nobody does (its owner died or handed it over: the next look of
-        some process takes it). A daily challenge's table that nobody owns is taken here:
-        its player came back to this process. ``no_such_table`` for a table not open."""
+    async def locate(self, table_id: str) -> Owner | None:
+        """The live process that owns an open table (this one when it owns it); ``None``
+        while nobody does (its owner died or handed it over: the next look of some process
+        takes it). A daily challenge's table that nobody owns is taken here: its player came
+        back to this process. ``no_such_table`` for a table not open."""
         if self.owns(table_id):
-            return self.origin
+            return Owner(self.origin, self.epochs.get(table_id, 0))
         holder = await self.store.holder(table_id, time.time())
         if holder is None:
             raise no_such_table()
         if holder.let_go and not self.draining and await self.take([table_id]):
             if self._gained is not None:
                 await self._gained([table_id])
-            return self.origin
-        return holder.owner
+            return Owner(self.origin, self.epochs.get(table_id, holder.epoch + 1))
+        return None if holder.owner is None else Owner(holder.owner, holder.epoch)
 
     def observe(self, stored: StoredTable) -> bool:
         """A table read back from the store: True if it shows that this process no longer

@@ -41,6 +41,7 @@ from cardroom.protocol import ErrorCode, ServerMessage
 from cardroom.tables.core import Core
 from cardroom.tables.errors import Moved, RoomError
 from cardroom.tables.followers import Followers
+from cardroom.tables.leases import Owner
 from cardroom.tables.model import Listener, Player, Relayed, takes_patches
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ it took the table."""
 OWNER_WAIT = 15.0
 """Seconds a verb waits for a table whose owner is silent or that nobody owns for the moment
 (handed over, or its owner died: its lease ends and another process takes it)."""
+NEW_TABLE_EPOCH = 1
+"""The epoch a new table is owned at: its maker takes it with its first write."""
 REPEATABLE = frozenset({"open", "hint"})
 """Verbs that change nothing at the table: sent again when their owner did not answer."""
 OWNERS_KEPT = 100_000
@@ -118,8 +121,8 @@ class _Pending:
     """A verb sent to another process, waiting for its answer."""
 
     answer: asyncio.Future[Any]
-    owner: str
-    """The process it was sent to."""
+    owner: Owner
+    """The process it was sent to, as the owner of the table at that epoch."""
     table_id: str
 
 
@@ -190,13 +193,13 @@ class Relay:
         """The tables each connection here follows at other processes."""
         self._proxies: dict[tuple[str, int], Proxy] = {}
         """Other processes' connections following tables owned here."""
-        self._owners: dict[str, str] = {}
+        self._owners: dict[str, Owner] = {}
         """The owner last known of tables owned elsewhere."""
         self._outgoing: dict[str, list[dict[str, Any]]] = {}
         """What goes to each process at the end of this turn of the event loop."""
         self._kinds: dict[str, Callable[[dict[str, Any]], None]] = {}
         """Handlers of the other kinds of item a process may be sent (:meth:`on`)."""
-        self._locating: dict[str, asyncio.Future[str | None]] = {}
+        self._locating: dict[str, asyncio.Future[Owner | None]] = {}
         """Lookups of tables' owners in the store under way."""
         self._answered: dict[tuple[str, int], float] = {}
         """Calls from other processes taken here (by their process and id), until their
@@ -246,21 +249,20 @@ class Relay:
             return None, await self.verbs[verb](player, table_id, listener, **args)
         deadline = time.monotonic() + OWNER_WAIT
         while True:
-            owner = (self.core.origin if self.core.leases.owns(table_id)
-                     else self._owners.get(table_id))
-            if owner is None or not self._heard(owner):
+            owner = (None if self.core.leases.owns(table_id) else self._owners.get(table_id))
+            if owner is None or not self._heard(owner.name):
                 owner = await self._locate(table_id)
-            if owner == self.core.origin:
+            if owner is not None and owner.name == self.core.origin:
                 try:
                     return None, await self.verbs[verb](player, table_id, listener, **args)
                 except Moved:
                     pass  # taken by another process meanwhile: it runs there
-            elif owner is not None and self._heard(owner):
+            elif owner is not None and self._heard(owner.name):
                 self._remember_owner(table_id, owner)
                 closings = self._closings.get(listener, 0) if listener is not None else 0
                 try:
-                    return owner, await self._call(owner, verb, player, table_id, listener,
-                                                   args)
+                    return owner.name, await self._call(owner, verb, player, table_id,
+                                                        listener, args)
                 except (Moved, Unreached):
                     self._owners.pop(table_id, None)
                 except RoomError as error:
@@ -268,12 +270,12 @@ class Relay:
                         raise
                 finally:
                     if listener is not None and self._closings.get(listener, 0) != closings:
-                        self._send_gone(owner, listener)  # closed meanwhile: not followed
+                        self._send_gone(owner.name, listener)  # closed meanwhile
             if time.monotonic() >= deadline:
                 raise reconnecting()
             await asyncio.sleep(RECHECK / 2)
 
-    async def _locate(self, table_id: str) -> str | None:
+    async def _locate(self, table_id: str) -> Owner | None:
         """The table's owner as the store says (:meth:`Leases.locate`), read once for all
         the verbs and follows that ask at the same time."""
         looking = self._locating.get(table_id)
@@ -283,7 +285,7 @@ class Relay:
             looking.add_done_callback(lambda _: self._locating.pop(table_id, None))
         return await asyncio.shield(looking)
 
-    def _remember_owner(self, table_id: str, owner: str) -> None:
+    def _remember_owner(self, table_id: str, owner: Owner) -> None:
         if len(self._owners) >= OWNERS_KEPT:
             self._owners.clear()
         self._owners[table_id] = owner
@@ -300,24 +302,24 @@ class Relay:
         del self._silent[owner]
         return True
 
-    async def _call(self, owner: str, verb: str, player: Player | None, table_id: str,
+    async def _call(self, owner: Owner, verb: str, player: Player | None, table_id: str,
                     listener: Listener | None, args: dict[str, Any]) -> Any:
         """Send a verb to the table's owner and wait for its answer."""
         call_id = next(self._ids)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = _Pending(answer, owner, table_id)
         self.relayed += 1
-        self.send(owner, {
+        self.send(owner.name, {
             "kind": "call", "id": call_id, "from": self.core.origin, "verb": verb,
             "table_id": table_id, "args": args, "until": time.time() + CALL_TIMEOUT,
             "player": None if player is None else [player.id, player.name],
-            "conn": None if listener is None else self._key_of(listener, owner),
+            "conn": None if listener is None else self._key_of(listener, owner.name),
             "patches": listener is not None and takes_patches(listener)})
         try:
             return await asyncio.wait_for(answer, CALL_TIMEOUT)
         except TimeoutError:
             self._owners.pop(table_id, None)
-            self._silent[owner] = time.monotonic()  # its tables' verbs wait to hear from it
+            self._silent[owner.name] = time.monotonic()  # its tables' verbs wait to hear it
             raise reconnecting() from None
         finally:
             self._calls.pop(call_id, None)
@@ -413,12 +415,13 @@ class Relay:
             owner = self.core.origin  # a process that did not answer lately: not there
         verb = self.verbs["create"]
         if owner != self.core.origin:
+            placed = Owner(owner, NEW_TABLE_EPOCH)
             try:
-                table_id: str = await self._call(owner, "create", player, "", None, args)
+                table_id: str = await self._call(placed, "create", player, "", None, args)
             except Unreached:
                 pass  # that process is gone: the table is made here
             else:
-                self._remember_owner(table_id, owner)
+                self._remember_owner(table_id, placed)
                 return table_id
         return await verb(player, "", None, **args)
 
@@ -522,9 +525,12 @@ class Relay:
 
     async def taken(self, table_ids: list[str]) -> None:
         """This process has just taken these tables (loaded and driven from now on): every
-        process's connections follow them here from now on."""
-        await self.core.bus.publish(MOVES_CHANNEL, {"origin": self.core.origin,
-                                                    "tables": table_ids})
+        process's connections follow them here from now on. Each one's epoch goes with it,
+        so that a process this notice reaches late can tell it is old news."""
+        leases = self.core.leases
+        await self.core.bus.publish(MOVES_CHANNEL, {
+            "origin": self.core.origin, "tables": table_ids,
+            "epochs": [leases.epochs.get(table_id, 0) for table_id in table_ids]})
 
     def lost(self, table_ids: list[str]) -> None:
         """Tables this process no longer owns: its followers of them (its own connections,
@@ -546,13 +552,16 @@ class Relay:
                                                                              None)
 
     async def _on_moved(self, notice: dict[str, Any]) -> None:
-        owner, table_ids = notice.get("origin"), notice.get("tables")
-        if not isinstance(owner, str) or not isinstance(table_ids, list):
+        """Another process (or this one) took tables: they are followed and sent verbs
+        there from now on, but for those known here at a later epoch (a notice held up in a
+        backlog through an outage can come after the table moved on again)."""
+        moved = self._moves_news(notice)
+        if not moved:
             return
-        moved = set(table_ids)
-        for table_id in moved:
-            self._remember_owner(table_id, owner)
-        self._give_up_calls_to_former_owners(moved, owner)
+        owner = next(iter(moved.values())).name
+        for table_id, taker in moved.items():
+            self._remember_owner(table_id, taker)
+        self._give_up_calls_to_former_owners(moved)
         if owner != self.core.origin:
             self.let_go_of([t for t in moved if t in self.core.tables
                             and not self.core.leases.owns(t)])
@@ -561,17 +570,44 @@ class Relay:
                 if table_id in moved and held.owner != owner:
                     self.core.spawn(self._follow_again(listener, table_id, held))
 
-    def _give_up_calls_to_former_owners(self, moved: set[str], owner: str) -> None:
-        """Verbs sent to these tables' former owners are answered ``reconnecting`` now
-        rather than at :data:`CALL_TIMEOUT`: their new owner took each one from the stored
-        record, fencing the former owner's writes (chat lines too) off, so a verb it had not
-        made by then is never made, and one it made is in the record the new owner plays on
-        (a repeatable verb goes to the new owner at once). A notice held up in a backlog
-        through an outage may come after the table moved on again and give up a verb to its
-        owner of now: that verb may still be made, which ``reconnecting`` allows (the player
-        looks again), at the cost of a needless look."""
+    def _moves_news(self, notice: dict[str, Any]) -> dict[str, Owner]:
+        """The tables a moves notice says were taken, by their new owner, leaving out those
+        known here at a later epoch: old news. (At the same epoch it tells of the owner
+        known: it is taken again, for the verbs sent to an owner before that one.) A notice
+        of a process of an earlier version has no epochs: it is taken as news, as it was
+        then."""
+        origin, table_ids = notice.get("origin"), notice.get("tables")
+        if not isinstance(origin, str) or not isinstance(table_ids, list):
+            return {}
+        epochs = notice.get("epochs")
+        if not isinstance(epochs, list) or len(epochs) != len(table_ids):
+            epochs = [None] * len(table_ids)
+        news: dict[str, Owner] = {}
+        for table_id, epoch in zip(table_ids, epochs, strict=True):
+            if not isinstance(table_id, str):
+                continue
+            if type(epoch) is not int:
+                news[table_id] = Owner(origin, self._known_epoch(table_id) + 1)
+            elif epoch >= self._known_epoch(table_id):
+                news[table_id] = Owner(origin, epoch)
+        return news
+
+    def _known_epoch(self, table_id: str) -> int:
+        """The epoch of the table's owner as known here (-1: not known)."""
+        if self.core.leases.owns(table_id):
+            return self.core.leases.epochs.get(table_id, 0)
+        known = self._owners.get(table_id)
+        return -1 if known is None else known.epoch
+
+    def _give_up_calls_to_former_owners(self, moved: dict[str, Owner]) -> None:
+        """Verbs sent to these tables' former owners (at an earlier epoch) are answered
+        ``reconnecting`` now rather than at :data:`CALL_TIMEOUT`: their new owner took each
+        one from the stored record, fencing the former owner's writes (chat lines too) off,
+        so a verb it had not made by then is never made, and one it made is in the record
+        the new owner plays on (a repeatable verb goes to the new owner at once)."""
         for pending in self._calls.values():
-            if (pending.table_id in moved and pending.owner != owner
+            taker = moved.get(pending.table_id)
+            if (taker is not None and pending.owner.epoch < taker.epoch
                     and not pending.answer.done()):
                 pending.answer.set_exception(reconnecting())
 

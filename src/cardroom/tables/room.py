@@ -496,7 +496,7 @@ class Room:
             except RoomError:
                 return None
             if owner is not None:
-                return owner
+                return owner.name
             if await leases.take([table_id]):
                 await self._taken([table_id])
                 return self.core.origin
