@@ -41,7 +41,8 @@ def measure(console: Console, folder: Path, tables: int, seconds: float, think: 
             servers: int, database_url: str | None, redis_url: str | None,
             source: Path | None = None, target: int = 500,
             profile_every: float = 0.0, analysis_every: float = 0.0,
-            relay_only: bool = False, full_views: bool = False) -> LoadRun:
+            relay_only: bool = False, full_views: bool = False,
+            bot_seats: int = 0) -> LoadRun:
     """One load run against fresh servers (another checkout's, with ``source``)."""
     folder.mkdir(parents=True, exist_ok=True)
     # Every client comes from this machine's one address: lift the per-address limit on
@@ -55,7 +56,7 @@ def measure(console: Console, folder: Path, tables: int, seconds: float, think: 
                       think=think, servers=started, database_url=started[0].database_url,
                       rules={"target": target, "lose_at": -target},
                       profile_every=profile_every, analysis_every=analysis_every,
-                      relay_only=relay_only, full_views=full_views)
+                      relay_only=relay_only, full_views=full_views, bot_seats=bot_seats)
         asyncio.run(run_load(run, console))
     finally:
         for server in started:
@@ -123,6 +124,9 @@ def main(
                                                 "which only relays; their CPU apart."),
     full_views: bool = typer.Option(False, help="Clients take every table message whole "
                                                 "rather than as patches."),
+    bot_seats: int = typer.Option(0, min=0, max=3, help="Seats of each table the servers' "
+                                                        "own simple bots play (one person "
+                                                        "and bots: 3)."),
 ) -> None:
     """Measure the server under load (and, with --vs, another checkout's beside it)."""
     console = Console()
@@ -138,7 +142,8 @@ def main(
                 run = measure(console, Path(folder) / f"{round_number}-{len(runs[name])}"
                               f"-{'other' if source else 'this'}", tables, seconds, think,
                               servers, database_url, redis_url, source, target,
-                              profile_every, analysis_every, relay_only, full_views)
+                              profile_every, analysis_every, relay_only, full_views,
+                              bot_seats)
                 runs[name].append(key_figures(run))
                 report(console, run, f"{name}: {tables} tables, {seconds:.0f} s, round "
                                      f"{round_number + 1} ({machine})")

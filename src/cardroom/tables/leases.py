@@ -52,6 +52,9 @@ and a quarter, and two tables at least): enough that a table is not passed back 
 LOAD_EVERY = 0.5
 """Seconds between two loads told while a process's table count changes (besides the one at
 every renewal): the others place new tables by counts at most this old in a burst."""
+KEEP_SLACK = SLACK / 2
+"""How far over its fair share a process may own tables and still keep a new one made by a
+connection of its own (an eighth): half the slack at which it would hand tables over."""
 PLACEMENT_CHOICES = 2
 """Live processes drawn at random for each new table, the less loaded one taking it (the
 "power of two choices": nearly as even as the least loaded of all, without every process
@@ -74,6 +77,14 @@ class Peer(NamedTuple):
     """When (``time.monotonic()``)."""
     owned: int
     draining: bool
+    mine: int | None = None
+    """How many tables this process owned then (``None``: not known)."""
+
+    def guessed(self, mine_now: int) -> int:
+        """How many tables it owns now, at a guess: as many more as this process has
+        gained since (in a burst of new tables every process gains about as many), so that
+        a moment-old count does not make this process look over its share."""
+        return self.owned + max(0, mine_now - (mine_now if self.mine is None else self.mine))
 
 Gained = Callable[[list[str]], Awaitable[None]]
 """Told of tables this process has just taken: they are loaded and driven from now on."""
@@ -240,17 +251,35 @@ class Leases:
         return len(self._loads()) - (not self.draining)
 
     def place(self) -> str:
-        """The process a new table goes to: of :data:`PLACEMENT_CHOICES` live processes not
-        draining, drawn at random, the one owning the fewest tables (this one when it ties,
-        or when it is alone). Another one is counted as owning one more from now on, so
-        that the next new table may go elsewhere."""
+        """The process a new table goes to, made by a connection here: this one while it
+        would own no more than its fair share and :data:`KEEP_SLACK` (the maker's verbs and
+        views then need no relaying, and a table with one person and bots none at all).
+        Otherwise, of :data:`PLACEMENT_CHOICES` live processes not draining, drawn at
+        random, the one owning the fewest tables (this one when it ties, or when it is
+        alone). Another one is counted as owning one more from now on, so that the next
+        new table may go elsewhere."""
         loads = self._loads() or {self.origin: len(self.epochs)}
+        if self._keeps_new_table(loads):
+            return self.origin
         drawn = self.random.sample(sorted(loads), min(PLACEMENT_CHOICES, len(loads)))
         chosen = min(drawn, key=lambda origin: (loads[origin], origin != self.origin))
         if chosen != self.origin:
             peer = self.peers[chosen]
             self.peers[chosen] = peer._replace(owned=peer.owned + 1)
         return chosen
+
+    def _keeps_new_table(self, loads: dict[str, int]) -> bool:
+        """Whether a table made here may stay here: this process takes tables, and would own
+        no more than its fair share and :data:`KEEP_SLACK` of it, the others' loads guessed
+        from those heard (:meth:`Peer.guessed`). Behind a load balancer that spreads
+        connections evenly, every process keeps the tables its players make; one that gets
+        more of them sends the rest away once the others' next loads are heard."""
+        if self.origin not in loads:
+            return False
+        mine = len(self.epochs)
+        total = mine + sum(self.peers[origin].guessed(mine) for origin in loads
+                           if origin != self.origin)
+        return mine + 1 <= (total + 1) / len(loads) * (1 + KEEP_SLACK)
 
     def share(self, free: int, owned: dict[str, int] | None = None) -> int:
         """How many more tables this process should own, were ``free`` tables shared out
@@ -273,7 +302,7 @@ class Leases:
         origin = notice.get("origin")
         if isinstance(origin, str) and origin != self.origin and "owned" in notice:
             self.peers[origin] = Peer(time.monotonic(), int(notice["owned"]),
-                                      bool(notice.get("draining")))
+                                      bool(notice.get("draining")), len(self.epochs))
 
     async def _hand_some_over(self, most: int = DRAIN_BATCH) -> None:
         """Draining or overloaded: hand up to ``most`` (and :data:`DRAIN_BATCH`) tables over
