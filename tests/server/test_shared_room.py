@@ -235,7 +235,8 @@ async def test_a_moves_notice_of_an_earlier_owner_gives_up_no_verb(rooms, monkey
     moved on again. Its epoch is older than the owner's known here, so a verb waiting at
     the owner of now is not given up, the table is still sent verbs there, and the verb's
     answer comes as usual. A notice of a process of an earlier version, which has no
-    epochs, is taken as news (the verb is given up, as before epochs)."""
+    epochs, is taken as news: the verb is given up, as before epochs, unless the notice
+    comes from the process the verb went to."""
     _hub, a, b = rooms
     monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 600.0)
     table_id, players = await seat_four(a, b)
@@ -272,11 +273,42 @@ async def test_a_moves_notice_of_an_earlier_owner_gives_up_no_verb(rooms, monkey
         if len(held) == 2:
             break
         await asyncio.sleep(0.02)
+    await b.bus.publish(relay_module.MOVES_CHANNEL, {"origin": a.core.origin,
+                                                     "tables": [table_id]})
+    await asyncio.sleep(0.1)
+    assert not sent.done()  # from the owner the verb went to: it answers it
     await b.bus.publish(relay_module.MOVES_CHANNEL, {"origin": "an-earlier-owner",
                                                      "tables": [table_id]})
     with pytest.raises(RoomError) as given_up:
         await asyncio.wait_for(sent, 5)
     assert given_up.value.code == "reconnecting"
+
+
+async def test_a_process_s_own_old_notice_does_not_point_a_lost_table_back_at_it(
+        rooms, monkeypatch) -> None:
+    """A process off the bus hands its table over (draining), and its own moves notice of
+    that table, held in its backlog, goes out once it is back: the table stays with its new
+    owner there, and its verbs from the first process run at the new owner."""
+    hub, a, b = rooms
+    monkeypatch.setattr(relay_module, "OWNER_WAIT", 3.0)
+    table_id, players = await seat_four(a, b)
+    epoch = a.core.leases.epoch(table_id)
+    hub.cut.add(a.bus)  # A hears nothing of B's taking
+    a.core.leases.drain()  # A hands its table over at its next renewal
+    for _ in range(200):  # until B has said it took the table (A did not hear it)
+        if b.relay._newest.get(table_id) == b.core.leases.epoch(table_id):
+            break
+        await asyncio.sleep(0.05)
+    assert b.core.leases.owns(table_id) and not a.core.leases.owns(table_id)
+    hub.cut.discard(a.bus)
+    await a.bus.publish(relay_module.MOVES_CHANNEL, {"origin": a.core.origin,
+                                                     "tables": [table_id], "epochs": [epoch]})
+    await asyncio.sleep(0.1)
+    assert table_id not in a.relay._owners or a.relay._owners[table_id].name != a.core.origin
+    await settle(a, b, table_id)
+    game = b.tables[table_id].game
+    result = await a.act(players[game.to_act], table_id, game.legal_actions()[0].text)
+    assert result["number"] == 0 and b.core.leases.owns(table_id)
 
 
 async def test_a_call_that_arrives_twice_is_run_once(rooms, monkeypatch) -> None:

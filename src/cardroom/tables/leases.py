@@ -79,12 +79,17 @@ class Peer(NamedTuple):
     draining: bool
     mine: int | None = None
     """How many tables this process owned then (``None``: not known)."""
+    rise: int = 0
+    """How many more it owned than at the load heard before."""
 
     def guessed(self, mine_now: int) -> int:
         """How many tables it owns now, at a guess: as many more as this process has
         gained since (in a burst of new tables every process gains about as many), so that
-        a moment-old count does not make this process look over its share."""
-        return self.owned + max(0, mine_now - (mine_now if self.mine is None else self.mine))
+        a moment-old count does not make this process look over its share; but no more
+        than it gained itself between its last two loads (a burst made at this process
+        alone does not make the others look as loaded as it is)."""
+        gained = 0 if self.mine is None else max(0, mine_now - self.mine)
+        return self.owned + min(gained, self.rise)
 
 Gained = Callable[[list[str]], Awaitable[None]]
 """Told of tables this process has just taken: they are loaded and driven from now on."""
@@ -301,8 +306,13 @@ class Leases:
     async def _on_load(self, notice: dict[str, Any]) -> None:
         origin = notice.get("origin")
         if isinstance(origin, str) and origin != self.origin and "owned" in notice:
-            self.peers[origin] = Peer(time.monotonic(), int(notice["owned"]),
-                                      bool(notice.get("draining")), len(self.epochs))
+            self.hear_load(origin, int(notice["owned"]), bool(notice.get("draining")))
+
+    def hear_load(self, origin: str, owned: int, draining: bool) -> None:
+        """Another process told how many tables it owns, and whether it drains."""
+        before = self.peers.get(origin)
+        self.peers[origin] = Peer(time.monotonic(), owned, draining, len(self.epochs),
+                                  0 if before is None else max(0, owned - before.owned))
 
     async def _hand_some_over(self, most: int = DRAIN_BATCH) -> None:
         """Draining or overloaded: hand up to ``most`` (and :data:`DRAIN_BATCH`) tables over

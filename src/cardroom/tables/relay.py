@@ -62,8 +62,9 @@ NEW_TABLE_EPOCH = 1
 REPEATABLE = frozenset({"open", "hint"})
 """Verbs that change nothing at the table: sent again when their owner did not answer."""
 OWNERS_KEPT = 100_000
-"""Tables whose owner is remembered at most (the memory is cleared past it: the owners of
-closed tables are never asked for again, and one lookup in the store finds any owner)."""
+"""Tables whose owner (and newest epoch heard) is remembered at most: past it the table
+heard of longest ago is forgotten (the owners of closed tables are never asked for again,
+and one lookup in the store finds any owner)."""
 REFOLLOW_BATCH = 500
 """Follows looked for again at most at each :data:`RECHECK` (the rest at the next ones): a
 process back on the bus does not ask for thousands at once."""
@@ -109,6 +110,15 @@ _decode_call_id = msgspec.json.Decoder(_CallId).decode
 _decode_kind = msgspec.json.Decoder(_Kind).decode
 _decode_delivery = msgspec.json.Decoder(_Delivery).decode
 _decode_item = msgspec.json.Decoder(dict[str, Any]).decode
+
+
+def _keep_bounded(memory: dict[str, Any], key: str, value: Any) -> None:
+    """Remember ``value`` as the newest entry, forgetting the oldest past
+    :data:`OWNERS_KEPT`."""
+    memory.pop(key, None)
+    if len(memory) >= OWNERS_KEPT:
+        del memory[next(iter(memory))]
+    memory[key] = value
 
 
 def process_channel(origin: str) -> str:
@@ -194,7 +204,11 @@ class Relay:
         self._proxies: dict[tuple[str, int], Proxy] = {}
         """Other processes' connections following tables owned here."""
         self._owners: dict[str, Owner] = {}
-        """The owner last known of tables owned elsewhere."""
+        """The owner last known of tables owned elsewhere (forgotten when it does not
+        answer, or says the table moved)."""
+        self._newest: dict[str, int] = {}
+        """The newest epoch heard of each table (kept when its owner is forgotten): a moves
+        notice or a lookup older than it is old news."""
         self._outgoing: dict[str, list[dict[str, Any]]] = {}
         """What goes to each process at the end of this turn of the event loop."""
         self._kinds: dict[str, Callable[[dict[str, Any]], None]] = {}
@@ -255,8 +269,8 @@ class Relay:
             if owner is not None and owner.name == self.core.origin:
                 try:
                     return None, await self.verbs[verb](player, table_id, listener, **args)
-                except Moved:
-                    pass  # taken by another process meanwhile: it runs there
+                except Moved:  # taken by another process meanwhile: it runs there
+                    self._owners.pop(table_id, None)
             elif owner is not None and self._heard(owner.name):
                 self._remember_owner(table_id, owner)
                 closings = self._closings.get(listener, 0) if listener is not None else 0
@@ -286,9 +300,12 @@ class Relay:
         return await asyncio.shield(looking)
 
     def _remember_owner(self, table_id: str, owner: Owner) -> None:
-        if len(self._owners) >= OWNERS_KEPT:
-            self._owners.clear()
-        self._owners[table_id] = owner
+        """Send the table's verbs to ``owner`` from now on, unless a later owner was heard
+        of (a lookup in the store that began before that owner's notice came)."""
+        if owner.epoch < self._newest.get(table_id, -1):
+            return
+        _keep_bounded(self._newest, table_id, owner.epoch)
+        _keep_bounded(self._owners, table_id, owner)
 
     def _heard(self, owner: str) -> bool:
         """Whether a process may be sent verbs: it answered the last one, or it has been
@@ -527,10 +544,12 @@ class Relay:
         """This process has just taken these tables (loaded and driven from now on): every
         process's connections follow them here from now on. Each one's epoch goes with it,
         so that a process this notice reaches late can tell it is old news."""
-        leases = self.core.leases
-        await self.core.bus.publish(MOVES_CHANNEL, {
-            "origin": self.core.origin, "tables": table_ids,
-            "epochs": [leases.epochs.get(table_id, 0) for table_id in table_ids]})
+        epochs = self.core.leases.epochs
+        held = [table_id for table_id in table_ids if table_id in epochs]  # (not lost since)
+        if held:
+            await self.core.bus.publish(MOVES_CHANNEL, {
+                "origin": self.core.origin, "tables": held,
+                "epochs": [epochs[table_id] for table_id in held]})
 
     def lost(self, table_ids: list[str]) -> None:
         """Tables this process no longer owns: its followers of them (its own connections,
@@ -572,9 +591,10 @@ class Relay:
 
     def _moves_news(self, notice: dict[str, Any]) -> dict[str, Owner]:
         """The tables a moves notice says were taken, by their new owner, leaving out those
-        known here at a later epoch: old news. (At the same epoch it tells of the owner
-        known: it is taken again, for the verbs sent to an owner before that one.) A notice
-        of a process of an earlier version has no epochs: it is taken as news, as it was
+        known here at a later epoch, and this process's own notices of tables it has lost
+        since: old news. (At the same epoch it tells of the owner known: it is taken again,
+        for the verbs sent to an owner before that one.) A notice of a process of an
+        earlier version has no epochs: it is taken as news at the epoch known, as it was
         then."""
         origin, table_ids = notice.get("origin"), notice.get("tables")
         if not isinstance(origin, str) or not isinstance(table_ids, list):
@@ -584,11 +604,13 @@ class Relay:
             epochs = [None] * len(table_ids)
         news: dict[str, Owner] = {}
         for table_id, epoch in zip(table_ids, epochs, strict=True):
-            if not isinstance(table_id, str):
+            if not isinstance(table_id, str) or (origin == self.core.origin
+                                                 and not self.core.leases.owns(table_id)):
                 continue
+            known = self._known_epoch(table_id)
             if type(epoch) is not int:
-                news[table_id] = Owner(origin, self._known_epoch(table_id) + 1)
-            elif epoch >= self._known_epoch(table_id):
+                news[table_id] = Owner(origin, max(known, 0))
+            elif epoch >= known:
                 news[table_id] = Owner(origin, epoch)
         return news
 
@@ -596,19 +618,20 @@ class Relay:
         """The epoch of the table's owner as known here (-1: not known)."""
         if self.core.leases.owns(table_id):
             return self.core.leases.epochs.get(table_id, 0)
-        known = self._owners.get(table_id)
-        return -1 if known is None else known.epoch
+        return self._newest.get(table_id, -1)
 
     def _give_up_calls_to_former_owners(self, moved: dict[str, Owner]) -> None:
-        """Verbs sent to these tables' former owners (at an earlier epoch) are answered
-        ``reconnecting`` now rather than at :data:`CALL_TIMEOUT`: their new owner took each
-        one from the stored record, fencing the former owner's writes (chat lines too) off,
-        so a verb it had not made by then is never made, and one it made is in the record
-        the new owner plays on (a repeatable verb goes to the new owner at once)."""
+        """Verbs sent to these tables' former owners (other processes, at an epoch no later
+        than the new owner's) are answered ``reconnecting`` now rather than at
+        :data:`CALL_TIMEOUT`: their new owner took each one from the stored record, fencing
+        the former owner's writes (chat lines too) off, so a verb it had not made by then is
+        never made, and one it made is in the record the new owner plays on (a repeatable
+        verb goes to the new owner at once). A verb sent to the new owner itself is
+        answered by it."""
         for pending in self._calls.values():
             taker = moved.get(pending.table_id)
-            if (taker is not None and pending.owner.epoch < taker.epoch
-                    and not pending.answer.done()):
+            if (taker is not None and pending.owner.name != taker.name
+                    and pending.owner.epoch <= taker.epoch and not pending.answer.done()):
                 pending.answer.set_exception(reconnecting())
 
     async def _follow_again(self, listener: Listener, table_id: str, held: Follow) -> None:
