@@ -417,9 +417,9 @@ def test_a_new_table_stays_with_its_makers_process_up_to_an_eighth_over_its_shar
     a = _leases("A")
 
     def owning(mine: int, theirs: int, mine_when_heard: int | None = None,
-               their_rise: int = 0) -> str:
+               their_rise: int = 0, heard_ago: float = 0.0) -> str:
         a.epochs = {f"t{n}": 1 for n in range(mine)}
-        a.peers = {"B": leases_module.Peer(time.monotonic(), theirs, False,
+        a.peers = {"B": leases_module.Peer(time.monotonic() - heard_ago, theirs, False,
                                            mine if mine_when_heard is None
                                            else mine_when_heard, their_rise)}
         return a.place()
@@ -433,6 +433,8 @@ def test_a_new_table_stays_with_its_makers_process_up_to_an_eighth_over_its_shar
     assert owning(125, 80, mine_when_heard=100, their_rise=30) == "A"
     assert owning(125, 80, mine_when_heard=125, their_rise=30) == "B"
     assert owning(125, 80, mine_when_heard=100, their_rise=5) == "B"
+    # A load of over a second ago: B has stopped growing (it would have told it again).
+    assert owning(125, 80, mine_when_heard=100, their_rise=30, heard_ago=1.2) == "B"
     a.draining = True
     assert owning(0, 100) == "B"
 

@@ -82,14 +82,17 @@ class Peer(NamedTuple):
     rise: int = 0
     """How many more it owned than at the load heard before."""
 
-    def guessed(self, mine_now: int) -> int:
+    def guessed(self, mine_now: int, now: float) -> int:
         """How many tables it owns now, at a guess: as many more as this process has
         gained since (in a burst of new tables every process gains about as many), so that
         a moment-old count does not make this process look over its share; but no more
         than it gained itself between its last two loads (a burst made at this process
-        alone does not make the others look as loaded as it is)."""
-        gained = 0 if self.mine is None else max(0, mine_now - self.mine)
-        return self.owned + min(gained, self.rise)
+        alone does not make the others look as loaded as it is), and nothing once its load
+        is older than two :data:`LOAD_EVERY` (a process whose count changes tells it that
+        often: it has stopped growing)."""
+        if self.mine is None or now - self.heard > 2 * LOAD_EVERY:
+            return self.owned
+        return self.owned + min(max(0, mine_now - self.mine), self.rise)
 
 Gained = Callable[[list[str]], Awaitable[None]]
 """Told of tables this process has just taken: they are loaded and driven from now on."""
@@ -282,7 +285,8 @@ class Leases:
         if self.origin not in loads:
             return False
         mine = len(self.epochs)
-        total = mine + sum(self.peers[origin].guessed(mine) for origin in loads
+        now = time.monotonic()
+        total = mine + sum(self.peers[origin].guessed(mine, now) for origin in loads
                            if origin != self.origin)
         return mine + 1 <= (total + 1) / len(loads) * (1 + KEEP_SLACK)
 

@@ -266,13 +266,14 @@ class Relay:
             owner = (None if self.core.leases.owns(table_id) else self._owners.get(table_id))
             if owner is None or not self._heard(owner.name):
                 owner = await self._locate(table_id)
+                if owner is not None and owner.name != self.core.origin:
+                    owner = self._remember_owner(table_id, owner)
             if owner is not None and owner.name == self.core.origin:
                 try:
                     return None, await self.verbs[verb](player, table_id, listener, **args)
                 except Moved:  # taken by another process meanwhile: it runs there
                     self._owners.pop(table_id, None)
             elif owner is not None and self._heard(owner.name):
-                self._remember_owner(table_id, owner)
                 closings = self._closings.get(listener, 0) if listener is not None else 0
                 try:
                     return owner.name, await self._call(owner, verb, player, table_id,
@@ -299,13 +300,15 @@ class Relay:
             looking.add_done_callback(lambda _: self._locating.pop(table_id, None))
         return await asyncio.shield(looking)
 
-    def _remember_owner(self, table_id: str, owner: Owner) -> None:
+    def _remember_owner(self, table_id: str, owner: Owner) -> Owner | None:
         """Send the table's verbs to ``owner`` from now on, unless a later owner was heard
-        of (a lookup in the store that began before that owner's notice came)."""
+        of (a lookup in the store that began before that owner's notice came); the owner
+        to send them to (``None``: that later one is not known any more, look again)."""
         if owner.epoch < self._newest.get(table_id, -1):
-            return
+            return self._owners.get(table_id)
         _keep_bounded(self._newest, table_id, owner.epoch)
         _keep_bounded(self._owners, table_id, owner)
+        return owner
 
     def _heard(self, owner: str) -> bool:
         """Whether a process may be sent verbs: it answered the last one, or it has been
@@ -616,9 +619,10 @@ class Relay:
 
     def _known_epoch(self, table_id: str) -> int:
         """The epoch of the table's owner as known here (-1: not known)."""
-        if self.core.leases.owns(table_id):
-            return self.core.leases.epochs.get(table_id, 0)
-        return self._newest.get(table_id, -1)
+        newest = self._newest.get(table_id, -1)
+        if self.core.leases.owns(table_id):  # (a later owner may be heard of before the
+            return max(newest, self.core.leases.epochs.get(table_id, 0))  # loss is seen)
+        return newest
 
     def _give_up_calls_to_former_owners(self, moved: dict[str, Owner]) -> None:
         """Verbs sent to these tables' former owners (other processes, at an epoch no later
