@@ -391,11 +391,11 @@ def test_the_bank_leaves_the_middle_once_taken(browser, room) -> None:
         while player.phase() == "bidding":
             assert time.monotonic() < deadline
             if player.my_turn():
-                look = page.locator("[data-testid=look]")
-                if look.is_visible():
-                    look.click()
-                else:
-                    page.click("[data-testid=bid-submit]")  # the lowest bid: I take the bank
+                # Look at my cards where the table offers it, else the lowest bid (I take
+                # the bank): whichever shows, once the turn is drawn (a look and a click
+                # read apart could see the controls before and after the redraw).
+                page.locator("[data-testid=look]:visible, "
+                             "[data-testid=bid-submit]:visible").first.click()
                 time.sleep(0.5)
             time.sleep(0.05)
         expect(bank).to_be_hidden()
