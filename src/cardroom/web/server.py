@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.web.app import ServerConfig, create_app
@@ -24,6 +25,7 @@ from cardroom.web.http_limits import (
     REQUEST_READ_TIMEOUT,
     STALLED_WRITE_TIMEOUT,
 )
+from cardroom.web.socket import SEND_NOW
 
 if TYPE_CHECKING:
     from uvicorn._types import ASGI3Application, ASGISendEvent
@@ -80,7 +82,33 @@ class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
       the transport's high-water mark): a close frame could not reach it either;
     - a keepalive ping goes unanswered for ``ws_ping_timeout`` seconds.
     Dropping the transport tells the app that the client is gone (``websocket.disconnect``),
-    so the room forgets the connection as it does any other that ends."""
+    so the room forgets the connection as it does any other that ends.
+
+    It also offers the app :meth:`send_text_now` (the scope's :data:`SEND_NOW` extension):
+    a message written at once, without the ASGI send chain and the writer task's turn."""
+
+    def handle_connect(self, event: Any) -> None:
+        """Accept as uvicorn does, offering :meth:`send_text_now` to the app."""
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_text_now
+
+    def send_text_now(self, text: str) -> bool:
+        """Write a text message now, as :meth:`send` would for ``websocket.send``, if the
+        connection is open and the client reads (its transport under the high-water mark);
+        false, writing nothing, otherwise: the message then waits its turn with
+        :meth:`send`, which waits for the client or finds the connection gone."""
+        if (not self.handshake_complete or self.close_sent or self.disconnected
+                or self.initial_response is not None or not self.writable.is_set()
+                or self.transport.is_closing()):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     def data_received(self, data: bytes) -> None:
         """Read as uvicorn does. A handshake the WebSocket layer refuses (a header line
