@@ -94,17 +94,18 @@ class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][SEND_NOW] = self.send_text_now
 
-    def send_text_now(self, text: str) -> bool:
-        """Write a text message now, as :meth:`send` would for ``websocket.send``, if the
-        connection is open and the client reads (its transport under the high-water mark);
-        false, writing nothing, otherwise: the message then waits its turn with
-        :meth:`send`, which waits for the client or finds the connection gone."""
+    def send_text_now(self, data: bytes) -> bool:
+        """Write a text message (its UTF-8 bytes) now, as :meth:`send` would for
+        ``websocket.send``, if the connection is open and the client reads (its transport
+        under the high-water mark); false, writing nothing, otherwise: the message then
+        waits its turn with :meth:`send`, which waits for the client or finds the
+        connection gone."""
         if (not self.handshake_complete or self.close_sent or self.disconnected
                 or self.initial_response is not None or not self.writable.is_set()
                 or self.transport.is_closing()):
             return False
         try:
-            self.conn.send_text(text.encode())
+            self.conn.send_text(data)
         except InvalidState:
             return False
         self.transport.write(b"".join(self.conn.data_to_send()))

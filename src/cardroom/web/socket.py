@@ -78,16 +78,21 @@ FLOOD_CLOSE = 2000
 """Rate-limited messages in a row after which the connection is closed."""
 SEND_NOW = "cardroom.send_text_now"
 """The ASGI scope extension under which the server's WebSocket protocol offers a function
-that writes a text message at once, if the connection is open and its client reads (true),
-or does nothing (false): each message skips the writer task's wake-up and the ASGI send
-chain, a tenth of a loaded server's CPU (bench/RESULTS.md)."""
+that writes a text message (its UTF-8 bytes) at once, if the connection is open and its
+client reads (true), or does nothing (false): each message skips the writer task's wake-up
+and the ASGI send chain (bench/RESULTS.md, 2026-12-03)."""
 
-SendNow = Callable[[str], bool]
+SendNow = Callable[[bytes], bool]
 
 
 def _text_of(message: ServerMessage | Relayed) -> str:
     """A message's JSON as it goes on the socket (a relayed one arrives encoded)."""
     return message.text if isinstance(message, Relayed) else _ENCODER.encode(message).decode()
+
+
+def _bytes_of(message: ServerMessage | Relayed) -> bytes:
+    """A message's JSON in UTF-8, as a direct write takes it."""
+    return message.text.encode() if isinstance(message, Relayed) else _ENCODER.encode(message)
 
 
 class TokenBucket:
@@ -166,10 +171,16 @@ class Connection:
             return
         if (self._send_now is not None and not self._writing and self.outbox.empty()
                 and self._writer is not None):
-            text = _text_of(message)
-            if self._send_now(text):
+            try:
+                data = _bytes_of(message)
+            except Exception:  # never into the caller, which is telling other listeners too
+                log.exception("a message for a connection from %s does not encode",
+                              self.address)
+                self.close("a message for it could not be encoded")
                 return
-            message = Relayed(text)  # encoded once: the writer sends it when it can
+            if self._send_now(data):
+                return
+            message = Relayed(data.decode())  # encoded once: the writer sends it when it can
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.close("it does not read its messages")
             return
