@@ -23,6 +23,7 @@ import redis.asyncio as aioredis
 
 from cardroom.bus import redis as bus_module
 from cardroom.bus.redis import BACKLOG, PREFIX, RETRY_CAP, Queued, RedisBus, retry_delay
+from cardroom.bus.resp import Target
 from cardroom.tools.client import Client, reconnect_delay
 from cardroom.tools.loadtest import http_base
 from cardroom.tools.processes import ManagedRedis, ask_health, free_port
@@ -281,7 +282,7 @@ def test_a_notice_sent_before_in_a_failed_batch_is_never_told_unheard() -> None:
     """Redis may have delivered a notice of a batch that failed before answering: sent again
     to nobody (its receiver had not subscribed again yet), it is not reported unheard, or
     a call it carried would be sent on to another process and run twice."""
-    bus = RedisBus(aioredis.Redis())
+    bus = RedisBus(Target())
     told: list[str] = []
     bus.on_unheard(lambda channel, data: told.append(channel))
     bus._tell_unheard([Queued(0.0, PREFIX + "process:a", b"{}", tried=True),

@@ -37,12 +37,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 import redis.asyncio as redis
-from redis.asyncio.client import PubSub
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from cardroom.bus.memory import Handler, RawHandler, Unheard
+from cardroom.bus.resp import Publisher, RespConnection, RespError, Subscription, Target
 
 log = logging.getLogger(__name__)
 
@@ -116,16 +113,16 @@ class RedisBus:
     Redis being away is a state of the bus, not an error of its callers (module docstring).
     """
 
-    def __init__(self, client: redis.Redis, where: str = "Redis",
-                 publisher: redis.Redis | None = None, room: str = "") -> None:
-        """``where`` names Redis in the log (its address without a password); ``publisher``
-        (default: ``client``) sends the notices: one that never sends a command twice by
-        itself, so that a notice Redis answers as delivered to nobody was never sent
-        before (:meth:`on_unheard`); ``room``: the room's key, in every channel's name."""
+    def __init__(self, target: Target, where: str = "Redis", room: str = "") -> None:
+        """The bus on the Redis at ``target``, on two lean connections of its own
+        (:mod:`cardroom.bus.resp`): one subscribed, one publishing, which never sends a
+        command twice by itself, so that a notice Redis answers as delivered to nobody was
+        never sent before (:meth:`on_unheard`). ``where`` names Redis in the log (its
+        address without a password); ``room``: the room's key, in every channel's name."""
         self.prefix = f"{PREFIX}{room}:" if room else PREFIX
         """What every channel's name in Redis starts with."""
-        self.client = client
-        self.publisher = publisher or client
+        self.target = target
+        self.publisher = Publisher(target, CONNECT_TIMEOUT, COMMAND_TIMEOUT)
         self.where = where
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._raw_handlers: dict[str, list[RawHandler]] = defaultdict(list)
@@ -157,18 +154,16 @@ class RedisBus:
         """A bus on the Redis at ``url`` (``redis://host:port/db``), whether or not it answers
         now: if it does not, one warning says so and the bus joins when Redis comes back.
         ``room``: the room's key (:meth:`cardroom.store.db.Store.room_key`), so that only
-        the processes of one room hear each other."""
-        def client(retries: int) -> redis.Redis:
-            return redis.from_url(
-                url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT,
-                socket_keepalive=True, retry=Retry(NoBackoff(), retries))
-
-        # The subscriber: one immediate retry on a fresh connection (a pooled one may have
-        # died with a restarted Redis); longer waits are this bus's own back-off. The
-        # publisher retries nothing itself: a failed batch goes back to the backlog, marked.
-        bus = cls(client(1), redacted(url), publisher=client(0), room=room)
+        the processes of one room hear each other. A URL that cannot be used at all (a
+        ``rediss://`` one whose certificate file is missing, say) fails here, at the start:
+        that is a mistake in the configuration, not Redis being away."""
+        bus = cls(Target.of(redis.from_url(url)), redacted(url), room=room)
         try:
-            await bus.client.ping()
+            connection = await RespConnection.open(bus.target, CONNECT_TIMEOUT)
+            try:
+                await connection.execute([("PING",)], COMMAND_TIMEOUT)
+            finally:
+                connection.close()
         except Exception as error:  # any failure means "not now"
             bus._changed(error)
         return bus
@@ -239,10 +234,8 @@ class RedisBus:
                 batch = [self._backlog.popleft() for _ in range(min(BATCH, len(self._backlog)))]
                 self._sending = True
                 try:
-                    async with self.publisher.pipeline(transaction=False) as pipe:
-                        for queued in batch:
-                            pipe.publish(queued.channel, queued.text)
-                        receivers = await pipe.execute()
+                    receivers = await self.publisher.publish(
+                        [(queued.channel, queued.text) for queued in batch])
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:  # Redis away, in whatever form
@@ -324,15 +317,17 @@ class RedisBus:
         answered) try again with back-off, forever."""
         attempt = 0
         while True:
-            pubsub = self.client.pubsub()
+            subscription: Subscription | None = None
             try:
                 channels = set(self._channels)
-                await pubsub.subscribe(*(self.prefix + c for c in channels))
+                subscription = await Subscription.open(
+                    self.target, [self.prefix + c for c in channels], CONNECT_TIMEOUT,
+                    COMMAND_TIMEOUT)
                 self._subscribed = True
                 self._subscribed_again.set()
                 self._changed()
                 attempt = 0
-                await self._listen(pubsub, channels)
+                await self._listen(subscription, channels)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away, in whatever form
@@ -340,37 +335,38 @@ class RedisBus:
                 self._changed(error)
             finally:
                 self._subscribed = False
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                if subscription is not None:
+                    subscription.close()
             await asyncio.sleep(retry_delay(attempt))
             attempt += 1
 
-    async def _listen(self, pubsub: PubSub, channels: set[str]) -> None:
+    async def _listen(self, subscription: Subscription, channels: set[str]) -> None:
         """Read the subscription until it fails; ping when it is quiet, so a Redis that
         vanished without closing the connection is noticed too."""
         loop = asyncio.get_running_loop()
-        heard = loop.time()
+        heard = loop.time()  # Redis's last sign of life, or the end of handling what it sent
         pinged = False
         while True:
             if len(self._channels) > len(channels):  # channels are only ever added
                 new = self._channels - channels
-                await pubsub.subscribe(*(self.prefix + c for c in new))
+                subscription.subscribe([self.prefix + c for c in new])
                 channels |= new
-            message = await pubsub.get_message(timeout=READ_WAIT)
+            messages = await subscription.receive(READ_WAIT)
+            for channel, data in messages:
+                await self._dispatch(channel, data)
             now = loop.time()
-            if message is not None:
+            if messages:  # time spent in the handlers is not Redis's silence
                 heard, pinged = now, False
-                if message.get("type") == "message":
-                    await self._dispatch(message)
+            elif subscription.heard > heard:  # a pong, or a confirmation
+                heard, pinged = subscription.heard, False
             elif now - heard > SILENT_FOR:
-                raise RedisConnectionError(f"no answer from Redis for {SILENT_FOR:g} s")
+                raise RespError(f"no answer from Redis for {SILENT_FOR:g} s")
             elif now - heard > PING_AFTER and not pinged:
-                await pubsub.ping()
+                subscription.ping()
                 pinged = True
 
-    async def _dispatch(self, message: dict[str, Any]) -> None:
-        channel = message["channel"].decode().removeprefix(self.prefix)
-        data: bytes = message["data"]
+    async def _dispatch(self, raw_channel: bytes, data: bytes) -> None:
+        channel = raw_channel.decode().removeprefix(self.prefix)
         for raw_handler in list(self._raw_handlers.get(channel, ())):
             await self._call(channel, raw_handler, data)
         handlers = list(self._handlers.get(channel, ()))
@@ -406,11 +402,7 @@ class RedisBus:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._writer = self._reader = None
-        clients = [self.client] if self.publisher is self.client else [self.client,
-                                                                       self.publisher]
-        for client in clients:
-            with contextlib.suppress(Exception):
-                await client.aclose()
+        self.publisher.close()
 
     async def _drained(self) -> None:
         while (self._backlog or self._sending) and not self._publish_failing:
