@@ -4,6 +4,7 @@ and the same address as redis-py reads from the bus's URL."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -61,7 +62,7 @@ async def test_a_batch_gets_its_replies_in_order(shared_redis: Target) -> None:
             [("PUBLISH", "resp-test:a", b"one"), ("PUBLISH", "resp-test:nobody", b"two"),
              ("PUBLISH", "resp-test:a", b"three")], 2.0)
         assert replies == [1, 0, 1]
-        heard = []
+        heard: list[bytes] = []
         while len(heard) < 2:
             message = await listener.get_message(timeout=2.0)
             if message and message["type"] == "message":
@@ -143,24 +144,36 @@ async def test_a_reply_to_no_command_closes_the_connection() -> None:
         assert connection.closed  # the next reply could belong to no command of ours
 
 
-async def test_it_logs_in_and_selects_the_urls_database() -> None:
+async def what_opening_sends(url: str, replies: bytes) -> tuple[Target, bytes]:
+    """Open a connection by ``url`` (its ``{port}`` a fake Redis's, which answers
+    ``replies``): the target read from the URL, and what the opening sent."""
     received = bytearray()
 
-    async def ok(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         received.extend(await reader.read(1000))
-        writer.write(b"+OK\r\n+OK\r\n")
+        writer.write(replies)
         await writer.drain()
         await asyncio.sleep(0.3)
 
-    server, target = await fake_redis(ok)
+    server, target = await fake_redis(answer)
     async with server:
-        url = f"redis://someone:secret@127.0.0.1:{target.port}/3"
-        made = Target.of(aioredis.Redis.from_url(url))
-        assert made == target._replace(username="someone", password="secret", db=3)
-        connection = await RespConnection.open(made, 2.0)
-        connection.close()
-    assert bytes(received) == (b"*3\r\n$4\r\nAUTH\r\n$7\r\nsomeone\r\n$6\r\nsecret\r\n"
-                               b"*2\r\n$6\r\nSELECT\r\n$1\r\n3\r\n")
+        made = Target.of(aioredis.Redis.from_url(url.format(port=target.port)))
+        (await RespConnection.open(made, 2.0)).close()
+    return made, bytes(received)
+
+
+async def test_it_logs_in_and_selects_the_urls_database() -> None:
+    made, sent = await what_opening_sends("redis://someone:secret@127.0.0.1:{port}/3",
+                                          b"+OK\r\n+OK\r\n")
+    assert (made.username, made.password, made.db) == ("someone", "secret", 3)
+    assert sent == (b"*3\r\n$4\r\nAUTH\r\n$7\r\nsomeone\r\n$6\r\nsecret\r\n"
+                    b"*2\r\n$6\r\nSELECT\r\n$1\r\n3\r\n")
+
+
+async def test_a_user_without_a_password_logs_in_as_that_user() -> None:
+    """As redis-py does from ``redis://bob@host`` (an ACL user with ``nopass``)."""
+    _, sent = await what_opening_sends("redis://bob@127.0.0.1:{port}", b"+OK\r\n")
+    assert sent == b"*3\r\n$4\r\nAUTH\r\n$3\r\nbob\r\n$0\r\n\r\n"
 
 
 async def test_a_refused_login_fails_the_opening_and_closes_the_connection() -> None:
@@ -178,23 +191,6 @@ async def test_a_refused_login_fails_the_opening_and_closes_the_connection() -> 
         with pytest.raises(RespError, match="WRONGPASS"):
             await RespConnection.open(target._replace(password="wrong"), 2.0)
         await asyncio.wait_for(closed.wait(), 2.0)
-
-
-async def test_a_user_without_a_password_logs_in_as_that_user() -> None:
-    """As redis-py does from ``redis://bob@host`` (an ACL user with ``nopass``)."""
-    received = bytearray()
-
-    async def ok(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        received.extend(await reader.read(1000))
-        writer.write(b"+OK\r\n")
-        await writer.drain()
-        await asyncio.sleep(0.3)
-
-    server, target = await fake_redis(ok)
-    async with server:
-        made = Target.of(aioredis.Redis.from_url(f"redis://bob@127.0.0.1:{target.port}"))
-        (await RespConnection.open(made, 2.0)).close()
-    assert bytes(received) == b"*3\r\n$4\r\nAUTH\r\n$3\r\nbob\r\n$0\r\n\r\n"
 
 
 def test_the_address_is_the_one_redis_py_reads_from_the_url() -> None:
@@ -366,33 +362,33 @@ async def fake_subscribed_redis(answers_pings: bool) -> tuple[asyncio.Server, st
     return server, f"redis://127.0.0.1:{target.port}/0", commands
 
 
-async def test_a_quiet_redis_that_answers_pings_keeps_the_bus(quick_silence: None) -> None:
-    server, url, commands = await fake_subscribed_redis(answers_pings=True)
+@contextlib.asynccontextmanager
+async def bus_on_fake_redis(answers_pings: bool) -> AsyncIterator[tuple[RedisBus, list[bytes]]]:
+    """A bus joined to :func:`fake_subscribed_redis`, and the commands that Redis got."""
+    server, url, commands = await fake_subscribed_redis(answers_pings)
     async with server:
         bus = await RedisBus.connect(url)
         try:
             bus.subscribe("quiet", lambda notice: asyncio.sleep(0))
             await wait_until(lambda: bus.joined)
-            await asyncio.sleep(3.0)  # 2.5 times SILENT_FOR without a message
-            assert bus.joins == 1 and bus.joined
-            assert commands.count(b"PING") >= 3  # the first, then one per silence
+            yield bus, commands
         finally:
             await bus.close()
+
+
+async def test_a_quiet_redis_that_answers_pings_keeps_the_bus(quick_silence: None) -> None:
+    async with bus_on_fake_redis(answers_pings=True) as (bus, commands):
+        await asyncio.sleep(3.0)  # 2.5 times SILENT_FOR without a message
+        assert bus.joins == 1 and bus.joined
+        assert commands.count(b"PING") >= 3  # the first, then one per silence
 
 
 async def test_a_redis_that_answers_nothing_is_left_and_joined_again(
         quick_silence: None, caplog: pytest.LogCaptureFixture) -> None:
-    server, url, commands = await fake_subscribed_redis(answers_pings=False)
-    async with server:
-        bus = await RedisBus.connect(url)
-        try:
-            bus.subscribe("mute", lambda notice: asyncio.sleep(0))
-            await wait_until(lambda: bus.joined)
-            await wait_until(lambda: commands.count(b"SUBSCRIBE") >= 2, timeout=5.0)
-            assert b"PING" in commands[commands.index(b"SUBSCRIBE"):]  # pinged before leaving
-            assert "does not answer" in caplog.text and "no answer from Redis" in caplog.text
-        finally:
-            await bus.close()
+    async with bus_on_fake_redis(answers_pings=False) as (_, commands):
+        await wait_until(lambda: commands.count(b"SUBSCRIBE") >= 2, timeout=5.0)
+        assert b"PING" in commands[commands.index(b"SUBSCRIBE"):]  # pinged before leaving
+        assert "does not answer" in caplog.text and "no answer from Redis" in caplog.text
 
 
 async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
