@@ -282,24 +282,47 @@ async def test_a_subscription_redis_does_not_confirm_fails_to_open_and_is_closed
         await asyncio.wait_for(closed.wait(), 2.0)
 
 
-async def test_a_subscriber_that_falls_behind_stops_reading(shared_redis: Target) -> None:
-    """What it has not taken stays with Redis (whose own limit cuts a subscriber that falls
-    too far behind), not in this process's memory."""
-    subscription = await Subscription.open(shared_redis, ["resp-test:flood"], 2.0, 2.0)
-    publisher = Publisher(shared_redis, 2.0, 2.0)
+async def fall_behind_and_catch_up(target: Target) -> tuple[int, int]:
+    """Publish four times :data:`MAX_UNREAD` notices to a subscription that takes none: how
+    many it held, then how many it took once it read again."""
+    subscription = await Subscription.open(target, ["resp-test:flood"], 2.0, 2.0)
+    publisher = Publisher(target, 2.0, 2.0)
     try:
         sent = 4 * MAX_UNREAD  # 4 MB: many reads of the socket
         await publisher.publish([("resp-test:flood", b"x" * 1000)] * sent)
         await asyncio.sleep(0.3)
         held = len(subscription._messages)
-        assert MAX_UNREAD <= held < 2 * MAX_UNREAD  # paused at the limit (after that read)
         taken = await subscription.receive(1.0)
         while len(taken) < sent:  # reading again once taken
             taken += await subscription.receive(1.0)
-        assert len(taken) == sent
+        return held, len(taken)
     finally:
         subscription.close()
         publisher.close()
+
+
+async def test_a_subscriber_that_falls_behind_stops_reading(shared_redis: Target) -> None:
+    """What it has not taken stays with Redis (whose own limit cuts a subscriber that falls
+    too far behind), not in this process's memory."""
+    held, taken = await fall_behind_and_catch_up(shared_redis)
+    assert MAX_UNREAD <= held < 2 * MAX_UNREAD  # paused at the limit (after that read)
+    assert taken == 4 * MAX_UNREAD
+
+
+def test_a_subscriber_falls_behind_and_catches_up_on_uvloop_too() -> None:
+    target = Target.of(aioredis.Redis.from_url(SHARED_REDIS_URL))
+    held, taken = uvloop.run(fall_behind_and_catch_up(target))
+    assert MAX_UNREAD <= held < 2 * MAX_UNREAD and taken == 4 * MAX_UNREAD
+
+
+async def test_a_refused_subscription_says_why() -> None:
+    """A Redis user without the right to the channels (Redis 7's default for a new user):
+    the reason reaches the bus's warning."""
+    server, target = await answering(b"-NOPERM User has no permissions to access the "
+                                     b"'c' channel\r\n")
+    async with server:
+        with pytest.raises(RespError, match="NOPERM"):
+            await Subscription.open(target, ["c"], 2.0, 2.0)
 
 
 # -- the bus on this connection: Redis's silence told from a busy process -------------------

@@ -1,5 +1,5 @@
-"""A lean Redis connection for the bus's publishing: commands written at once, replies parsed
-by hiredis.
+"""Lean Redis connections for the bus, one publishing and one subscribed: commands written at
+once, replies parsed by hiredis.
 
 redis-py's pipeline costs about 120 µs of this process's CPU for a batch of one PUBLISH (a
 pipeline object, a pooled connection taken and given back, the command packed and each reply
@@ -9,10 +9,14 @@ the transport, and its replies are parsed as they arrive by hiredis's reader in 
 protocol's ``data_received``: about a fifth of that.
 
 Where to connect (host and port or a Unix socket, TLS, user and password, database) is read
-from a redis-py client built from the bus's URL, so every URL redis-py takes means the same
-here. Nothing is retried here: a failed or timed-out batch closes the connection (its replies
-could no longer be matched to their commands) and raises; the bus puts the batch back and
-tries again on a fresh connection.
+from a redis-py client built from the bus's URL, so the address, the login and the TLS
+options mean what they mean to redis-py (its ``client_name`` and ``protocol`` options are not
+used: these connections speak RESP2). Two differences: the TLS context is made once, at the
+start (a renewed certificate file is read at the next start), and a login with a user is not
+tried again without it (a Redis older than 6 has no users). Nothing is retried here: a
+batch that fails or times out raises, and unless Redis merely answered it with an error the
+connection is closed (its replies could no longer be matched to their commands); the bus
+puts the batch back and tries again on a fresh connection.
 """
 
 from __future__ import annotations
@@ -90,6 +94,8 @@ class RespConnection(asyncio.Protocol):
         self._lost: Callable[[], None] | None = None
         """Once subscribed: told when the connection closes."""
         self.closed = False
+        self.error: RespError | None = None
+        """Why the connection closed (the first reason)."""
 
     @classmethod
     async def open(cls, target: Target, timeout: float) -> RespConnection:
@@ -155,6 +161,8 @@ class RespConnection(asyncio.Protocol):
 
     def _fail(self, error: RespError) -> None:
         """Close, and fail every batch still waiting for its replies."""
+        if self.error is None:
+            self.error = error
         if not self.closed and self._lost is not None:
             self._lost()
         self.closed = True
@@ -274,9 +282,13 @@ class Subscription:
             self._connection._fail(RespError(f"Redis refused: {reply}"))
         self._arrived.set()
 
+    def _lost_error(self) -> RespError:
+        """Why the subscription ended, as its connection says."""
+        return self._connection.error or RespError("the subscription to Redis was lost")
+
     async def _wait(self) -> None:
         if self._connection.closed:
-            raise RespError("the subscription to Redis was lost")
+            raise self._lost_error()
         await self._arrived.wait()
         self._arrived.clear()
 
@@ -297,10 +309,11 @@ class Subscription:
                 async with asyncio.timeout(timeout):
                     await self._wait()
         if self._connection.closed and not self._messages:
-            raise RespError("the subscription to Redis was lost")
+            raise self._lost_error()
+        self._connection.resume_reading()
         messages = list(self._messages)
         self._messages.clear()
-        self._connection.resume_reading()
+        self._arrived.clear()  # (what woke us is taken: the next call waits)
         return messages
 
     def close(self) -> None:
