@@ -68,7 +68,9 @@ def _alive(pid: int) -> bool:
 def test_a_killed_servers_bot_workers_end_with_it(server) -> None:
     """A server killed outright cannot shut its bot workers down; they must notice and end,
     or a hundred crashes leave hundreds of idle workers holding memory."""
-    workers = _descendants(server.pid)  # the workers' fork server and the workers
+    deadline = time.monotonic() + 30  # they start beside the server's own start
+    while len(workers := _descendants(server.pid)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)  # (the workers' fork server, then the workers it forks)
     assert len(workers) >= 3, "the server runs its bots in worker processes"
     server.kill()
     deadline = time.monotonic() + 15

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -285,11 +286,12 @@ async def test_a_subscription_redis_does_not_confirm_fails_to_open_and_is_closed
 async def fall_behind_and_catch_up(target: Target) -> tuple[int, int]:
     """Publish four times :data:`MAX_UNREAD` notices to a subscription that takes none: how
     many it held, then how many it took once it read again."""
-    subscription = await Subscription.open(target, ["resp-test:flood"], 2.0, 2.0)
+    channel = f"resp-test:flood:{uuid.uuid4()}"  # (tests running at once share the Redis)
+    subscription = await Subscription.open(target, [channel], 2.0, 2.0)
     publisher = Publisher(target, 2.0, 2.0)
     try:
         sent = 4 * MAX_UNREAD  # 4 MB: many reads of the socket
-        await publisher.publish([("resp-test:flood", b"x" * 1000)] * sent)
+        await publisher.publish([(channel, b"x" * 1000)] * sent)
         await asyncio.sleep(0.3)
         held = len(subscription._messages)
         taken = await subscription.receive(1.0)
