@@ -39,7 +39,7 @@ import msgspec
 import redis.asyncio as redis
 
 from cardroom.bus.memory import Handler, RawHandler, Unheard
-from cardroom.bus.resp import Publisher, RespConnection, RespError, Subscription, Target
+from cardroom.bus.resp import Publisher, RespError, Subscription, Target
 
 log = logging.getLogger(__name__)
 
@@ -159,11 +159,7 @@ class RedisBus:
         that is a mistake in the configuration, not Redis being away."""
         bus = cls(Target.of(redis.from_url(url)), redacted(url), room=room)
         try:
-            connection = await RespConnection.open(bus.target, CONNECT_TIMEOUT)
-            try:
-                await connection.execute([("PING",)], COMMAND_TIMEOUT)
-            finally:
-                connection.close()
+            await bus.publisher.ping()
         except Exception as error:  # any failure means "not now"
             bus._changed(error)
         return bus

@@ -187,8 +187,9 @@ class RespConnection(asyncio.Protocol):
             async with asyncio.timeout(timeout):
                 return await future
         except TimeoutError:
-            self._fail(RespError(f"Redis did not answer within {timeout:g} s"))
-            raise RespError(f"Redis did not answer within {timeout:g} s") from None
+            error = RespError(f"Redis did not answer within {timeout:g} s")
+            self._fail(error)
+            raise error from None
 
     def close(self) -> None:
         """Close the connection; batches still waiting fail."""
@@ -224,22 +225,28 @@ class Publisher:
         self.connect_timeout, self.command_timeout = connect_timeout, command_timeout
         self._connection: RespConnection | None = None
 
-    async def publish(self, batch: Sequence[tuple[str, bytes]]) -> list[int]:
-        """Publish each ``(channel, data)`` in order, in one write; how many subscribers
-        got each. Raises on any failure (nothing is sent again here)."""
+    async def _execute(self, commands: Sequence[tuple[str | bytes, ...]]) -> list[Any]:
+        """Send ``commands`` on the connection, opened first if it is not."""
         connection = self._connection
         if connection is None or connection.closed:
             connection = self._connection = await RespConnection.open(self.target,
                                                                       self.connect_timeout)
-        replies = await connection.execute([("PUBLISH", channel, data)
-                                            for channel, data in batch], self.command_timeout)
+        return await connection.execute(commands, self.command_timeout)
+
+    async def ping(self) -> None:
+        """Ask Redis whether it answers (the connection stays open for what is published)."""
+        await self._execute([("PING",)])
+
+    async def publish(self, batch: Sequence[tuple[str, bytes]]) -> list[int]:
+        """Publish each ``(channel, data)`` in order, in one write; how many subscribers
+        got each. Raises on any failure (nothing is sent again here)."""
+        replies = await self._execute([("PUBLISH", channel, data) for channel, data in batch])
         return [int(r) for r in replies]
 
     def close(self) -> None:
         """Close the connection, if open."""
         if self._connection is not None:
-            with contextlib.suppress(Exception):
-                self._connection.close()
+            self._connection.close()
             self._connection = None
 
 
