@@ -47,6 +47,7 @@ class LinkedBus:
         self._joined = True
         self.joins = 1
         self.unheard: list[Unheard] = []
+        self.posting: set[asyncio.Task[None]] = set()
 
     @property
     def joined(self) -> bool:
@@ -66,6 +67,11 @@ class LinkedBus:
                     unheard(channel, msgspec.json.encode(notice))
             for handler in heard:
                 await handler(notice)
+
+    def post(self, channel: str, notice: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self.publish(channel, notice))
+        self.posting.add(task)
+        task.add_done_callback(self.posting.discard)
 
     def on_unheard(self, handler: Unheard) -> None:
         self.unheard.append(handler)

@@ -8,11 +8,15 @@ notices (DESIGN.md, "Defaults and scale").
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import msgspec
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 RawHandler = Callable[[bytes], Awaitable[None]]
@@ -26,6 +30,11 @@ class Bus(Protocol):
 
     async def publish(self, channel: str, notice: dict[str, Any]) -> None:
         """Deliver ``notice`` to every subscriber of ``channel`` (in every process)."""
+        ...
+
+    def post(self, channel: str, notice: dict[str, Any]) -> None:
+        """Publish ``notice`` without waiting for anything: a bus between processes queues
+        it for its writer at once, saving the task a caller would spawn to publish."""
         ...
 
     def subscribe(self, channel: str, handler: Handler) -> None:
@@ -65,6 +74,8 @@ class InProcessBus:
     def __init__(self) -> None:
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._unheard: list[Unheard] = []
+        self._posting: set[asyncio.Task[None]] = set()
+        """Notices posted whose handlers are still running (held, so none is collected)."""
 
     @property
     def joined(self) -> bool:
@@ -84,6 +95,17 @@ class InProcessBus:
                 unheard(channel, msgspec.json.encode(notice))
         for handler in handlers:
             await handler(notice)
+
+    def post(self, channel: str, notice: dict[str, Any]) -> None:
+        """Publish in a task of its own (its handlers may wait); a failure is logged."""
+        task = asyncio.get_running_loop().create_task(self.publish(channel, notice))
+        self._posting.add(task)
+        task.add_done_callback(self._posted)
+
+    def _posted(self, task: asyncio.Task[None]) -> None:
+        self._posting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a handler of a posted notice failed", exc_info=task.exception())
 
     def subscribe(self, channel: str, handler: Handler) -> None:
         """Add a handler for a channel."""

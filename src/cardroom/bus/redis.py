@@ -209,6 +209,10 @@ class RedisBus:
         arriving) does not open a thousand connections. While Redis is away the queue keeps
         the notices of the last :data:`STALE_AFTER` seconds (at most :data:`BACKLOG`).
         """
+        self.post(channel, notice)
+
+    def post(self, channel: str, notice: dict[str, Any]) -> None:
+        """Queue a notice for the writer (:meth:`publish`), from code that does not wait."""
         if len(self._backlog) >= BACKLOG:
             self._backlog.popleft()
             self.dropped += 1

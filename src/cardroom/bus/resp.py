@@ -180,16 +180,20 @@ class RespConnection(asyncio.Protocol):
         (after a timeout or a failure the connection is closed)."""
         if self.closed or self._transport is None or self._transport.is_closing():
             raise RespError("the connection to Redis is closed")
-        future = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
         self._waiting.append(_Waiting(len(commands), [], future))
         self._transport.write(b"".join(hiredis.pack_command(cast(Any, c)) for c in commands))
+        deadline = loop.call_later(timeout, self._time_out, timeout)
         try:
-            async with asyncio.timeout(timeout):
-                return await future
-        except TimeoutError:
-            error = RespError(f"Redis did not answer within {timeout:g} s")
-            self._fail(error)
-            raise error from None
+            return await future
+        finally:
+            deadline.cancel()
+
+    def _time_out(self, timeout: float) -> None:
+        """A batch went ``timeout`` seconds without every reply: the connection closes (no
+        late reply is ever matched to another batch) and every batch on it fails."""
+        self._fail(RespError(f"Redis did not answer within {timeout:g} s"))
 
     def close(self) -> None:
         """Close the connection; batches still waiting fail."""

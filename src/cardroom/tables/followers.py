@@ -207,8 +207,8 @@ class Followers:
     def _tell_presence(self, table_id: str, seat: int, here: bool) -> None:
         """Other processes learn at once that this one gained or lost a seat's last connection."""
         if self.core.shared:
-            self.core.spawn(self.core.bus.publish(PRESENCE_CHANNEL, {
-                "origin": self.core.origin, "add" if here else "remove": [[table_id, seat]]}))
+            self.core.bus.post(PRESENCE_CHANNEL, {
+                "origin": self.core.origin, "add" if here else "remove": [[table_id, seat]]})
 
     def _local_presence(self) -> list[list[Any]]:
         return [[t.id, n] for t in self.core.tables.values() for n, s in enumerate(t.seats)

@@ -84,19 +84,15 @@ class _Notice(msgspec.Struct):
     items: list[msgspec.Raw] = msgspec.field(default_factory=list)
 
 
-class _Kind(msgspec.Struct):
-    """An item's kind alone (the rest of the item is skipped, not decoded)."""
+class _Head(msgspec.Struct):
+    """An item's kind, and what a ``view`` item carries: a message for a connection here
+    (``to``), as its owner encoded it (``text``: the message's JSON itself; processes of the
+    release before sent ``deliver`` items, the JSON as a string). A view is decoded once, as
+    this; the rest of any other item is skipped here and decoded whole by its handler."""
 
     kind: str
-
-
-class _Delivery(msgspec.Struct):
-    """A message for a connection here, as its owner encoded it (a ``view`` item: its
-    ``text`` is the message's JSON itself; processes of the release before sent
-    ``deliver`` items, the JSON as a string)."""
-
-    to: int
-    text: msgspec.Raw
+    to: Any = None
+    text: msgspec.Raw = msgspec.Raw(b"null")
 
 
 class _CallId(msgspec.Struct):
@@ -107,8 +103,7 @@ class _CallId(msgspec.Struct):
 
 _decode_notice = msgspec.json.Decoder(_Notice).decode
 _decode_call_id = msgspec.json.Decoder(_CallId).decode
-_decode_kind = msgspec.json.Decoder(_Kind).decode
-_decode_delivery = msgspec.json.Decoder(_Delivery).decode
+_decode_head = msgspec.json.Decoder(_Head).decode
 _decode_item = msgspec.json.Decoder(dict[str, Any]).decode
 
 
@@ -139,6 +134,16 @@ class _Pending:
 class Unreached(Exception):
     """A verb sent to a process that nobody listened for (its process is gone): it was not
     received, so it may be sent to the table's next owner."""
+
+
+class _Unanswered(Exception):
+    """A verb sent to another process that got no answer within :data:`CALL_TIMEOUT`."""
+
+
+def _time_out(answer: asyncio.Future[Any]) -> None:
+    """End the wait for a verb's answer (one that came meanwhile stands)."""
+    if not answer.done():
+        answer.set_exception(_Unanswered())
 
 
 def reconnecting() -> RoomError:
@@ -263,12 +268,13 @@ class Relay:
             return None, await self.verbs[verb](player, table_id, listener, **args)
         deadline = time.monotonic() + OWNER_WAIT
         while True:
-            owner = (None if self.core.leases.owns(table_id) else self._owners.get(table_id))
-            if owner is None or not self._heard(owner.name):
+            here = self.core.leases.owns(table_id)  # (owned here: nothing to look up)
+            owner = None if here else self._owners.get(table_id)
+            if not here and (owner is None or not self._heard(owner.name)):
                 owner = await self._locate(table_id)
                 if owner is not None and owner.name != self.core.origin:
                     owner = self._remember_owner(table_id, owner)
-            if owner is not None and owner.name == self.core.origin:
+            if here or (owner is not None and owner.name == self.core.origin):
                 try:
                     return None, await self.verbs[verb](player, table_id, listener, **args)
                 except Moved:  # taken by another process meanwhile: it runs there
@@ -326,7 +332,8 @@ class Relay:
                     listener: Listener | None, args: dict[str, Any]) -> Any:
         """Send a verb to the table's owner and wait for its answer."""
         call_id = next(self._ids)
-        answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
         self._calls[call_id] = _Pending(answer, owner, table_id)
         self.relayed += 1
         self.send(owner.name, {
@@ -335,13 +342,15 @@ class Relay:
             "player": None if player is None else [player.id, player.name],
             "conn": None if listener is None else self._key_of(listener, owner.name),
             "patches": listener is not None and takes_patches(listener)})
+        deadline = loop.call_later(CALL_TIMEOUT, _time_out, answer)
         try:
-            return await asyncio.wait_for(answer, CALL_TIMEOUT)
-        except TimeoutError:
+            return await answer
+        except _Unanswered:
             self._owners.pop(table_id, None)
             self._silent[owner.name] = time.monotonic()  # its tables' verbs wait to hear it
             raise reconnecting() from None
         finally:
+            deadline.cancel()
             self._calls.pop(call_id, None)
 
     def _unheard(self, channel: str, data: bytes) -> None:
@@ -358,7 +367,7 @@ class Relay:
         except msgspec.ValidationError:
             return
         for raw in items:
-            if _decode_kind(raw).kind == "call":
+            if _decode_head(raw).kind == "call":
                 waiting = self._calls.get(_decode_call_id(raw).id)
                 if waiting is not None and not waiting.answer.done():
                     waiting.answer.set_exception(Unreached())
@@ -698,8 +707,8 @@ class Relay:
     def _flush(self, origin: str) -> None:
         items = self._outgoing.pop(origin, [])
         if items:
-            self.core.spawn(self.core.bus.publish(process_channel(origin), {
-                "from": self.core.origin, "items": items}))
+            self.core.bus.post(process_channel(origin), {"from": self.core.origin,
+                                                         "items": items})
 
     async def _on_message(self, data: bytes) -> None:
         """A notice on this process's channel: its items in order. A delivery's message is
@@ -711,11 +720,11 @@ class Relay:
             return
         self._silent.pop(notice.origin, None)
         for raw in notice.items:
-            if _decode_kind(raw).kind == "view":
-                delivery = _decode_delivery(raw)
-                listener = self._by_key.get(delivery.to)
+            head = _decode_head(raw)
+            if head.kind == "view":
+                listener = self._by_key.get(head.to) if type(head.to) is int else None
                 if listener is not None:
-                    listener.deliver(Relayed(bytes(delivery.text).decode()))
+                    listener.deliver(Relayed(bytes(head.text).decode()))
             else:
                 self._handle_item(_decode_item(raw))
 
