@@ -31,6 +31,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardroom.bots.levels import DEFAULT_BOT
 from cardroom.tools.loadtest import LoadRun, default_folder, figures, run_load, start_servers
 from cardroom.tools.processes import percentile
 
@@ -42,7 +43,7 @@ def measure(console: Console, folder: Path, tables: int, seconds: float, think: 
             source: Path | None = None, target: int = 500,
             profile_every: float = 0.0, analysis_every: float = 0.0,
             relay_only: bool = False, full_views: bool = False,
-            bot_seats: int = 0) -> LoadRun:
+            bot_seats: int = 0, server_bot: str = DEFAULT_BOT) -> LoadRun:
     """One load run against fresh servers (another checkout's, with ``source``)."""
     folder.mkdir(parents=True, exist_ok=True)
     # Every client comes from this machine's one address: lift the per-address limit on
@@ -56,7 +57,8 @@ def measure(console: Console, folder: Path, tables: int, seconds: float, think: 
                       think=think, servers=started, database_url=started[0].database_url,
                       rules={"target": target, "lose_at": -target},
                       profile_every=profile_every, analysis_every=analysis_every,
-                      relay_only=relay_only, full_views=full_views, bot_seats=bot_seats)
+                      relay_only=relay_only, full_views=full_views, bot_seats=bot_seats,
+                      server_bot=server_bot)
         asyncio.run(run_load(run, console))
     finally:
         for server in started:
@@ -125,8 +127,10 @@ def main(
     full_views: bool = typer.Option(False, help="Clients take every table message whole "
                                                 "rather than as patches."),
     bot_seats: int = typer.Option(0, min=0, max=3, help="Seats of each table the servers' "
-                                                        "own simple bots play (one person "
-                                                        "and bots: 3)."),
+                                                        "own bots play (one person and "
+                                                        "bots: 3)."),
+    server_bot: str = typer.Option(DEFAULT_BOT, help="The bot of those seats (the room's "
+                                                     "default; simple: a light load)."),
 ) -> None:
     """Measure the server under load (and, with --vs, another checkout's beside it)."""
     console = Console()
@@ -143,7 +147,7 @@ def main(
                               f"-{'other' if source else 'this'}", tables, seconds, think,
                               servers, database_url, redis_url, source, target,
                               profile_every, analysis_every, relay_only, full_views,
-                              bot_seats)
+                              bot_seats, server_bot)
                 runs[name].append(key_figures(run))
                 report(console, run, f"{name}: {tables} tables, {seconds:.0f} s, round "
                                      f"{round_number + 1} ({machine})")

@@ -876,8 +876,8 @@ def loadtest(
         help="Seats of each table the server's own bots play (0 to 3; the table's owner "
              "runs them, so a killed owner's bots wait for its lease to end).")] = 0,
     server_bot: Annotated[str, typer.Option(
-        help="The bot the servers play their seats with (--bot-seats): search is the room's "
-             "default, thinking in the bot workers.")] = "simple",
+        help="The bot the servers play their seats with (--bot-seats): the room's default, "
+             "thinking in the bot workers (simple: a light load).")] = DEFAULT_BOT,
     bot_delay: Annotated[float, typer.Option(
         help="Seconds the bots of the servers it starts pause before acting (a server's own "
              "default is 0.8).")] = 0.0,

@@ -139,7 +139,7 @@ async def test_bots_at_a_killed_owners_tables_play_on_from_another_process(
     servers = start_servers(2, shared_database, SHARED_REDIS_URL, tmp_path)
     try:
         run = LoadRun(urls=[s.url for s in servers], tables=4, duration=20, think=0.0,
-                      bot_seats=2, kill_every=5, servers=servers,
+                      bot_seats=2, server_bot="simple", kill_every=5, servers=servers,
                       database_url=shared_database)
         await run_load(run)
     except BaseException:

@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from websockets.exceptions import ConnectionClosed
 
 from cardroom.bots import make_bot
+from cardroom.bots.levels import DEFAULT_BOT
 from cardroom.bus.redis import RETRY_CAP
 from cardroom.tools.client import Client, ClientError, reconnect_delay
 from cardroom.tools.processes import (
@@ -491,9 +492,9 @@ class LoadRun:
     bot: str = "simple"
     bot_seats: int = 0
     """Seats of each table the server's bots play (the last ones); clients hold the rest."""
-    server_bot: str = "simple"
-    """The bot the server plays those seats with (``search``: the room's default, which
-    thinks in the bot workers)."""
+    server_bot: str = DEFAULT_BOT
+    """The bot the server plays those seats with: the room's own default (it thinks in the
+    bot workers) unless another is named (``simple``: a light load of bots)."""
     chat_every: float = 0.0
     """Mean seconds between two chat lines at each table (0: no chat)."""
     profile_every: float = 0.0
