@@ -431,3 +431,36 @@ async def test_a_closing_answer_left_unread_below_the_high_water_mark_is_dropped
             assert time.monotonic() - began < DEADLINE * 5, "never dropped"
             await asyncio.sleep(0.05)
         assert transport.get_write_buffer_size() == 0
+
+
+async def test_a_websocket_asked_for_behind_unread_answers_is_dropped() -> None:
+    """A client that asks for a WebSocket on a connection whose earlier answer it never
+    read (the transport past its high-water mark, paused under the HTTP protocol): upgraded,
+    the new protocol took it for a reader and wrote it every message at once, without
+    bound. It is dropped instead, before the app sees it."""
+    upgraded: list[str] = []
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] == "websocket":
+            upgraded.append(scope["path"])
+            await receive()
+            await send({"type": "websocket.accept"})
+            for _ in range(200):
+                await send({"type": "websocket.send", "text": "x" * 1000})
+            return
+        await _sized_app(scope, receive, send)
+
+    async with _protocol_on_a_socket(app, small_buffers=True) as (client, transport):
+        client.sendall(b"GET /300000 HTTP/1.1\r\nHost: cardroom\r\n\r\n")
+        began = time.monotonic()
+        while transport.get_write_buffer_size() < 70_000:  # past the high-water mark
+            assert time.monotonic() - began < 5
+            await asyncio.sleep(0.01)
+        client.sendall(b"GET /ws HTTP/1.1\r\nHost: cardroom\r\nUpgrade: websocket\r\n"
+                       b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                       b"Sec-WebSocket-Version: 13\r\n\r\n")
+        while not transport.is_closing():
+            assert time.monotonic() - began < 5, "never dropped"
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert not upgraded

@@ -267,10 +267,21 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         """The connection becomes a WebSocket, on its plain transport, watched by a protocol
-        of its own (not a request refused for its head: that one is answered 431)."""
+        of its own (not a request refused for its head: that one is answered 431).
+
+        A client that asks for the upgrade with earlier answers still untaken past the
+        transport's high-water mark (requests sent ahead, their answers never read) is
+        dropped: no browser upgrades such a connection, and the transport, paused under the
+        HTTP protocol, would never tell the new one, which would take the client for a
+        reader and write it every message at once, without bound."""
         if self._too_long:
             return
         self._end_read_deadline()
+        if self.flow.write_paused:
+            logging.getLogger(__name__).info("dropping a client that asked for a WebSocket "
+                                             "without reading its earlier answers")
+            self._drop()
+            return
         self.transport = self._counted.raw
         super().handle_websocket_upgrade()
 
