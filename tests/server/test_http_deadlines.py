@@ -464,3 +464,29 @@ async def test_a_websocket_asked_for_behind_unread_answers_is_dropped() -> None:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.1)
         assert not upgraded
+
+
+async def test_a_websocket_asked_for_in_one_write_behind_requests_is_dropped() -> None:
+    """The same in one write: the requests and the upgrade parsed at once, before any
+    answer is written (the transport is not yet paused). Upgraded, the answers still to come
+    were written whole, megabytes to a client that reads nothing, and the HTTP protocol's
+    stall watch had ended. The upgrade behind answers not yet taken is dropped too."""
+    upgraded: list[str] = []
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] == "websocket":
+            upgraded.append(scope["path"])
+            return
+        await _sized_app(scope, receive, send)
+
+    async with _protocol_on_a_socket(app, small_buffers=True) as (client, transport):
+        client.sendall(b"GET /60000 HTTP/1.1\r\nHost: cardroom\r\n\r\n" * 20
+                       + b"GET /ws HTTP/1.1\r\nHost: cardroom\r\nUpgrade: websocket\r\n"
+                         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         b"Sec-WebSocket-Version: 13\r\n\r\n")
+        began = time.monotonic()
+        while not transport.is_closing():
+            assert time.monotonic() - began < 5, "never dropped"
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert not upgraded and transport.get_write_buffer_size() < 1_000_000

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -71,7 +72,13 @@ class LinkedBus:
     def post(self, channel: str, notice: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(self.publish(channel, notice))
         self.posting.add(task)
-        task.add_done_callback(self.posting.discard)
+        task.add_done_callback(self._posted)
+
+    def _posted(self, task: asyncio.Task[None]) -> None:
+        self.posting.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logging.getLogger(__name__).error("a posted notice's handler failed",
+                                              exc_info=task.exception())
 
     def on_unheard(self, handler: Unheard) -> None:
         self.unheard.append(handler)
@@ -590,3 +597,20 @@ async def test_a_live_match_replayed_through_another_room_is_read_not_held(rooms
     found = await replays.find(b, players[1], table_id, 1, None)
     assert found is not None and found.seat == 1
     assert table_id not in b.tables
+
+
+async def test_malformed_items_on_a_process_channel_are_skipped_and_the_rest_delivered(
+        rooms) -> None:
+    """A notice's items from another process are trusted no further than their shape: a
+    view with no text, or addressed to no connection here (a key of another type, one
+    unknown), is skipped, and the views after it still reach their connections."""
+    _, a, _ = rooms
+    follower = Follower()
+    key = a.relay._key_of(follower, "elsewhere")
+    items = [{"kind": "view", "to": key},  # no text
+             {"kind": "view", "to": str(key), "text": {"type": "x"}},
+             {"kind": "view", "to": True, "text": {"type": "x"}},
+             {"kind": "view", "to": key + 1000, "text": {"type": "x"}},
+             {"kind": "view", "to": key, "text": {"type": "pong", "n": 1}}]
+    await a.relay._on_message(msgspec.json.encode({"from": "elsewhere", "items": items}))
+    assert follower.messages == [{"type": "pong", "n": 1}] and follower.relayed == 1

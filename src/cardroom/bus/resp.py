@@ -184,16 +184,18 @@ class RespConnection(asyncio.Protocol):
         future = loop.create_future()
         self._waiting.append(_Waiting(len(commands), [], future))
         self._transport.write(b"".join(hiredis.pack_command(cast(Any, c)) for c in commands))
-        deadline = loop.call_later(timeout, self._time_out, timeout)
+        deadline = loop.call_later(timeout, self._time_out, future, timeout)
         try:
             return await future
         finally:
             deadline.cancel()
 
-    def _time_out(self, timeout: float) -> None:
+    def _time_out(self, future: asyncio.Future[list[Any]], timeout: float) -> None:
         """A batch went ``timeout`` seconds without every reply: the connection closes (no
-        late reply is ever matched to another batch) and every batch on it fails."""
-        self._fail(RespError(f"Redis did not answer within {timeout:g} s"))
+        late reply is ever matched to another batch) and every batch on it fails; one whose
+        replies came in the same turn of the loop stands."""
+        if not future.done():
+            self._fail(RespError(f"Redis did not answer within {timeout:g} s"))
 
     def close(self) -> None:
         """Close the connection; batches still waiting fail."""

@@ -92,7 +92,8 @@ class _Head(msgspec.Struct):
 
     kind: str
     to: Any = None
-    text: msgspec.Raw = msgspec.Raw(b"null")
+    text: msgspec.Raw = msgspec.Raw()
+    """Empty when the item has none (a view without one is skipped)."""
 
 
 class _CallId(msgspec.Struct):
@@ -722,7 +723,8 @@ class Relay:
         for raw in notice.items:
             head = _decode_head(raw)
             if head.kind == "view":
-                listener = self._by_key.get(head.to) if type(head.to) is int else None
+                listener = (self._by_key.get(head.to) if type(head.to) is int and head.text
+                            else None)
                 if listener is not None:
                     listener.deliver(Relayed(bytes(head.text).decode()))
             else:

@@ -269,15 +269,16 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         """The connection becomes a WebSocket, on its plain transport, watched by a protocol
         of its own (not a request refused for its head: that one is answered 431).
 
-        A client that asks for the upgrade with earlier answers still untaken past the
-        transport's high-water mark (requests sent ahead, their answers never read) is
-        dropped: no browser upgrades such a connection, and the transport, paused under the
-        HTTP protocol, would never tell the new one, which would take the client for a
-        reader and write it every message at once, without bound."""
+        A client that asks for the upgrade behind earlier requests whose answers are not
+        all taken (being made, waiting their turn, or written and unread) is dropped: no
+        browser upgrades such a connection, and once upgraded the transport would tell only
+        the new protocol of its pauses, so the answers still to come would be written
+        without bound, and the new protocol would take a paused client for a reader."""
         if self._too_long:
             return
         self._end_read_deadline()
-        if self.flow.write_paused:
+        if (self.flow.write_paused or self._answering_now()
+                or self.transport.get_write_buffer_size()):
             logging.getLogger(__name__).info("dropping a client that asked for a WebSocket "
                                              "without reading its earlier answers")
             self._drop()
