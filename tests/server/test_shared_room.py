@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from cardroom.bus.memory import Handler, RawHandler, Unheard
+from cardroom.bus.memory import Handler, InProcessBus, RawHandler, Unheard
 from cardroom.store.db import Store
 from cardroom.tables import relay as relay_module
 from cardroom.tables import replays
@@ -48,7 +47,7 @@ class LinkedBus:
         self._joined = True
         self.joins = 1
         self.unheard: list[Unheard] = []
-        self.posting: set[asyncio.Task[None]] = set()
+        self._posting: set[asyncio.Task[None]] = set()
 
     @property
     def joined(self) -> bool:
@@ -69,16 +68,8 @@ class LinkedBus:
             for handler in heard:
                 await handler(notice)
 
-    def post(self, channel: str, notice: dict[str, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(self.publish(channel, notice))
-        self.posting.add(task)
-        task.add_done_callback(self._posted)
-
-    def _posted(self, task: asyncio.Task[None]) -> None:
-        self.posting.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            logging.getLogger(__name__).error("a posted notice's handler failed",
-                                              exc_info=task.exception())
+    post = InProcessBus.post  # (its handlers in a task, as in one process)
+    _posted = InProcessBus._posted
 
     def on_unheard(self, handler: Unheard) -> None:
         self.unheard.append(handler)
