@@ -277,8 +277,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         if self._too_long:
             return
         self._end_read_deadline()
-        if (self.flow.write_paused or self._answering_now()
-                or self.transport.get_write_buffer_size()):
+        if self._answers_untaken():
             logging.getLogger(__name__).info("dropping a client that asked for a WebSocket "
                                              "without reading its earlier answers")
             self._drop()
@@ -350,7 +349,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
             return
         logging.getLogger(__name__).info("dropping an HTTP client whose request took over %s s",
                                          self.read_timeout)
-        if self.transport.get_write_buffer_size() or self._answering_now():
+        if self._answers_untaken():
             self._drop()
         else:
             self.transport.close()
@@ -378,6 +377,11 @@ class DroppingHttpProtocol(HttpToolsProtocol):
     def _still_ours(self) -> bool:
         """The connection is still this protocol's (not upgraded to a WebSocket)."""
         return self._counted.raw.get_protocol() is self
+
+    def _answers_untaken(self) -> bool:
+        """Some answer of this connection is still to reach the client: being made, waiting
+        its turn, or written and waiting in the transport (past its high-water mark too)."""
+        return bool(self.transport.get_write_buffer_size()) or self._answering_now()
 
     def _answering_now(self) -> bool:
         """Some request of this connection is being answered or waits its turn."""
