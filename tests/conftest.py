@@ -13,6 +13,7 @@ from tests.server.pg import fresh_schema
 
 GENEROUS_QUOTAS: dict[str, object] = {
     "max-registrations-per-minute": 10_000, "max-connections-per-address": 10_000,
+    "max-http-connections-per-address": 10_000,
     "max-tables-per-player": 1_000, "max-hints-per-minute": 10_000}
 """Tests register, connect and create from one address far faster than people do; the
 quota tests set the limit they check."""

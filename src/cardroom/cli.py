@@ -28,7 +28,11 @@ from cardroom.games.five_hundred import Game, Record
 from cardroom.games.registry import GAMES, pick_game, presets_by_game
 from cardroom.games.registry import replay as replay_game
 from cardroom.tools.terminal import TerminalMatch, replay_match
-from cardroom.web.http_limits import REQUEST_READ_TIMEOUT, STALLED_WRITE_TIMEOUT
+from cardroom.web.http_limits import (
+    MAX_HTTP_CONNECTIONS_PER_ADDRESS,
+    REQUEST_READ_TIMEOUT,
+    STALLED_WRITE_TIMEOUT,
+)
 
 if TYPE_CHECKING:
     from cardroom.store.backup import Outcome
@@ -306,6 +310,11 @@ def serve(
     request_read_timeout: Annotated[float, _env(
         "REQUEST_READ_TIMEOUT", "Seconds an HTTP client has to send a request (head and "
                                 "body) once it connected or began it.")] = REQUEST_READ_TIMEOUT,
+    max_http_connections_per_address: Annotated[int, _env(
+        "MAX_HTTP_CONNECTIONS_PER_ADDRESS", "Connections (HTTP and WebSocket) one client "
+                                            "address may hold open at once; trusted proxies' "
+                                            "are not counted.")]
+    = MAX_HTTP_CONNECTIONS_PER_ADDRESS,
     log_level: Annotated[str, _env("LOG_LEVEL", "debug, info, warning or error.")] = "info",
     allowed_origin: Annotated[list[str] | None, typer.Option(
         envvar="CARDROOM_ALLOWED_ORIGINS",
@@ -350,6 +359,8 @@ def serve(
                             leaderboard_min_matches=leaderboard_min_matches)
     if database_pool < 1:
         raise _fail(_console(), "--database-pool: at least one connection")
+    if max_http_connections_per_address < 1:
+        raise _fail(_console(), "--max-http-connections-per-address: at least one")
     config = ServerConfig(database_url=database_url, database_pool=database_pool,
                           redis_url=redis_url, room=settings,
                           rate=message_rate, burst=message_burst, allowed_origins=origins)
@@ -360,7 +371,7 @@ def serve(
         if not (math.isfinite(seconds) and seconds > least):  # nan and inf are refused too
             raise _fail(_console(), f"{option}: a number of seconds, more than {least:g}")
     run_server(host, port, config, log_level, forwarded_allow_ips, stalled_write_timeout,
-               request_read_timeout)
+               request_read_timeout, max_http_connections_per_address)
 
 
 db_app = typer.Typer(cls=ReadableGroup, help="The database: create or upgrade its schema, "

@@ -168,13 +168,15 @@ class ManagedServer(ManagedProcess):
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def command(self) -> list[str]:
-        """`cardroom serve` with quick bots (``simple`` unless a table names another; an
-        older checkout's server has no ``--default-bot`` and plays ``simple`` anyway) and
-        generous message limits."""
-        quick_bots = [] if self.source else ["--default-bot", "simple"]
+        """`cardroom serve` with quick bots (``simple`` unless a table names another) and
+        generous message and connection limits. An older checkout's server is not given
+        the options it may not have (it has no ``--default-bot`` and plays ``simple``
+        anyway, nor a cap on an address's HTTP connections)."""
+        newer = [] if self.source else ["--default-bot", "simple",
+                                        "--max-http-connections-per-address", "1000000"]
         command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--database-url", self.database_url,
-                   "--log-level", "warning", "--bot-delay", "0", *quick_bots,
+                   "--log-level", "warning", "--bot-delay", "0", *newer,
                    "--message-rate", "200",
                    "--message-burst", "400", "--next-match-delay", "1",
                    *LOAD_QUOTAS, *self.extra]

@@ -21,3 +21,12 @@ otherwise gather a header of any length in memory before the server saw it."""
 MAX_REQUEST_HEADERS = 100
 """Headers (and a chunked body's trailers) a request may have; more are answered 431. A
 browser sends a dozen or two; each kept header costs the server some hundred bytes."""
+
+MAX_HTTP_CONNECTIONS_PER_ADDRESS = 128
+"""Connections (HTTP, and WebSockets, which begin as HTTP) one client address may hold open at
+once; past it a new one is answered 429 and closed before anything of it is read. A browser
+holds about six to a site and one per tab's WebSocket (the room allows 32 WebSockets to an
+address), so a household or an office behind one address stays well under it, while one
+machine opening sockets by the thousand to use up the server's descriptors is stopped. The
+addresses of trusted proxies (``--forwarded-allow-ips``) are not counted: every client of a
+proxy comes from its address."""

@@ -6,10 +6,12 @@ import asyncio
 import contextlib
 import copy
 import gc
+import ipaddress
 import logging
 import re
 import socket
 import struct
+from collections import Counter
 from typing import TYPE_CHECKING, Any, cast
 
 import uvicorn
@@ -20,6 +22,7 @@ from websockets.exceptions import InvalidState
 from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.web.app import ServerConfig, create_app
 from cardroom.web.http_limits import (
+    MAX_HTTP_CONNECTIONS_PER_ADDRESS,
     MAX_REQUEST_HEAD_BYTES,
     MAX_REQUEST_HEADERS,
     REQUEST_READ_TIMEOUT,
@@ -134,12 +137,91 @@ class DroppingWebSocketProtocol(WebSocketsSansIOProtocol):
         super().keepalive_timeout()
         self.transport.abort()
 
+    slot: AddressSlot | None = None
+    """The connection's place among its address's (:class:`AddressLimit`), handed over by
+    the HTTP protocol it was upgraded from; given back when the connection ends."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection ended: its address may open another."""
+        if self.slot is not None:
+            self.slot.release()
+        super().connection_lost(exc)
+
 
 REFUSED_HEAD = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
                 b"content-type: text/plain; charset=utf-8\r\ncontent-length: 31\r\n"
                 b"connection: close\r\n\r\nThe request's head is too long.")
 """The answer to a request whose line and headers pass :data:`MAX_REQUEST_HEAD_BYTES` (or
 :data:`MAX_REQUEST_HEADERS`)."""
+
+
+REFUSED_CROWDED = (b"HTTP/1.1 429 Too Many Requests\r\n"
+                   b"content-type: text/plain; charset=utf-8\r\ncontent-length: 44\r\n"
+                   b"connection: close\r\n\r\nToo many connections open from your address.")
+"""The answer to a connection from an address that holds its :class:`AddressLimit` already."""
+REFUSED_LINGER = 1.0
+"""Seconds a refused connection is kept for its client to send its request and read the
+answer (closed at once, the reset its request would meet could lose the answer)."""
+
+
+class AddressSlot:
+    """One open connection's place among those of its client address: given back once."""
+
+    __slots__ = ("_counts", "_host")
+
+    def __init__(self, counts: Counter[str], host: str) -> None:
+        self._counts: Counter[str] | None = counts
+        self._host = host
+
+    def release(self) -> None:
+        """The connection ended (a second call does nothing)."""
+        counts, self._counts = self._counts, None
+        if counts is not None:
+            counts[self._host] -= 1
+            if counts[self._host] <= 0:
+                del counts[self._host]
+
+
+class AddressLimit:
+    """At most ``limit`` connections open at once from one client address (its TCP peer),
+    but for trusted proxies' addresses (``trusted``: ``--forwarded-allow-ips``, addresses or
+    networks separated by commas, ``*`` for every address), whose clients are many."""
+
+    def __init__(self, limit: int, trusted: str = "") -> None:
+        self.limit = limit
+        self.open: Counter[str] = Counter()
+        """Connections open now, by address (addresses with none are not kept)."""
+        names = [name.strip() for name in trusted.split(",") if name.strip()]
+        self._everyone_trusted = "*" in names
+        self._trusted = [network for name in names if (network := _network(name)) is not None]
+
+    def take(self, host: str | None) -> AddressSlot | None:
+        """A place for a new connection from ``host``; ``None`` when its address holds all
+        of its own already. A connection without an address (a Unix socket) or from a
+        trusted proxy is not counted: its place is one that gives nothing back."""
+        if host is None or self._is_trusted(host):
+            return AddressSlot(Counter(), "")
+        if self.open[host] >= self.limit:
+            return None
+        self.open[host] += 1
+        return AddressSlot(self.open, host)
+
+    def _is_trusted(self, host: str) -> bool:
+        if self._everyone_trusted:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self._trusted)
+
+
+def _network(name: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """A trusted proxy's address or network (anything else, a socket's path, is none)."""
+    try:
+        return ipaddress.ip_network(name, strict=False)
+    except ValueError:
+        return None
 
 
 class CountedTransport:
@@ -189,12 +271,22 @@ class DroppingHttpProtocol(HttpToolsProtocol):
       answer is already on its way: trailers of a chunked body count too) and the
       connection closed, before the parser has gathered more of it in memory.
 
+    - **Too many connections from one address**: past its :attr:`addresses` limit, a new
+      connection is answered 429 and closed before any of it is read.
+
     A WebSocket's connection, once upgraded, has a protocol of its own
-    (:class:`DroppingWebSocketProtocol`) and its plain transport: every watch here ends."""
+    (:class:`DroppingWebSocketProtocol`) and its plain transport: every watch here ends, and
+    its place among its address's connections goes with it."""
 
     stall_timeout = STALLED_WRITE_TIMEOUT
     read_timeout = REQUEST_READ_TIMEOUT
+    addresses = AddressLimit(MAX_HTTP_CONNECTIONS_PER_ADDRESS)
+    """The connections open from each address (one count for a server's every connection:
+    :func:`http_protocol` makes a class with its own)."""
     _counted: CountedTransport
+    _slot: AddressSlot | None = None
+    _crowded = False
+    """Refused for its address's connections: nothing it sends is parsed."""
     _stalled: asyncio.TimerHandle | None = None
     _reading: asyncio.TimerHandle | None = None
     """The deadline of the request being read (none while waiting between requests)."""
@@ -214,11 +306,30 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         """A new connection, its writes counted: its first request must come in time."""
         self._counted = CountedTransport(transport)
         super().connection_made(cast(asyncio.Transport, self._counted))
+        self._slot = self.addresses.take(self.client[0] if self.client else None)
+        if self._slot is None:
+            self._refuse_crowded()
+            return
         self._await_request()
+
+    def _refuse_crowded(self) -> None:
+        """Answer 429 to a connection its address has no place for, and close it once the
+        client has sent its request (read and thrown away, so that the answer is not lost
+        to a reset), or after :data:`REFUSED_LINGER` seconds."""
+        logging.getLogger(__name__).info("refusing a connection from an address that holds "
+                                         "%s open", self.addresses.limit)
+        self._crowded = True
+        self.transport.write(REFUSED_CROWDED)
+        self._reading = self.loop.call_later(REFUSED_LINGER, self.transport.close)
 
     def data_received(self, data: bytes) -> None:
         """Parse as uvicorn does; any byte starts a request's deadline, and a head that
-        outgrows its limits is refused."""
+        outgrows its limits is refused. A connection refused for its address's is parsed
+        no further: its request's end (a blank line) closes it."""
+        if self._crowded:
+            if b"\r\n\r\n" in data or b"\n\n" in data:
+                self.transport.close()
+            return
         if not self._answering_now():  # a stray blank line during an answer is no request
             self._await_request()
         boundaries, body_before = self._boundaries, self._body_bytes
@@ -284,6 +395,9 @@ class DroppingHttpProtocol(HttpToolsProtocol):
             return
         self.transport = self._counted.raw
         super().handle_websocket_upgrade()
+        upgraded = self.transport.get_protocol()
+        if isinstance(upgraded, DroppingWebSocketProtocol):
+            upgraded.slot, self._slot = self._slot, None
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
         """Answer a request as uvicorn does, remembering which."""
@@ -308,9 +422,11 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         super().resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """The connection ended: nothing more to watch."""
+        """The connection ended: nothing more to watch, and its address may open another."""
         self._end_stall_watch()
         self._end_read_deadline()
+        if self._slot is not None:
+            self._slot.release()
         super().connection_lost(exc)
 
     def _count_head(self, size: int) -> None:
@@ -416,24 +532,30 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
 
 def http_protocol(stall_timeout: float = STALLED_WRITE_TIMEOUT,
-                  read_timeout: float = REQUEST_READ_TIMEOUT) -> type[DroppingHttpProtocol]:
+                  read_timeout: float = REQUEST_READ_TIMEOUT,
+                  connections_per_address: int = MAX_HTTP_CONNECTIONS_PER_ADDRESS,
+                  trusted_proxies: str = "") -> type[DroppingHttpProtocol]:
     """:class:`DroppingHttpProtocol` dropping stalled clients after ``stall_timeout`` s and
-    slow requests after ``read_timeout`` s."""
+    slow requests after ``read_timeout`` s, and refusing an address's connections past
+    ``connections_per_address`` (those of ``trusted_proxies`` excepted)."""
     return type("DroppingHttpProtocol", (DroppingHttpProtocol,),
-                {"stall_timeout": stall_timeout, "read_timeout": read_timeout})
+                {"stall_timeout": stall_timeout, "read_timeout": read_timeout,
+                 "addresses": AddressLimit(connections_per_address, trusted_proxies)})
 
 
 def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
           forwarded_allow_ips: str = "",
           stalled_write_timeout: float = STALLED_WRITE_TIMEOUT,
-          request_read_timeout: float = REQUEST_READ_TIMEOUT) -> None:
+          request_read_timeout: float = REQUEST_READ_TIMEOUT,
+          connections_per_address: int = MAX_HTTP_CONNECTIONS_PER_ADDRESS) -> None:
     """Serve until interrupted. Frames far over the protocol's cap are refused by uvicorn.
 
     ``forwarded_allow_ips``: the proxies (addresses, comma-separated, or ``*``) whose
     X-Forwarded-For names the client; none by default, so no client picks its own address
     for the per-address limits. ``stalled_write_timeout``: seconds an HTTP client may take
     nothing of its responses before it is dropped; ``request_read_timeout``: seconds a client
-    has to send a request once it connected or began it.
+    has to send a request once it connected or began it; ``connections_per_address``: the
+    connections one client address may hold open at once (trusted proxies' not counted).
 
     Messages are sent uncompressed: views are a kilobyte or two, and per-message deflate cost
     a tenth of the server's CPU under load for little saving on the wire."""
@@ -441,7 +563,8 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
     app = create_app(config)
     tune_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=log_config(),
-                http=http_protocol(stalled_write_timeout, request_read_timeout),
+                http=http_protocol(stalled_write_timeout, request_read_timeout,
+                                   connections_per_address, forwarded_allow_ips),
                 ws=DroppingWebSocketProtocol,
                 ws_max_size=MAX_MESSAGE_BYTES * 64, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False, lifespan="on",

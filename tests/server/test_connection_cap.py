@@ -1,0 +1,175 @@
+"""One client address may hold only so many connections open at once, as an attacker would
+try it: sockets opened by the dozen and held (HTTP and WebSocket alike) get a 429 past the
+cap and are closed, and each connection that ends gives its place back. A trusted proxy's
+address, which all its clients share, is not counted."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from cardroom.web.server import AddressLimit, http_protocol
+from tests.conftest import ServerProcess
+
+CAP = 4
+"""The test server's connections per address."""
+
+HEALTH = b"GET /api/health HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module, allowing an address four connections."""
+    process = ServerProcess(tmp_path_factory.mktemp("cap") / "room.sqlite3",
+                            **{"max-http-connections-per-address": CAP})
+    process.start()
+    yield process
+    process.stop()
+
+
+def _answer_to_health(server: ServerProcess) -> tuple[socket.socket, bytes]:
+    """A new connection that asked for /api/health, and the head of its answer (the
+    connection stays open: keep-alive)."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    sock.sendall(HEALTH)
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        received += chunk
+    return sock, received.partition(b"\r\n")[0]
+
+
+def _refused(server: ServerProcess) -> bytes:
+    """What a connection past the cap is told before the server closes it."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    with sock:
+        received = b""
+        while chunk := sock.recv(1 << 16):
+            received += chunk
+        return received
+
+
+def _eventually(check: Callable[[], bool], seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _admitted(server: ServerProcess) -> bool:
+    sock, status = _answer_to_health(server)
+    sock.close()
+    return status == b"HTTP/1.1 200 OK"
+
+
+def _wait_until_all_closed(server: ServerProcess) -> None:
+    """The server has seen every earlier test's connections end (a cap's worth are let in)."""
+    def all_free() -> bool:
+        held = [_answer_to_health(server) for _ in range(CAP)]
+        for sock, _ in held:
+            sock.close()
+        return all(status == b"HTTP/1.1 200 OK" for _, status in held)
+    assert _eventually(all_free)
+    time.sleep(0.2)
+
+
+def test_an_address_past_its_connections_is_refused_until_one_ends(
+        server: ServerProcess) -> None:
+    _wait_until_all_closed(server)
+    held = [_answer_to_health(server) for _ in range(CAP)]
+    try:
+        assert [status for _, status in held] == [b"HTTP/1.1 200 OK"] * CAP
+        refused = _refused(server)
+        assert refused.startswith(b"HTTP/1.1 429 ")
+        assert refused.endswith(b"Too many connections open from your address.")
+        held.pop()[0].close()
+        assert _eventually(lambda: _admitted(server))  # its place was given back
+    finally:
+        for sock, _ in held:
+            sock.close()
+
+
+def test_held_sockets_that_send_nothing_count(server: ServerProcess) -> None:
+    _wait_until_all_closed(server)
+    silent = [socket.create_connection(("127.0.0.1", server.port), timeout=10)
+              for _ in range(CAP)]
+    try:
+        time.sleep(0.3)  # (the server has accepted them all)
+        assert _refused(server).startswith(b"HTTP/1.1 429 ")
+    finally:
+        for sock in silent:
+            sock.close()
+
+
+def _websocket(stack: contextlib.ExitStack, server: ServerProcess) -> ClientConnection:
+    """A WebSocket to the server, closed when ``stack`` ends."""
+    websocket = connect(server.url, open_timeout=10, legacy=True)
+    stack.callback(_close_quietly, websocket)
+    return websocket
+
+
+def _close_quietly(websocket: ClientConnection) -> None:
+    """Close a WebSocket, which the server may have ended already."""
+    with contextlib.suppress(ConnectionClosed):
+        websocket.close()
+
+
+def test_websockets_count_and_give_their_place_back_when_closed(
+        server: ServerProcess) -> None:
+    _wait_until_all_closed(server)
+    with contextlib.ExitStack() as stack:
+        sockets = [_websocket(stack, server) for _ in range(CAP)]
+        assert _refused(server).startswith(b"HTTP/1.1 429 ")
+        # (the client may meet the server's close before it has read the 429)
+        with pytest.raises((InvalidStatus, ConnectionClosed)):
+            _websocket(stack, server)
+        _close_quietly(sockets.pop())
+        assert _eventually(lambda: _admitted(server))
+        later = _answer_to_health(server)  # one place was given back, no more
+        stack.callback(later[0].close)
+        assert later[1] == b"HTTP/1.1 200 OK"
+        assert _refused(server).startswith(b"HTTP/1.1 429 ")
+
+
+def test_a_trusted_proxys_clients_are_not_capped_by_its_address(
+        server_factory: Callable[..., ServerProcess]) -> None:
+    proxied = server_factory(**{"max-http-connections-per-address": 2,
+                                "forwarded-allow-ips": "127.0.0.1"})
+    held = [_answer_to_health(proxied) for _ in range(5)]
+    try:
+        assert [status for _, status in held] == [b"HTTP/1.1 200 OK"] * 5
+    finally:
+        for sock, _ in held:
+            sock.close()
+
+
+def test_trusted_addresses_networks_and_everyone() -> None:
+    limit = AddressLimit(1, "10.0.0.0/8, 192.0.2.7, /run/proxy.sock")
+    assert all(limit.take("10.1.2.3") for _ in range(3))
+    assert all(limit.take("192.0.2.7") for _ in range(3))
+    assert limit.take(None) is not None  # a Unix socket's connection: no address
+    first = limit.take("192.0.2.8")
+    assert first is not None and limit.take("192.0.2.8") is None
+    first.release()
+    first.release()  # (given back once)
+    assert limit.open == {}
+    assert limit.take("192.0.2.8") is not None and limit.take("192.0.2.8") is None
+    everyone = AddressLimit(1, "*")
+    assert all(everyone.take("203.0.113.9") for _ in range(3))
+    assert everyone.open == {}
+
+
+def test_each_server_counts_its_own_connections() -> None:
+    first, second = http_protocol(connections_per_address=3), http_protocol()
+    assert first.addresses is not second.addresses
+    assert first.addresses.limit == 3
