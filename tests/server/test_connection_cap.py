@@ -6,6 +6,7 @@ address, which all its clients share, is not counted."""
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -14,7 +15,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from cardroom.web.server import AddressLimit, http_protocol
+from cardroom.web.server import REFUSALS_ANSWERED, AddressLimit, http_protocol
 from tests.conftest import ServerProcess
 
 CAP = 4
@@ -153,10 +154,61 @@ def test_a_trusted_proxys_clients_are_not_capped_by_its_address(
             sock.close()
 
 
+def test_a_flood_of_refused_connections_holds_no_descriptors(server: ServerProcess) -> None:
+    _wait_until_all_closed(server)
+    held = [_answer_to_health(server) for _ in range(CAP)]
+    before = _descriptors(server)
+    flood = [socket.create_connection(("127.0.0.1", server.port), timeout=10)
+             for _ in range(100)]  # none of them sends or reads anything
+    try:
+        time.sleep(0.5)
+        assert _descriptors(server) <= before + REFUSALS_ANSWERED + 4
+        answered = sum(_refused_reading(sock).startswith(b"HTTP/1.1 429 ") for sock in flood)
+        assert 1 <= answered <= REFUSALS_ANSWERED  # the rest were reset without an answer
+    finally:
+        for sock in flood:
+            sock.close()
+        for sock, _ in held:
+            sock.close()
+
+
+def _descriptors(server: ServerProcess) -> int:
+    """The server's open file descriptors."""
+    return len(os.listdir(f"/proc/{server.pid}/fd"))
+
+
+def _refused_reading(sock: socket.socket) -> bytes:
+    """What the server wrote to a connection it refused (nothing, if it reset it)."""
+    received = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(1 << 16):
+            received += chunk
+    return received
+
+
+@pytest.mark.parametrize("upgrade", [
+    b"GET /ws HTTP/1.1\r\nhost: 127.0.0.1\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
+    b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n"
+    b"origin: https://elsewhere.example\r\n\r\n",
+    b"GET /ws HTTP/1.1\r\nhost: 127.0.0.1\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
+    b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n"
+    b"x-long: " + b"a" * 9000 + b"\r\n\r\n",
+    b"GET / HTTP/1.1\r\nhost: 127.0.0.1\r\nx-long: " + b"a" * 70_000 + b"\r\n\r\n",
+], ids=["another site's page", "a WebSocket header line too long", "a head too long"])
+def test_refused_requests_give_their_place_back(server: ServerProcess, upgrade: bytes) -> None:
+    _wait_until_all_closed(server)
+    for _ in range(CAP + 2):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(upgrade)
+            assert _refused_reading(sock).split(b" ")[1] in (b"403", b"431")
+    _wait_until_all_closed(server)
+
+
 def test_trusted_addresses_networks_and_everyone() -> None:
     limit = AddressLimit(1, "10.0.0.0/8, 192.0.2.7, /run/proxy.sock")
     assert all(limit.take("10.1.2.3") for _ in range(3))
     assert all(limit.take("192.0.2.7") for _ in range(3))
+    assert all(limit.take("/run/proxy.sock") for _ in range(3))
     assert limit.take(None) is not None  # a Unix socket's connection: no address
     first = limit.take("192.0.2.8")
     assert first is not None and limit.take("192.0.2.8") is None
@@ -167,6 +219,23 @@ def test_trusted_addresses_networks_and_everyone() -> None:
     everyone = AddressLimit(1, "*")
     assert all(everyone.take("203.0.113.9") for _ in range(3))
     assert everyone.open == {}
+
+
+@pytest.mark.parametrize("option", ["10.0.0.1,*", "10.0.0.5/8"])
+def test_proxies_are_trusted_only_as_uvicorn_trusts_them(option: str) -> None:
+    """``*`` trusts everyone only as the whole option, and a network must be a valid one
+    (uvicorn then takes it as a name, which no address matches)."""
+    limit = AddressLimit(1, option)
+    assert limit.take("10.9.9.9") is not None and limit.take("10.9.9.9") is None
+
+
+def test_an_address_counts_as_itself_however_it_is_written() -> None:
+    limit = AddressLimit(1)
+    assert limit.take("192.0.2.1") is not None
+    assert limit.take("::ffff:192.0.2.1") is None  # an IPv4 address written as IPv6
+    assert limit.take("2001:db8:1:2::1") is not None
+    assert limit.take("2001:db8:1:2:ffff::9") is None  # the same /64
+    assert limit.take("2001:db8:1:3::1") is not None
 
 
 def test_each_server_counts_its_own_connections() -> None:

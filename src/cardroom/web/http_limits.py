@@ -24,9 +24,11 @@ browser sends a dozen or two; each kept header costs the server some hundred byt
 
 MAX_HTTP_CONNECTIONS_PER_ADDRESS = 128
 """Connections (HTTP, and WebSockets, which begin as HTTP) one client address may hold open at
-once; past it a new one is answered 429 and closed before anything of it is read. A browser
-holds about six to a site and one per tab's WebSocket (the room allows 32 WebSockets to an
-address), so a household or an office behind one address stays well under it, while one
-machine opening sockets by the thousand to use up the server's descriptors is stopped. The
-addresses of trusted proxies (``--forwarded-allow-ips``) are not counted: every client of a
-proxy comes from its address."""
+once; past it a new one is answered 429 (its request thrown away unparsed) and closed, and
+past eight such answers at once it is reset without one. A browser holds about six to a site
+and one per tab's WebSocket (the room allows 32 WebSockets to an address), so a household or
+an office behind one address stays well under it, while one machine opening sockets by the
+thousand to use up the server's descriptors is stopped. The addresses of trusted proxies
+(``--forwarded-allow-ips``) are not counted: every client of a proxy comes from its address
+(the proxy caps them: ``limit_conn`` in ``deploy/nginx/cardroom.conf``), and ``*`` turns the
+cap off. An IPv6 client is counted by its /64."""

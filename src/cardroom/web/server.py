@@ -8,9 +8,11 @@ import copy
 import gc
 import ipaddress
 import logging
+import math
 import re
 import socket
 import struct
+import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any, cast
 
@@ -165,61 +167,128 @@ answer (closed at once, the reset its request would meet could lose the answer).
 
 
 class AddressSlot:
-    """One open connection's place among those of its client address: given back once."""
+    """One connection's place among those of its client address: given back once."""
 
-    __slots__ = ("_counts", "_host")
+    __slots__ = ("_counts", "_key")
 
-    def __init__(self, counts: Counter[str], host: str) -> None:
-        self._counts: Counter[str] | None = counts
-        self._host = host
+    def __init__(self, counts: Counter[str] | None, key: str) -> None:
+        self._counts = counts
+        """Where it is counted (``None``: nowhere, a connection that is not counted)."""
+        self._key = key
 
     def release(self) -> None:
         """The connection ended (a second call does nothing)."""
         counts, self._counts = self._counts, None
         if counts is not None:
-            counts[self._host] -= 1
-            if counts[self._host] <= 0:
-                del counts[self._host]
+            counts[self._key] -= 1
+            if counts[self._key] <= 0:
+                del counts[self._key]
+
+
+REFUSALS_ANSWERED = 8
+"""Refused connections of one address that are answered 429 at once (each held up to
+:data:`REFUSED_LINGER` seconds for its answer to be read); past them a refused connection is
+reset on the spot, so a flood of connections holds no more descriptors than these."""
+LOG_EVERY = 10.0
+"""Seconds between two log lines of refused connections (a flood writes one, not one each)."""
 
 
 class AddressLimit:
     """At most ``limit`` connections open at once from one client address (its TCP peer),
-    but for trusted proxies' addresses (``trusted``: ``--forwarded-allow-ips``, addresses or
-    networks separated by commas, ``*`` for every address), whose clients are many."""
+    but for trusted proxies (``trusted``, as ``--forwarded-allow-ips`` names them and as
+    uvicorn reads that option: addresses, networks or other names separated by commas, or
+    ``*`` alone for every address, which turns the cap off), whose clients are many.
+
+    An IPv4 address written as IPv6 (``::ffff:192.0.2.1``) counts as itself, and an IPv6
+    address counts with the rest of its /64, the block one home or host is given."""
 
     def __init__(self, limit: int, trusted: str = "") -> None:
         self.limit = limit
         self.open: Counter[str] = Counter()
         """Connections open now, by address (addresses with none are not kept)."""
-        names = [name.strip() for name in trusted.split(",") if name.strip()]
-        self._everyone_trusted = "*" in names
-        self._trusted = [network for name in names if (network := _network(name)) is not None]
+        self.refusing: Counter[str] = Counter()
+        """Refused connections waiting for their answer to be read, by address."""
+        self._trusted = _TrustedProxies(trusted)
+        self._logged = -math.inf
 
     def take(self, host: str | None) -> AddressSlot | None:
         """A place for a new connection from ``host``; ``None`` when its address holds all
         of its own already. A connection without an address (a Unix socket) or from a
-        trusted proxy is not counted: its place is one that gives nothing back."""
-        if host is None or self._is_trusted(host):
-            return AddressSlot(Counter(), "")
-        if self.open[host] >= self.limit:
-            return None
-        self.open[host] += 1
-        return AddressSlot(self.open, host)
+        trusted proxy is not counted."""
+        return self._take(self.open, self.limit, host)
 
-    def _is_trusted(self, host: str) -> bool:
-        if self._everyone_trusted:
-            return True
-        try:
-            address = ipaddress.ip_address(host)
-        except ValueError:
+    def take_refusal(self, host: str | None) -> AddressSlot | None:
+        """A place for a refused connection to be answered 429 from; ``None`` when its
+        address has :data:`REFUSALS_ANSWERED` being answered already (reset it at once)."""
+        return self._take(self.refusing, REFUSALS_ANSWERED, host)
+
+    def log_now(self) -> bool:
+        """Whether a refusal is to be logged (one line each :data:`LOG_EVERY` seconds)."""
+        now = time.monotonic()
+        if now - self._logged < LOG_EVERY:
             return False
-        return any(address in network for network in self._trusted)
+        self._logged = now
+        return True
+
+    def _take(self, counts: Counter[str], most: int, host: str | None) -> AddressSlot | None:
+        if host is None or host in self._trusted:
+            return AddressSlot(None, "")
+        key = address_key(host)
+        if counts[key] >= most:
+            return None
+        counts[key] += 1
+        return AddressSlot(counts, key)
 
 
-def _network(name: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    """A trusted proxy's address or network (anything else, a socket's path, is none)."""
+def address_key(host: str) -> str:
+    """What one client is counted by: its IPv4 address (also when written as IPv6), or its
+    IPv6 address's /64."""
     try:
-        return ipaddress.ip_network(name, strict=False)
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host
+
+
+class _TrustedProxies:
+    """The proxies ``--forwarded-allow-ips`` names, read as uvicorn reads them for
+    X-Forwarded-For (so that the cap spares exactly the peers whose clients the room's other
+    per-address limits tell apart): ``*`` as the whole option trusts everyone; an entry
+    with a slash is a network if it is a valid one; any other entry is an address, or else
+    a name compared as written."""
+
+    def __init__(self, option: str) -> None:
+        self.everyone = option.strip() == "*"
+        entries = [entry.strip() for entry in option.split(",") if entry.strip()]
+        self.networks = [network for entry in entries if "/" in entry
+                         and (network := _as_network(entry)) is not None]
+        self.addresses = {address for entry in entries if "/" not in entry
+                          and (address := _as_address(entry)) is not None}
+        self.names = set(entries)
+
+    def __contains__(self, host: str) -> bool:
+        if self.everyone:
+            return True
+        address = _as_address(host)
+        if address is None:
+            return host in self.names
+        return address in self.addresses or any(address in net for net in self.networks)
+
+
+def _as_network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    try:
+        return ipaddress.ip_network(text)
+    except ValueError:
+        return None
+
+
+def _as_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text)
     except ValueError:
         return None
 
@@ -272,7 +341,8 @@ class DroppingHttpProtocol(HttpToolsProtocol):
       connection closed, before the parser has gathered more of it in memory.
 
     - **Too many connections from one address**: past its :attr:`addresses` limit, a new
-      connection is answered 429 and closed before any of it is read.
+      connection is answered 429 and closed, what it sends thrown away unparsed (reset at
+      once past :data:`REFUSALS_ANSWERED` such answers of its address).
 
     A WebSocket's connection, once upgraded, has a protocol of its own
     (:class:`DroppingWebSocketProtocol`) and its plain transport: every watch here ends, and
@@ -285,6 +355,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
     :func:`http_protocol` makes a class with its own)."""
     _counted: CountedTransport
     _slot: AddressSlot | None = None
+    _refusal: AddressSlot | None = None
     _crowded = False
     """Refused for its address's connections: nothing it sends is parsed."""
     _stalled: asyncio.TimerHandle | None = None
@@ -306,19 +377,26 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         """A new connection, its writes counted: its first request must come in time."""
         self._counted = CountedTransport(transport)
         super().connection_made(cast(asyncio.Transport, self._counted))
-        self._slot = self.addresses.take(self.client[0] if self.client else None)
+        host = self.client[0] if self.client else None
+        self._slot = self.addresses.take(host)
         if self._slot is None:
-            self._refuse_crowded()
+            self._refuse_crowded(host)
             return
         self._await_request()
 
-    def _refuse_crowded(self) -> None:
+    def _refuse_crowded(self, host: str | None) -> None:
         """Answer 429 to a connection its address has no place for, and close it once the
-        client has sent its request (read and thrown away, so that the answer is not lost
-        to a reset), or after :data:`REFUSED_LINGER` seconds."""
-        logging.getLogger(__name__).info("refusing a connection from an address that holds "
-                                         "%s open", self.addresses.limit)
+        client has sent its request (its bytes thrown away unparsed, so that the answer is
+        not lost to a reset), or after :data:`REFUSED_LINGER` seconds. Past
+        :data:`REFUSALS_ANSWERED` of them at once from one address, reset it at once."""
         self._crowded = True
+        if self.addresses.log_now():
+            logging.getLogger(__name__).info("refusing connections from an address that "
+                                             "holds %s open", self.addresses.limit)
+        self._refusal = self.addresses.take_refusal(host)
+        if self._refusal is None:
+            self._drop()
+            return
         self.transport.write(REFUSED_CROWDED)
         self._reading = self.loop.call_later(REFUSED_LINGER, self.transport.close)
 
@@ -394,10 +472,23 @@ class DroppingHttpProtocol(HttpToolsProtocol):
             self._drop()
             return
         self.transport = self._counted.raw
-        super().handle_websocket_upgrade()
-        upgraded = self.transport.get_protocol()
+        try:
+            super().handle_websocket_upgrade()
+        finally:  # (the WebSocket layer may fail, and close the connection, once it has it)
+            self._hand_over_slot()
+
+    def _hand_over_slot(self) -> None:
+        """The connection's place goes with it to the WebSocket protocol it was upgraded to
+        (which gives it back when the connection ends); another protocol would never give
+        it back, so the connection is not counted from then on."""
+        upgraded = self._counted.raw.get_protocol()
+        if upgraded is self:
+            return
+        slot, self._slot = self._slot, None
         if isinstance(upgraded, DroppingWebSocketProtocol):
-            upgraded.slot, self._slot = self._slot, None
+            upgraded.slot = slot
+        elif slot is not None:
+            slot.release()
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
         """Answer a request as uvicorn does, remembering which."""
@@ -425,8 +516,9 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         """The connection ended: nothing more to watch, and its address may open another."""
         self._end_stall_watch()
         self._end_read_deadline()
-        if self._slot is not None:
-            self._slot.release()
+        for slot in (self._slot, self._refusal):
+            if slot is not None:
+                slot.release()
         super().connection_lost(exc)
 
     def _count_head(self, size: int) -> None:
