@@ -51,6 +51,16 @@ class ServerProcess(ManagedServer):
         return self.process.pid
 
 
+def module_server(tmp_path_factory: pytest.TempPathFactory, name: str,
+                  **options: object) -> Iterator[ServerProcess]:
+    """A server with ``options`` for a module's tests (its fixture yields from this): one
+    start for many tests, stopped when the module is done."""
+    server = ServerProcess(tmp_path_factory.mktemp(name) / "room.sqlite3", **options)
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[type]:
     """Make servers with options (``disconnect-grace=0.5`` …); all stopped at the end."""

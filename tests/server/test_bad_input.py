@@ -10,7 +10,7 @@ import pytest
 
 from cardroom.protocol import MAX_MESSAGE_BYTES
 from cardroom.tools.client import Client, ClientError
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, module_server
 from tests.server.helpers import my_turn
 
 
@@ -26,10 +26,7 @@ async def next_error(client: Client) -> dict:
 @pytest.fixture(scope="module")
 def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the many unreadable messages (each test opens its own connection)."""
-    server = ServerProcess(tmp_path_factory.mktemp("bad-input") / "room.sqlite3")
-    server.start()
-    yield server
-    server.stop()
+    yield from module_server(tmp_path_factory, "bad-input")
 
 
 @pytest.fixture

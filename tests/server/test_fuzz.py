@@ -26,7 +26,7 @@ from cardroom.games import thousand
 from cardroom.games.five_hundred import ALL_PRESET_NAMES
 from cardroom.games.five_hundred.rules import OPTION_TYPES
 from cardroom.protocol import CLIENT_MESSAGES, CLIENT_TYPES, MAX_MESSAGE_BYTES
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, module_server
 
 EXAMPLES = 2500
 """Messages hypothesis sends (a bound on the test's count, so on its time)."""
@@ -218,11 +218,8 @@ class Conversation:
 @pytest.fixture(scope="module")
 def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server that never rate-limits: every message reaches the decoder."""
-    server = ServerProcess(tmp_path_factory.mktemp("fuzz") / "room.sqlite3",
-                           **{"message-rate": 1_000_000, "message-burst": 1_000_000})
-    server.start()
-    yield server
-    server.stop()
+    yield from module_server(tmp_path_factory, "fuzz",
+                             **{"message-rate": 1_000_000, "message-burst": 1_000_000})
 
 
 def test_the_fuzz_knows_every_message_type() -> None:

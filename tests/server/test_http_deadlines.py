@@ -17,7 +17,7 @@ from uvicorn.server import ServerState
 
 from cardroom.web.http_limits import MAX_REQUEST_HEAD_BYTES, MAX_REQUEST_HEADERS
 from cardroom.web.server import http_protocol
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, module_server
 
 DEADLINE = 2.0
 """The test server's request-read and stalled-write timeouts, in seconds."""
@@ -29,12 +29,9 @@ TCP_ESTABLISHED = 1
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the module, impatient: two seconds for a request, two for a reader."""
-    process = ServerProcess(tmp_path_factory.mktemp("deadlines") / "room.sqlite3",
-                            **{"request-read-timeout": DEADLINE,
-                               "stalled-write-timeout": DEADLINE})
-    process.start()
-    yield process
-    process.stop()
+    yield from module_server(tmp_path_factory, "deadlines",
+                             **{"request-read-timeout": DEADLINE,
+                                "stalled-write-timeout": DEADLINE})
 
 
 def _connect(server: ServerProcess, receive_buffer: int | None = None) -> socket.socket:
