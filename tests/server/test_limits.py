@@ -79,6 +79,38 @@ async def test_registrations_per_address_are_limited(server_factory) -> None:
         await client.request("ping")  # refused, not dropped
 
 
+async def test_one_ipv6_block_or_an_ipv4_address_however_written_is_one_client(
+        server_factory) -> None:
+    """Behind a trusted proxy each client is the address it names; addresses of one /64, and
+    an IPv4 address written as IPv6, share one client's quota."""
+    server = server_factory(**{"max-connections-per-address": 2,
+                               "forwarded-allow-ips": "127.0.0.1"})
+
+    async def refusal(address: str) -> str | None:
+        """The quota a new connection from ``address`` is refused for (None: let in)."""
+        socket = await websockets.connect(server.url,
+                                          additional_headers={"X-Forwarded-For": address})
+        held.append(socket)
+        try:
+            message = json.loads(await asyncio.wait_for(socket.recv(), 1))
+        except TimeoutError:
+            return None  # (a connection let in is sent nothing until it speaks)
+        return message.get("quota")
+
+    held: list[Any] = []
+    try:
+        assert await refusal("2001:db8:1:2::a") is None
+        assert await refusal("2001:db8:1:2:ffff::b") is None
+        assert await refusal("2001:db8:1:2::c") == "connections"  # the same /64
+        assert await refusal("2001:db8:1:3::a") is None  # the next block: another client
+        assert await refusal("192.0.2.1") is None
+        assert await refusal("::ffff:192.0.2.1") is None
+        assert await refusal("192.0.2.1") == "connections"
+    finally:
+        for socket in held:
+            await socket.close()
+
+
 async def test_connections_per_address_are_limited(server_factory) -> None:
     server = server_factory(**{"max-connections-per-address": 3})
     kept = [Client(server.url) for _ in range(3)]

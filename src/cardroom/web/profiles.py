@@ -31,6 +31,7 @@ from cardroom.tables.errors import RoomError
 from cardroom.tables.model import Player
 from cardroom.tables.quotas import QuotaExceeded
 from cardroom.tables.room import Room
+from cardroom.web.addresses import client_key
 
 TOKEN_MAX = 200
 """Longer than any token the room hands out (a longer header is not looked up)."""
@@ -67,7 +68,7 @@ IMPORT_BYTES_MAX = 256 * 1024
 def _refused(request: Request) -> Response | None:
     """A 429 if the client's address has asked too often this minute, else ``None``."""
     room: Room = request.app.state.room
-    address = request.client.host if request.client else "unknown"
+    address = client_key(request)
     try:
         room.quotas.check(room.quotas.lookups, address)
     except QuotaExceeded as error:
@@ -312,7 +313,7 @@ async def hand_analysis(request: Request) -> Response:
 async def _analysis(request: Request, match: replays.ReplayMatch, hand: int) -> Response:
     """A hand's analysis status; 503 while too many hands wait."""
     try:
-        address = request.client.host if request.client else "unknown"
+        address = client_key(request)
         status = await request.app.state.room.analyses.status(match, hand, address)
     except AnalysisBusy as busy:
         return JSONResponse({"error": str(busy)}, status_code=503,

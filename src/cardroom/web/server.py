@@ -22,6 +22,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 
 from cardroom.protocol import MAX_MESSAGE_BYTES
+from cardroom.web.addresses import address_key
 from cardroom.web.app import ServerConfig, create_app
 from cardroom.web.http_limits import (
     MAX_HTTP_CONNECTIONS_PER_ADDRESS,
@@ -199,8 +200,8 @@ class AddressLimit:
     uvicorn reads that option: addresses, networks or other names separated by commas, or
     ``*`` alone for every address, which turns the cap off), whose clients are many.
 
-    An IPv4 address written as IPv6 (``::ffff:192.0.2.1``) counts as itself, and an IPv6
-    address counts with the rest of its /64, the block one home or host is given."""
+    A client is counted as the room's quotas count it (:func:`~cardroom.web.addresses.
+    address_key`: IPv6 by its /64)."""
 
     def __init__(self, limit: int, trusted: str = "") -> None:
         self.limit = limit
@@ -238,20 +239,6 @@ class AddressLimit:
             return None
         counts[key] += 1
         return AddressSlot(counts, key)
-
-
-def address_key(host: str) -> str:
-    """What one client is counted by: its IPv4 address (also when written as IPv6), or its
-    IPv6 address's /64."""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return host
 
 
 class _TrustedProxies:

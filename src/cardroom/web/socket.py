@@ -59,6 +59,7 @@ from cardroom.protocol import (
 from cardroom.tables.accounts import Ceremony, SignedIn
 from cardroom.tables.model import Relayed, hash_token
 from cardroom.tables.room import Player, Room, RoomError
+from cardroom.web.addresses import client_key
 from cardroom.web.security import BadMessage, decode_message
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ class Connection:
         self.outbox: asyncio.Queue[ServerMessage | Relayed | None] = asyncio.Queue()
         self.closing = False
         """The connection is being closed: nothing more is queued or handled."""
-        self.address = websocket.client.host if websocket.client else "unknown"
+        self.address = client_key(websocket)
         self._writer: asyncio.Task[None] | None = None
         self._writing = False
         """The writer holds a message it took from the outbox and has not yet sent."""
