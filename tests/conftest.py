@@ -57,8 +57,10 @@ def module_server(tmp_path_factory: pytest.TempPathFactory, name: str,
     start for many tests, stopped when the module is done."""
     server = ServerProcess(tmp_path_factory.mktemp(name) / "room.sqlite3", **options)
     server.start()
-    yield server
-    server.stop()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

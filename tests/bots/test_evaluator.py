@@ -20,9 +20,11 @@ from cardroom.bots.five_hundred.evaluator import (
     LEARNED_DECKS,
     TRICK_OUTCOMES,
     Context,
+    discounted,
     expected,
     features,
     moved_down,
+    moved_up,
     shipped,
 )
 from cardroom.games.cards import Card, Suit, cards_of
@@ -96,6 +98,18 @@ def test_discounting_moves_the_tricks_down_and_keeps_the_total() -> None:
     assert expected(moved) == pytest.approx(expected(distribution) - 1.0)
     assert moved_down(np.eye(TRICK_OUTCOMES)[0], 1.0)[0] == pytest.approx(1.0)
     assert expected(moved_down(distribution, 0.5)) == pytest.approx(6.5)
+
+
+def test_a_negative_share_moves_the_tricks_up_and_keeps_the_total() -> None:
+    distribution = np.zeros(TRICK_OUTCOMES)
+    distribution[[6, 8]] = 0.5
+    moved = moved_up(distribution, 1.5)
+    assert moved.sum() == pytest.approx(1.0)
+    assert expected(moved) == pytest.approx(expected(distribution) + 1.5)
+    assert (moved >= 0).all()
+    assert moved_up(np.eye(TRICK_OUTCOMES)[-1], 1.0)[-1] == pytest.approx(1.0)  # ten stay ten
+    lone = discounted(distribution, Suit.SPADES, {"suit": -0.5, "no_trumps": 0.0})
+    assert expected(lone) == pytest.approx(expected(distribution) + 0.5 * (10 - 7))
 
 
 def test_the_data_is_the_same_from_the_same_seed_and_a_stopped_run_goes_on(

@@ -10,11 +10,13 @@ import os
 import socket
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from cardroom.tools.processes import ManagedServer
 from cardroom.web.server import REFUSALS_ANSWERED, AddressLimit, http_protocol
 from tests.conftest import ServerProcess, module_server
 
@@ -51,12 +53,8 @@ def _answer_to_health(server: ServerProcess) -> tuple[socket.socket, bytes]:
 
 def _refused(server: ServerProcess) -> bytes:
     """What a connection past the cap is told before the server closes it."""
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-    with sock:
-        received = b""
-        while chunk := sock.recv(1 << 16):
-            received += chunk
-        return received
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        return _refused_reading(sock)
 
 
 def _eventually(check: Callable[[], bool], seconds: float = 10.0) -> bool:
@@ -226,7 +224,7 @@ def test_trusted_addresses_networks_and_everyone() -> None:
     assert everyone.open == {}
 
 
-@pytest.mark.parametrize("option", ["10.0.0.1,*", "10.0.0.5/8"])
+@pytest.mark.parametrize("option", ["10.0.0.1,*", "10.0.0.5/8", " * "])
 def test_proxies_are_trusted_only_as_uvicorn_trusts_them(option: str) -> None:
     """``*`` trusts everyone only as the whole option, and a network must be a valid one
     (uvicorn then takes it as a name, which no address matches)."""
@@ -244,6 +242,22 @@ def test_an_address_counts_as_itself_however_it_is_written() -> None:
 
 
 def test_each_server_counts_its_own_connections() -> None:
-    first, second = http_protocol(connections_per_address=3), http_protocol()
-    assert first.addresses is not second.addresses
-    assert first.addresses.limit == 3
+    first, second = http_protocol(http_connections_per_address=3), http_protocol()
+    assert first.address_limit is not second.address_limit
+    assert first.address_limit.limit == 3
+
+
+def test_another_checkouts_server_is_given_only_the_options_it_has(tmp_path: Path) -> None:
+    """A benchmark runs an older checkout's server beside this one's: with the load test's
+    generous cap when it has one, without the option when it would refuse it."""
+    (tmp_path / "src" / "cardroom").mkdir(parents=True)
+    cli = tmp_path / "src" / "cardroom" / "cli.py"
+    cli.write_text("    default_bot: str = 'search'\n", encoding="utf-8")
+    older = ManagedServer(1, "sqlite://", None, tmp_path / "log", source=tmp_path).command()
+    assert "--default-bot" in older and "--max-http-connections-per-address" not in older
+    cli.write_text("    default_bot: str\n    max_http_connections_per_address: int\n",
+                   encoding="utf-8")
+    newer = ManagedServer(1, "sqlite://", None, tmp_path / "log", source=tmp_path).command()
+    assert newer[newer.index("--max-http-connections-per-address") + 1] == "1000000"
+    mine = ManagedServer(1, "sqlite://", None, tmp_path / "log").command()
+    assert "--max-http-connections-per-address" in mine

@@ -88,11 +88,11 @@ async def test_one_ipv6_block_or_an_ipv4_address_however_written_is_one_client(
 
     async def refusal(address: str) -> str | None:
         """The quota a new connection from ``address`` is refused for (None: let in)."""
-        socket = await websockets.connect(server.url,
-                                          additional_headers={"X-Forwarded-For": address})
-        held.append(socket)
+        connection = await websockets.connect(
+            server.url, additional_headers={"X-Forwarded-For": address})
+        held.append(connection)
         try:
-            message = json.loads(await asyncio.wait_for(socket.recv(), 1))
+            message = json.loads(await asyncio.wait_for(connection.recv(), 1))
         except TimeoutError:
             return None  # (a connection let in is sent nothing until it speaks)
         return message.get("quota")
@@ -107,8 +107,8 @@ async def test_one_ipv6_block_or_an_ipv4_address_however_written_is_one_client(
         assert await refusal("::ffff:192.0.2.1") is None
         assert await refusal("192.0.2.1") == "connections"
     finally:
-        for socket in held:
-            await socket.close()
+        for connection in held:
+            await connection.close()
 
 
 async def test_connections_per_address_are_limited(server_factory) -> None:

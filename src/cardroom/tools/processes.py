@@ -169,11 +169,12 @@ class ManagedServer(ManagedProcess):
 
     def command(self) -> list[str]:
         """`cardroom serve` with quick bots (``simple`` unless a table names another) and
-        generous message and connection limits. An older checkout's server is not given
-        the options it may not have (it has no ``--default-bot`` and plays ``simple``
-        anyway, nor a cap on an address's HTTP connections)."""
-        newer = [] if self.source else ["--default-bot", "simple",
-                                        "--max-http-connections-per-address", "1000000"]
+        generous message and connection limits. Another checkout's server is given only the
+        options its command line has (one without ``--default-bot`` plays ``simple``
+        anyway, one without the cap on an address's connections has none)."""
+        newer = [word for option, value in (("--default-bot", "simple"),
+                                            ("--max-http-connections-per-address", "1000000"))
+                 if self._knows(option) for word in (option, value)]
         command = [sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--database-url", self.database_url,
                    "--log-level", "warning", "--bot-delay", "0", *newer,
@@ -183,6 +184,15 @@ class ManagedServer(ManagedProcess):
         if self.redis_url:
             command += ["--redis-url", self.redis_url]
         return command
+
+    def _knows(self, option: str) -> bool:
+        """Whether the server to run has ``option`` (this checkout's has every one; another
+        checkout's, if its command line's source names it)."""
+        if self.source is None:
+            return True
+        cli = self.source / "src" / "cardroom" / "cli.py"
+        name = option.removeprefix("--").replace("-", "_")
+        return cli.is_file() and f"{name}:" in cli.read_text(encoding="utf-8")
 
     def environment(self) -> dict[str, str]:
         """This process's environment without the URLs that would override the options

@@ -246,10 +246,10 @@ class _TrustedProxies:
     X-Forwarded-For (so that the cap spares exactly the peers whose clients the room's other
     per-address limits tell apart): ``*`` as the whole option trusts everyone; an entry
     with a slash is a network if it is a valid one; any other entry is an address, or else
-    a name compared as written."""
+    a name compared as written. (``*`` among others is such a name: it trusts nobody.)"""
 
     def __init__(self, option: str) -> None:
-        self.everyone = option.strip() == "*"
+        self.everyone = option == "*"
         entries = [entry.strip() for entry in option.split(",") if entry.strip()]
         self.networks = [network for entry in entries if "/" in entry
                          and (network := _as_network(entry)) is not None]
@@ -327,7 +327,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
       answer is already on its way: trailers of a chunked body count too) and the
       connection closed, before the parser has gathered more of it in memory.
 
-    - **Too many connections from one address**: past its :attr:`addresses` limit, a new
+    - **Too many connections from one address**: past its :attr:`address_limit`, a new
       connection is answered 429 and closed, what it sends thrown away unparsed (reset at
       once past :data:`REFUSALS_ANSWERED` such answers of its address).
 
@@ -337,7 +337,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
     stall_timeout = STALLED_WRITE_TIMEOUT
     read_timeout = REQUEST_READ_TIMEOUT
-    addresses = AddressLimit(MAX_HTTP_CONNECTIONS_PER_ADDRESS)
+    address_limit = AddressLimit(MAX_HTTP_CONNECTIONS_PER_ADDRESS)
     """The connections open from each address (one count for a server's every connection:
     :func:`http_protocol` makes a class with its own)."""
     _counted: CountedTransport
@@ -365,7 +365,7 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         self._counted = CountedTransport(transport)
         super().connection_made(cast(asyncio.Transport, self._counted))
         host = self.client[0] if self.client else None
-        self._slot = self.addresses.take(host)
+        self._slot = self.address_limit.take(host)
         if self._slot is None:
             self._refuse_crowded(host)
             return
@@ -377,10 +377,10 @@ class DroppingHttpProtocol(HttpToolsProtocol):
         not lost to a reset), or after :data:`REFUSED_LINGER` seconds. Past
         :data:`REFUSALS_ANSWERED` of them at once from one address, reset it at once."""
         self._crowded = True
-        if self.addresses.log_now():
-            logging.getLogger(__name__).info("refusing connections from an address that "
-                                             "holds %s open", self.addresses.limit)
-        self._refusal = self.addresses.take_refusal(host)
+        if self.address_limit.log_now():
+            logging.getLogger(__name__).info("refusing connections from %s, which holds %s "
+                                             "open", host, self.address_limit.limit)
+        self._refusal = self.address_limit.take_refusal(host)
         if self._refusal is None:
             self._drop()
             return
@@ -612,29 +612,30 @@ class DroppingHttpProtocol(HttpToolsProtocol):
 
 def http_protocol(stall_timeout: float = STALLED_WRITE_TIMEOUT,
                   read_timeout: float = REQUEST_READ_TIMEOUT,
-                  connections_per_address: int = MAX_HTTP_CONNECTIONS_PER_ADDRESS,
+                  http_connections_per_address: int = MAX_HTTP_CONNECTIONS_PER_ADDRESS,
                   trusted_proxies: str = "") -> type[DroppingHttpProtocol]:
     """:class:`DroppingHttpProtocol` dropping stalled clients after ``stall_timeout`` s and
     slow requests after ``read_timeout`` s, and refusing an address's connections past
-    ``connections_per_address`` (those of ``trusted_proxies`` excepted)."""
+    ``http_connections_per_address`` (those of ``trusted_proxies`` excepted)."""
     return type("DroppingHttpProtocol", (DroppingHttpProtocol,),
                 {"stall_timeout": stall_timeout, "read_timeout": read_timeout,
-                 "addresses": AddressLimit(connections_per_address, trusted_proxies)})
+                 "address_limit": AddressLimit(http_connections_per_address,
+                                                trusted_proxies)})
 
 
 def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
           forwarded_allow_ips: str = "",
           stalled_write_timeout: float = STALLED_WRITE_TIMEOUT,
           request_read_timeout: float = REQUEST_READ_TIMEOUT,
-          connections_per_address: int = MAX_HTTP_CONNECTIONS_PER_ADDRESS) -> None:
+          http_connections_per_address: int = MAX_HTTP_CONNECTIONS_PER_ADDRESS) -> None:
     """Serve until interrupted. Frames far over the protocol's cap are refused by uvicorn.
 
     ``forwarded_allow_ips``: the proxies (addresses, comma-separated, or ``*``) whose
     X-Forwarded-For names the client; none by default, so no client picks its own address
     for the per-address limits. ``stalled_write_timeout``: seconds an HTTP client may take
     nothing of its responses before it is dropped; ``request_read_timeout``: seconds a client
-    has to send a request once it connected or began it; ``connections_per_address``: the
-    connections one client address may hold open at once (trusted proxies' not counted).
+    has to send a request once it connected or began it; ``http_connections_per_address``:
+    the connections one client address may hold open at once (trusted proxies' not counted).
 
     Messages are sent uncompressed: views are a kilobyte or two, and per-message deflate cost
     a tenth of the server's CPU under load for little saving on the wire."""
@@ -643,7 +644,7 @@ def serve(host: str, port: int, config: ServerConfig, log_level: str = "info",
     tune_garbage_collector()
     uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=log_config(),
                 http=http_protocol(stalled_write_timeout, request_read_timeout,
-                                   connections_per_address, forwarded_allow_ips),
+                                   http_connections_per_address, forwarded_allow_ips),
                 ws=DroppingWebSocketProtocol,
                 ws_max_size=MAX_MESSAGE_BYTES * 64, ws_ping_interval=20, ws_ping_timeout=20,
                 ws_per_message_deflate=False, lifespan="on",

@@ -127,6 +127,9 @@ class Connection:
         self.closing = False
         """The connection is being closed: nothing more is queued or handled."""
         self.address = client_key(websocket)
+        """Who the per-address limits count the client as (IPv6: its /64)."""
+        self.host = websocket.client.host if websocket.client else self.address
+        """The client's own address, for the log."""
         self._writer: asyncio.Task[None] | None = None
         self._writing = False
         """The writer holds a message it took from the outbox and has not yet sent."""
@@ -176,7 +179,7 @@ class Connection:
                 data = _bytes_of(message)
             except Exception:  # never into the caller, which is telling other listeners too
                 log.exception("a message for a connection from %s does not encode",
-                              self.address)
+                              self.host)
                 self.close("a message for it could not be encoded")
                 return
             if self._send_now(data):
@@ -197,7 +200,7 @@ class Connection:
         if self.closing:
             return
         self.closing = True
-        log.info("closing a connection from %s: %s", self.address, reason)
+        log.info("closing a connection from %s: %s", self.host, reason)
         while not self.outbox.empty():
             self.outbox.get_nowait()
         self._drained.set()

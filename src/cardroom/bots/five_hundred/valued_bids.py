@@ -3,13 +3,14 @@ evaluator (:mod:`cardroom.bots.five_hundred.evaluator`).
 
 For every legal trick bid the evaluator gives the distribution of the tricks the seat's side
 takes in its strain after the kitty exchange (reading the partner's and opponents' calls so
-far); a no-tricks bid gets the chance that the hand, after its exchange, takes no trick.
-The distribution is moved down by
-:data:`~cardroom.bots.five_hundred.evaluator.TABLE_PLAY_LOSS` (it was learned from
-double-dummy play, which is kinder to the contractor than a table where nobody sees the
-cards), bids it makes less than :data:`MIN_MAKE_CHANCE` of the time (more at eight and up:
-:data:`HIGH_LEVEL_MAKE_CHANCE`) are left out, and the rest are scored with the table's rules:
-the contract's value made or lost, the defenders' ten a trick, the all-tricks bonus.
+far); a no-tricks bid gets the chance that the hand, after its exchange, takes no trick. The
+distribution is moved by :data:`~cardroom.bots.five_hundred.evaluator.TABLE_PLAY_LOSS` (it
+was learned from double-dummy play, which is kinder to a contractor with a partner than a
+table where nobody sees the cards, and less kind to a lone one against two defenders who
+cannot see each other's: down at four players, up in suits at three), bids it makes less
+than :data:`MIN_MAKE_CHANCE` of the time (more at eight and up:
+:data:`HIGH_LEVEL_MAKE_CHANCE`) are left out, and the rest are scored with the table's
+rules: the contract's value made or lost, the defenders' ten a trick, the all-tricks bonus.
 Passing is worth what the high bid is expected to do for or against the seat's side. The bot
 makes the bid with the best expected score when it beats passing; the match tactics then
 weigh the match score as they do for the rules bot's bids.
