@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import copy
 import gc
-import ipaddress
 import logging
 import math
 import re
@@ -17,6 +16,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, cast
 
 import uvicorn
+from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
@@ -209,7 +209,9 @@ class AddressLimit:
         """Connections open now, by address (addresses with none are not kept)."""
         self.refusing: Counter[str] = Counter()
         """Refused connections waiting for their answer to be read, by address."""
-        self._trusted = _TrustedProxies(trusted)
+        self._trusted = _TrustedHosts(trusted)
+        """The proxies, read by uvicorn's own reader of ``--forwarded-allow-ips``, so that
+        the cap spares exactly the peers whose X-Forwarded-For the room believes."""
         self._logged = -math.inf
 
     def take(self, host: str | None) -> AddressSlot | None:
@@ -239,45 +241,6 @@ class AddressLimit:
             return None
         counts[key] += 1
         return AddressSlot(counts, key)
-
-
-class _TrustedProxies:
-    """The proxies ``--forwarded-allow-ips`` names, read as uvicorn reads them for
-    X-Forwarded-For (so that the cap spares exactly the peers whose clients the room's other
-    per-address limits tell apart): ``*`` as the whole option trusts everyone; an entry
-    with a slash is a network if it is a valid one; any other entry is an address, or else
-    a name compared as written. (``*`` among others is such a name: it trusts nobody.)"""
-
-    def __init__(self, option: str) -> None:
-        self.everyone = option == "*"
-        entries = [entry.strip() for entry in option.split(",") if entry.strip()]
-        self.networks = [network for entry in entries if "/" in entry
-                         and (network := _as_network(entry)) is not None]
-        self.addresses = {address for entry in entries if "/" not in entry
-                          and (address := _as_address(entry)) is not None}
-        self.names = set(entries)
-
-    def __contains__(self, host: str) -> bool:
-        if self.everyone:
-            return True
-        address = _as_address(host)
-        if address is None:
-            return host in self.names
-        return address in self.addresses or any(address in net for net in self.networks)
-
-
-def _as_network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    try:
-        return ipaddress.ip_network(text)
-    except ValueError:
-        return None
-
-
-def _as_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address(text)
-    except ValueError:
-        return None
 
 
 class CountedTransport:
