@@ -23,22 +23,16 @@ import multiprocessing
 import os
 import platform
 import time
-from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from cardroom.bus.redis import RedisBus
+from cardroom.tools.processes import cpu_seconds
 
 PING, PONG = "bench-ping", "bench-pong"
 """The channels the two processes post to each other on."""
-
-
-def cpu_seconds(pid: int) -> float:
-    """A process's user and system CPU time so far (``/proc/PID/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def spin() -> None:
