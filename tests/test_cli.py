@@ -345,4 +345,8 @@ def test_evaluator_generate_goes_on_where_it_stopped_and_train_refuses_too_littl
     assert three.exit_code == 1 and "4-handed deals, not 3-handed" in three.output
     assert not (tmp_path / "three.npz").exists()
     unknown = runner.invoke(app, ["evaluator", "train", "--players", "6"])
-    assert unknown.exit_code == 1 and "no evaluator is made for 6 players" in unknown.output
+    assert unknown.exit_code == 1 and "no evaluator is made for 500 at 6 players" in unknown.output
+    # nor a 1000 model
+    thousand = runner.invoke(app, ["evaluator", "train", "--game", "1000", "--data", str(out),
+                                   "--model", str(tmp_path / "thousand.npz")])
+    assert thousand.exit_code == 1 and "deals of 500, not 1000" in thousand.output

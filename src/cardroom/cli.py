@@ -551,34 +551,51 @@ evaluator_app = typer.Typer(cls=ReadableGroup, no_args_is_help=True,
 app.add_typer(evaluator_app, name="evaluator")
 
 
+GameOption = Annotated[str, typer.Option(help="The game whose evaluator it is: 500 or 1000.")]
+PlayersOption = Annotated[int | None, typer.Option(
+    help="Players at the table: 500 at 4 (the default) or 3; each has its own model and "
+         "data folder.")]
+
+
+def _dataset(console: Console, game: str, players: int | None) -> Any:
+    """The evaluator of ``game`` at ``players``, or a clear failure naming those there are."""
+    from cardroom.tools.evaluator_data import dataset_for
+
+    try:
+        return dataset_for(game, players)
+    except ValueError as error:
+        raise _fail(console, str(error)) from None
+
+
 @evaluator_app.command("generate", cls=ReadableCommand)
 def evaluator_generate(
     out: Annotated[Path | None, typer.Option(
-        help="Folder of the data's chunk files (default: data/evaluator, or "
-             "data/evaluator-3 for three players).")] = None,
+        help="Folder of the data's chunk files (default: data/evaluator, data/evaluator-3 "
+             "for 500's three players, data/evaluator-1000 for 1000).")] = None,
     deals: Annotated[int, typer.Option(help="Deals in all (chunks already written are "
                                             "kept: a stopped run goes on where it was).")]
     = 20_000,
     seed: Annotated[str, typer.Option(help="Seed of the deals.")] = "evaluator-1",
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
-    players: Annotated[int, typer.Option(help="Players at the table: 4, or 3 (each size "
-                                              "has its own model and data folder).")] = 4,
+    game: GameOption = "500",
+    players: PlayersOption = None,
 ) -> None:
-    """Solve random deals double dummy, in every strain and as a misère, for the hand
-    evaluator's training."""
+    """Solve random deals exactly for a hand evaluator's training: 500's in every strain and
+    as a misère, 1000's for the highest bet each seat makes as contractor."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from cardroom.tools.evaluator_data import data_folder, generate
+    from cardroom.tools.evaluator_data import generate
 
     console = _console()
-    out = out or data_folder(players)
+    dataset = _dataset(console, game, players)
+    out = out or dataset.folder
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())
     try:
         with Progress(*columns, console=console) as progress:
             task = progress.add_task("deals solved", total=deals)
             written = generate(out, deals, seed, jobs,
-                               lambda done: progress.update(task, completed=done), players)
+                               lambda done: progress.update(task, completed=done), dataset)
     except ValueError as error:  # the folder holds another seed's deals
         raise _fail(console, str(error)) from None
     console.print(f"{written} chunks written to {out}.")
@@ -587,34 +604,34 @@ def evaluator_generate(
 @evaluator_app.command("train", cls=ReadableCommand)
 def evaluator_train(
     data: Annotated[Path | None, typer.Option(
-        help="Folder of the data's chunk files (default: the table size's, as generate "
+        help="Folder of the data's chunk files (default: the evaluator's, as generate "
              "writes it).")] = None,
     model: Annotated[Path | None, typer.Option(
-        help="Where to write the fitted evaluator (default: the model the bots load for "
-             "the table size).")] = None,
+        help="Where to write the fitted evaluator (default: the model the bots load, in "
+             "this checkout).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the fit.")] = 1,
-    players: Annotated[int, typer.Option(help="Players at the table the data is of.")] = 4,
+    game: GameOption = "500",
+    players: PlayersOption = None,
 ) -> None:
-    """Fit the hand evaluator to the solved deals (needs scikit-learn: the train extra) and
+    """Fit a hand evaluator to its solved deals (needs scikit-learn: the train extra) and
     report its held-out errors."""
     from rich.table import Table as RichTable
 
-    from cardroom.bots.five_hundred.evaluator import MODEL_FILES
-    from cardroom.tools.evaluator_data import check_players, data_folder
+    from cardroom.tools.evaluator_data import check_dataset
     from cardroom.tools.evaluator_training import train
 
     console = _console()
-    if players not in MODEL_FILES:
-        raise _fail(console, f"no evaluator is made for {players} players")
-    data = data or data_folder(players)
-    model = model or Path("src/cardroom/bots/five_hundred") / MODEL_FILES[players]
+    dataset = _dataset(console, game, players)
+    data = data or dataset.folder
+    model = model or dataset.model_path
     try:
-        check_players(data, players)
+        check_dataset(data, dataset)
     except ValueError as error:
         raise _fail(console, str(error)) from None
     try:
-        with console.status("fitting the suit, no-trumps and misère models"):
-            fits = train(data, model, seed)
+        with console.status(f"fitting the models of {dataset.title}: "
+                            f"{', '.join(dataset.kinds)}"):
+            fits = train(data, model, seed, dataset=dataset)
     except (ValueError, ImportError) as error:
         raise _fail(console, str(error)) from None
     table = RichTable(title=f"Held-out errors (every tenth chunk of {data})")
@@ -627,8 +644,9 @@ def evaluator_train(
                           fit.log_loss, fit.baseline_log_loss, fit.mean_error,
                           fit.baseline_mean_error)))
     console.print(table)
-    console.print("Mean error: the expected tricks' mean absolute error (misère: the Brier "
-                  f"score). {model} holds {model.stat().st_size:,} bytes.")
+    console.print(f"Mean error: the expected outcome's mean absolute error in "
+                  f"{dataset.error_unit} (a yes-or-no model's: the Brier score). {model} "
+                  f"holds {model.stat().st_size:,} bytes.")
 
 
 _HIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}

@@ -169,15 +169,21 @@ def test_three_handed_data_has_every_seat_alone_and_its_own_folder(
     assert len(solves) == 18
     monkeypatch.setattr(evaluator_data, "CHUNK_DEALS", 1)
     three = tmp_path / "three"
-    assert generate(three, 1, "seed-x", 1, lambda done: None, players=3) == 1
-    assert evaluator_data.data_players(three) == 3
-    with pytest.raises(ValueError, match="players"):
+    three_handed = evaluator_data.dataset_for("500", 3)
+    assert three_handed.folder == Path("data/evaluator-3")
+    assert generate(three, 1, "seed-x", 1, lambda done: None, three_handed) == 1
+    assert evaluator_data.data_dataset(three) is three_handed
+    with pytest.raises(ValueError, match="seed"):
         generate(three, 1, "seed-x", 1, lambda done: None)  # a four-handed run
     with pytest.raises(ValueError, match="3-handed deals, not 4-handed"):
-        evaluator_data.check_players(three, 4)  # fitting a four-handed model on them
-    evaluator_data.check_players(three, 3)
-    with pytest.raises(ValueError, match="not 5"):
-        generate(tmp_path / "five", 1, "seed-x", 1, lambda done: None, players=5)
+        evaluator_data.check_dataset(three, evaluator_data.dataset_for())  # a 4-handed fit
+    with pytest.raises(ValueError, match="deals of 500, not 1000"):
+        evaluator_data.check_dataset(three, evaluator_data.dataset_for("1000"))
+    evaluator_data.check_dataset(three, three_handed)
+    with pytest.raises(ValueError, match="3 and 4 players have one"):
+        evaluator_data.dataset_for("500", 5)
+    with pytest.raises(ValueError, match="no evaluator is made for the game 'bridge'"):
+        evaluator_data.dataset_for("bridge")
 
 
 def _check_rows(players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:

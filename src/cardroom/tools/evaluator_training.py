@@ -1,6 +1,8 @@
-"""Fitting the hand evaluator (:mod:`cardroom.bots.five_hundred.evaluator`) to solved deals.
+"""Fitting a learned hand evaluator (500's :mod:`cardroom.bots.five_hundred.evaluator`,
+1000's :mod:`cardroom.bots.thousand.evaluator`) to solved deals.
 
-Reads the chunks :mod:`cardroom.tools.evaluator_data` wrote, holds every tenth chunk out,
+Reads the chunks :mod:`cardroom.tools.evaluator_data` wrote for one
+:class:`~cardroom.tools.evaluator_data.Dataset`, holds every tenth chunk out,
 fits one small network per model with scikit-learn and a multinomial logistic regression
 beside it (the baseline it must beat; the one with the lower held-out log loss is kept),
 reports the held-out errors and writes the chosen models' weights as the ``.npz`` the bots
@@ -16,15 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.bots.five_hundred.evaluator import (
-    KINDS,
-    TRICK_OUTCOMES,
-    Evaluator,
-    Kind,
-    Network,
-    softmax,
-)
-from cardroom.tools.evaluator_data import load_chunks, write_arrays
+from cardroom.bots.networks import Network, arrays_from_networks
+from cardroom.tools.evaluator_data import Dataset, dataset_for, load_chunks, write_arrays
 
 HELD_OUT_EVERY = 10
 """Every tenth chunk (by number) is held out of the fit and measures it."""
@@ -56,21 +51,23 @@ class Fit:
     log_loss: float
     baseline_log_loss: float
     mean_error: float
-    """Trick models: mean absolute error of the expected tricks; misère: the Brier score."""
+    """Models of counted outcomes: the mean absolute error of the expected outcome, in the
+    dataset's unit (tricks, points); yes-or-no models: the Brier score."""
     baseline_mean_error: float
 
 
-def split_rows(data: Path) -> dict[str, Split]:
-    """Each model's rows from the chunks in ``data``, every tenth chunk held out."""
+def split_rows(data: Path, kinds: tuple[str, ...]) -> dict[str, Split]:
+    """The rows of each of the models ``kinds`` from the chunks in ``data``, every tenth
+    chunk held out."""
     parts: dict[str, dict[bool, tuple[list[np.ndarray], list[np.ndarray]]]] = {
-        kind: {False: ([], []), True: ([], [])} for kind in KINDS}
+        kind: {False: ([], []), True: ([], [])} for kind in kinds}
     for number, arrays in load_chunks(data):
         held = number % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
-        for kind in KINDS:
+        for kind in kinds:
             parts[kind][held][0].append(arrays[f"{kind}/x"])
             parts[kind][held][1].append(arrays[f"{kind}/y"])
     splits: dict[str, Split] = {}
-    for kind in KINDS:
+    for kind in kinds:
         if not parts[kind][False][0] or not parts[kind][True][0]:
             raise ValueError(f"{data} holds too few chunks to fit and hold some out "
                              f"(at least {HELD_OUT_EVERY} are needed)")
@@ -85,8 +82,8 @@ def split_rows(data: Path) -> dict[str, Split]:
 def network_of(model: Any, mean: np.ndarray, scale: np.ndarray, outputs: int) -> Network:
     """A fitted scikit-learn classifier (an ``MLPClassifier``, or a ``LogisticRegression``:
     a network without hidden layers) as a :class:`Network` whose last layer has one logit
-    per trick count 0…10 (counts never seen get a logit far below the others) or, for a
-    yes/no model (``outputs`` 1), the logit of yes."""
+    per outcome (outcomes never seen get a logit far below the others) or, for a yes-or-no
+    model (``outputs`` 1), the logit of yes."""
     if hasattr(model, "coefs_"):
         weights = [np.asarray(w, dtype=np.float32) for w in model.coefs_]
         biases = [np.asarray(b, dtype=np.float32) for b in model.intercepts_]
@@ -104,27 +101,20 @@ def network_of(model: Any, mean: np.ndarray, scale: np.ndarray, outputs: int) ->
                    tuple(biases))
 
 
-def _probabilities(kind: Kind, network: Network, rows: np.ndarray) -> np.ndarray:
-    """Each row's probability of each outcome (misère: of failing, then of succeeding)."""
-    logits = network.logits(rows.astype(np.float32)).astype(np.float64)
-    if kind == "misere":
-        yes = 1.0 / (1.0 + np.exp(-logits[:, 0]))
-        return np.stack([1.0 - yes, yes], axis=1)
-    return softmax(logits)
-
-
-def _scores(kind: Kind, probabilities: np.ndarray, targets: np.ndarray) -> tuple[float, float]:
-    """Log loss, and the mean absolute error of the expected tricks (misère: Brier score)."""
+def _scores(probabilities: np.ndarray, targets: np.ndarray,
+            place_value: float) -> tuple[float, float]:
+    """Log loss, and the mean absolute error of the expected outcome times ``place_value``
+    (a yes-or-no model: the Brier score)."""
     chosen = np.clip(probabilities[np.arange(len(targets)), targets], 1e-12, 1.0)
     log_loss = float(-np.log(chosen).mean())
-    if kind == "misere":
+    if probabilities.shape[1] == 2:
         return log_loss, float(((probabilities[:, 1] - targets) ** 2).mean())
     expected = probabilities @ np.arange(probabilities.shape[1])
-    return log_loss, float(np.abs(expected - targets).mean())
+    return log_loss, float(np.abs(expected - targets).mean() * place_value)
 
 
-def fit_kind(kind: Kind, split: Split, seed: int, hidden: tuple[int, ...] = HIDDEN,
-             iterations: int = ITERATIONS) -> Fit:
+def fit_kind(split: Split, outputs: int, seed: int, hidden: tuple[int, ...] = HIDDEN,
+             iterations: int = ITERATIONS, place_value: float = 1.0) -> Fit:
     """Fit one model's network and a multinomial logistic regression, score both on the
     held-out rows, and keep the one with the lower held-out log loss."""
     from sklearn.linear_model import LogisticRegression
@@ -134,7 +124,6 @@ def fit_kind(kind: Kind, split: Split, seed: int, hidden: tuple[int, ...] = HIDD
     scale = split.train_x.std(axis=0)
     scale[scale == 0] = 1.0
     train = (split.train_x - mean) / scale
-    outputs = 1 if kind == "misere" else TRICK_OUTCOMES
     candidates = {
         "network": MLPClassifier(hidden_layer_sizes=hidden, alpha=1e-3, batch_size=256,
                                  learning_rate_init=1e-3, max_iter=iterations,
@@ -145,8 +134,9 @@ def fit_kind(kind: Kind, split: Split, seed: int, hidden: tuple[int, ...] = HIDD
     for name, model in candidates.items():
         model.fit(train, split.train_y)
         network = network_of(model, mean, scale, outputs)
-        scored[name] = (network, *_scores(kind, _probabilities(kind, network, split.test_x),
-                                          split.test_y))
+        probabilities = network.probabilities(split.test_x.astype(np.float32))
+        scored[name] = (network, *_scores(probabilities.astype(np.float64), split.test_y,
+                                          place_value))
     chosen = min(scored, key=lambda name: scored[name][1])
     network, log_loss, error = scored[chosen]
     _, base_loss, base_error = scored["logistic"]
@@ -154,24 +144,17 @@ def fit_kind(kind: Kind, split: Split, seed: int, hidden: tuple[int, ...] = HIDD
                error, base_error)
 
 
-def arrays_of(networks: dict[str, Network]) -> dict[str, np.ndarray]:
-    """The networks as the named arrays :meth:`Evaluator.from_arrays` reads."""
-    arrays: dict[str, np.ndarray] = {}
-    for kind, network in networks.items():
-        arrays[f"{kind}/mean"], arrays[f"{kind}/scale"] = network.mean, network.scale
-        for index, (weight, bias) in enumerate(zip(network.weights, network.biases,
-                                                   strict=True)):
-            arrays[f"{kind}/w{index}"], arrays[f"{kind}/b{index}"] = weight, bias
-    return arrays
-
-
 def train(data: Path, model_path: Path, seed: int = 1, hidden: tuple[int, ...] = HIDDEN,
-          iterations: int = ITERATIONS) -> dict[str, Fit]:
-    """Fit every model on the chunks in ``data`` and write the evaluator to ``model_path``."""
-    splits = split_rows(data)
-    fits: dict[str, Fit] = {kind: fit_kind(kind, splits[kind], seed, hidden, iterations)
-                            for kind in KINDS}
-    arrays = arrays_of({kind: fit.network for kind, fit in fits.items()})
-    Evaluator.from_arrays(arrays)  # what is written loads
+          iterations: int = ITERATIONS, dataset: Dataset | None = None) -> dict[str, Fit]:
+    """Fit every model of ``dataset`` (500's four-handed evaluator by default) on the chunks
+    in ``data`` and write the evaluator to ``model_path``."""
+    dataset = dataset or dataset_for()
+    splits = split_rows(data, dataset.kinds)
+    fits: dict[str, Fit] = {
+        kind: fit_kind(splits[kind], dataset.outcomes[kind], seed, hidden, iterations,
+                       dataset.place_value)
+        for kind in dataset.kinds}
+    arrays = arrays_from_networks({kind: fit.network for kind, fit in fits.items()})
+    dataset.load(arrays)  # what is written loads
     write_arrays(model_path, arrays)
     return fits

@@ -23,12 +23,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Literal
 
 import numpy as np
 
 from cardroom.bots.five_hundred.knowledge import TRICKS_PER_HAND
+from cardroom.bots.networks import (
+    Network,
+    arrays_from_bytes,
+    networks_from_arrays,
+    packaged_arrays,
+    softmax,
+)
 from cardroom.games.cards import Suit, cards_of
 from cardroom.games.five_hundred import Bid, Strain, strain_for
 from cardroom.games.five_hundred.rules import DECKS
@@ -217,32 +223,6 @@ FEATURES = TRUMP_PLACES + 1 + SUIT_SLOTS * (1 + TOP_CARDS + LOW_CARDS) + 3 + CON
 # -- the model ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Network:
-    """One model: inputs standardised, then dense layers with ReLU between them; the last
-    layer gives the logits of the trick counts (or one logit: the misère's success)."""
-
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: tuple[np.ndarray, ...]
-    biases: tuple[np.ndarray, ...]
-
-    def logits(self, rows: np.ndarray) -> np.ndarray:
-        """The last layer's values for each row of features."""
-        out = (rows - self.mean) / self.scale
-        for index, (weight, bias) in enumerate(zip(self.weights, self.biases, strict=True)):
-            out = out @ weight + bias
-            if index < len(self.weights) - 1:
-                np.maximum(out, 0.0, out=out)
-        return out
-
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    """Probabilities from logits, row by row."""
-    shifted = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    return shifted / shifted.sum(axis=-1, keepdims=True)
-
-
 class Evaluator:
     """The three fitted models, asked one hand at a time or in batches."""
 
@@ -257,14 +237,7 @@ class Evaluator:
                     table_play_loss: LossShares | None = None) -> Evaluator:
         """The models from the arrays the training writes (``<kind>/mean``,
         ``<kind>/scale``, ``<kind>/w0``, ``<kind>/b0``, …)."""
-        networks: dict[str, Network] = {}
-        for kind in KINDS:
-            layers = sum(1 for name in arrays if name.startswith(f"{kind}/w"))
-            networks[kind] = Network(
-                arrays[f"{kind}/mean"], arrays[f"{kind}/scale"],
-                tuple(arrays[f"{kind}/w{i}"] for i in range(layers)),
-                tuple(arrays[f"{kind}/b{i}"] for i in range(layers)))
-        return cls(networks, table_play_loss)
+        return cls(networks_from_arrays(arrays, KINDS), table_play_loss)
 
     def trick_distributions(self, kind: Kind, rows: np.ndarray) -> np.ndarray:
         """For each row of features, the probability of each trick count 0…10."""
@@ -331,18 +304,13 @@ def shipped(players: int = 4) -> Evaluator:
 
 @cache
 def _shipped(players: int) -> Evaluator:
-    name = MODEL_FILES[players]
-    data = resources.files("cardroom.bots.five_hundred").joinpath(name).read_bytes()
-    return load_bytes(data, TABLE_PLAY_LOSS[players])
+    arrays = packaged_arrays("cardroom.bots.five_hundred", MODEL_FILES[players])
+    return Evaluator.from_arrays(arrays, TABLE_PLAY_LOSS[players])
 
 
 def load_bytes(data: bytes, table_play_loss: LossShares | None = None) -> Evaluator:
     """An evaluator from the bytes of a saved ``.npz``."""
-    import io
-
-    with np.load(io.BytesIO(data)) as arrays:
-        return Evaluator.from_arrays({name: arrays[name] for name in arrays.files},
-                                     table_play_loss)
+    return Evaluator.from_arrays(arrays_from_bytes(data), table_play_loss)
 
 
 def discounted(distribution: np.ndarray, trump: Suit | None, shares: LossShares) -> np.ndarray:

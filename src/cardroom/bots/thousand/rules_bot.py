@@ -45,7 +45,7 @@ BID_MARGIN = 5.0
 def hand_value(hand: int) -> float:
     """Points a contractor holding ``hand`` (and on lead) should take: top cards, marriages,
     and length in the best marriage's suit."""
-    value = sum(_suit_value(hand & SUIT_IN_PACK[suit]) for suit in range(4))
+    value = sum(suit_value(hand & SUIT_IN_PACK[suit]) for suit in range(4))
     marriages = marriages_in(hand)
     value += MARRIAGE_SHARE * sum(MARRIAGE_POINTS[suit] for suit in marriages)
     if marriages:
@@ -54,7 +54,7 @@ def hand_value(hand: int) -> float:
     return value
 
 
-def _suit_value(cards: int) -> float:
+def suit_value(cards: int) -> float:
     """Points one suit's cards should win: the unbroken run from the ace, plus a chance for a
     guarded ten without the ace."""
     ordered = sorted(iter_indexes(cards), key=lambda i: -STRENGTH[i])
