@@ -16,16 +16,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, cast, get_args
 
 from cardroom.bots.base import AnyView, Bot
 from cardroom.bots.five_hundred import RulesBot, SearchBot, SimpleBot
 from cardroom.bots.five_hundred.analysis import MAX_SOLVED_PLAYERS, review_hand
 from cardroom.bots.five_hundred.claims import bot_claim, bot_claim_due, claim_text, judged_claim
+from cardroom.bots.five_hundred.reading import ReadingStyle
+from cardroom.bots.five_hundred.search import LEVELS as FIVE_HUNDRED_LEVELS
+from cardroom.bots.five_hundred.search import Bidding as FiveHundredBidding
 from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
 from cardroom.bots.thousand import ThousandRulesBot, ThousandSearchBot
 from cardroom.bots.thousand.analysis import review_deal
+from cardroom.bots.thousand.search import BIDDINGS as THOUSAND_BIDDINGS
+from cardroom.bots.thousand.search import LEVELS as THOUSAND_LEVELS
+from cardroom.bots.thousand.search import Bidding as ThousandBidding
 
 
 def _by_level(search_bot: Callable[..., Bot]) -> dict[str, Callable[[int], Bot]]:
@@ -91,6 +97,34 @@ GAME_CLAIMS: dict[str, ClaimJudge] = {
     "500": ClaimJudge(judged_claim, bot_claim, bot_claim_due, claim_text)}
 """Each game's claim judge, by game name. 1000 has no claims."""
 
+@dataclass(frozen=True)
+class StyledSearch:
+    """A game's search bot built with a bidding style (and, in 500, a style of reading the
+    calls) for comparing bidding or reading with the same card play: ``make(level, bidding,
+    reading)`` (``reading`` ``None``: the bot's own)."""
+
+    levels: tuple[str, ...]
+    biddings: tuple[str, ...]
+    readings: tuple[str, ...]
+    """Empty: the game's search bot reads the calls one way only."""
+    make: Callable[[str, str, str | None], Callable[[int], Bot]]
+
+
+def _five_hundred_styled(level: str, bidding: str, reading: str | None) -> Callable[[int], Bot]:
+    return partial(SearchBot, level=level, bidding=cast(FiveHundredBidding, bidding),
+                   reading=cast(ReadingStyle, reading or "learned"))
+
+
+def _thousand_styled(level: str, bidding: str, reading: str | None) -> Callable[[int], Bot]:
+    return partial(ThousandSearchBot, level=level, bidding=cast(ThousandBidding, bidding))
+
+
+GAME_STYLED_SEARCH: dict[str, StyledSearch] = {
+    "500": StyledSearch(tuple(FIVE_HUNDRED_LEVELS), get_args(FiveHundredBidding),
+                        get_args(ReadingStyle), _five_hundred_styled),
+    "1000": StyledSearch(tuple(THOUSAND_LEVELS), THOUSAND_BIDDINGS, (), _thousand_styled)}
+"""Each game's search bot in a bidding style, by game name (the arena's ``search@rules``)."""
+
 REFUSE = "refuse"
 """The answer a bot gives every claim put to it: a claim the solver proved ended the hand
 before anyone was asked, so one that reaches a bot is not proven."""
@@ -146,6 +180,7 @@ __all__ = [
     "GAME_ANALYSERS",
     "GAME_CLAIMS",
     "GAME_FACTORIES",
+    "GAME_STYLED_SEARCH",
     "QUICK_BOTS",
     "Analyser",
     "Bot",
@@ -155,6 +190,7 @@ __all__ = [
     "RulesBot",
     "SearchBot",
     "SimpleBot",
+    "StyledSearch",
     "ThousandRulesBot",
     "ThousandSearchBot",
     "make_bot",

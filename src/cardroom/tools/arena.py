@@ -447,33 +447,30 @@ def _map(work: list[_Work], jobs: int) -> Iterator[tuple[MatchResult, ...]]:
         yield from pool.map(_play_set, work, chunksize=max(1, len(work) // (jobs * 8)))
 
 
-def bot_choice(text: str) -> BotChoice:
+def bot_choice(text: str, game: str = "500") -> BotChoice:
     """A team given on the command line: a registry name, or a search bot's name with a
     bidding style after ``@`` (``search@rules``: the default level bidding as the rules bot
-    does; see :data:`~cardroom.bots.five_hundred.search.Bidding`), and optionally a style of
+    does; 500's :data:`~cardroom.bots.five_hundred.search.Bidding`, 1000's
+    :data:`~cardroom.bots.thousand.search.Bidding`), and in 500 optionally a style of
     reading the calls after ``/`` (``search@valued/rules``: see
     :data:`~cardroom.bots.five_hundred.reading.ReadingStyle`), for comparing bidding or
-    reading with the same card play."""
+    reading with the same card play in ``game``."""
     if "@" not in text:
         return text
-    from functools import partial
-    from typing import cast, get_args
+    from cardroom.bots import GAME_STYLED_SEARCH
 
-    from cardroom.bots.five_hundred.reading import ReadingStyle
-    from cardroom.bots.five_hundred.search import LEVELS, Bidding, SearchBot
-
+    styled = GAME_STYLED_SEARCH[game]
     name, styles = text.split("@", 1)
-    style, _, reading = styles.partition("/")
+    style, slash, reading = styles.partition("/")
     level = "default" if name == "search" else name.removeprefix("search:")
-    reading = reading or "learned"
-    if (level not in LEVELS or style not in get_args(Bidding)
-            or reading not in get_args(ReadingStyle)):
-        raise ValueError(f"{text!r}: a search level, a bidding style "
-                         f"({', '.join(get_args(Bidding))}) and optionally a reading "
-                         f"({', '.join(get_args(ReadingStyle))}) are needed, as in "
-                         "search@rules or search@valued/rules")
-    return partial(SearchBot, level=level, bidding=cast(Bidding, style),
-                   reading=cast(ReadingStyle, reading))
+    if (level not in styled.levels or style not in styled.biddings
+            or (slash and reading not in styled.readings)):
+        readings = (f" and optionally a reading ({', '.join(styled.readings)})"
+                    if styled.readings else "")
+        raise ValueError(f"{text!r}: a search level and a bidding style of {game} "
+                         f"({', '.join(styled.biddings)}){readings} are needed, as in "
+                         "search@rules" + (" or search@valued/rules" if readings else ""))
+    return styled.make(level, style, reading or None)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -505,13 +502,13 @@ def main(argv: list[str] | None = None) -> None:
                              "deals, compared deal by deal).")
     args = parser.parse_args(argv)
     try:
-        team_a, team_b = bot_choice(args.team_a), bot_choice(args.team_b)
-    except ValueError as error:
-        parser.error(str(error))
-    try:
         spec, preset = pick_game(args.game, args.preset)
         rules = spec.rules(preset, None if args.deck is None else {"deck": args.deck})
     except ValueError as error:  # no such game or preset, or no such deck (a RulesError)
+        parser.error(str(error))
+    try:
+        team_a, team_b = bot_choice(args.team_a, spec.name), bot_choice(args.team_b, spec.name)
+    except ValueError as error:
         parser.error(str(error))
     report = ArenaReport(args.team_a, args.team_b)
     table = preset if args.deck is None else f"{preset}, deck {args.deck}"

@@ -16,8 +16,10 @@ every hand, then solved exactly from there; the bot says so in its debug log
 Its final bet, as contractor after the bank, is searched too: it deals the unseen cards
 the same way, solves each deal for the highest bet the contractor can force
 (:func:`highest_made`) and names the bet with the best average score over them
-(:func:`best_bet`). The rules bot does the bidding and bank handling, names the bet when too
-few deals could be solved in time, and plays when no deal can be sampled.
+(:func:`best_bet`). It bids in one of two styles (:data:`Bidding`): by the rules bot's
+valuation, or by the expected score of a bid and a pass from the learned hand evaluator
+(:mod:`cardroom.bots.thousand.valued_bids`). The rules bot handles the bank, names the bet
+when too few deals could be solved in time, and plays when no deal can be sampled.
 
 It reads nothing but the view dict it is given, so it never sees a hidden card.
 """
@@ -32,8 +34,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Literal, get_args
 
 from cardroom.bots.levels import Level, search_bot_name
+from cardroom.bots.thousand.evaluator import learned
 from cardroom.bots.thousand.knowledge import Seen
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.bots.thousand.solver import (
@@ -44,6 +48,7 @@ from cardroom.bots.thousand.solver import (
     SolverTimeout,
     makes,
 )
+from cardroom.bots.thousand.valued_bids import valued_bid
 from cardroom.games.cards import Card, iter_indexes
 from cardroom.games.thousand.deck import (
     KING_QUEEN,
@@ -299,19 +304,34 @@ points 45% (+9.8), and 20 points of daring 22% at an edge below zero after 18
 400-match run is to confirm it."""
 
 
+Bidding = Literal["valued", "rules"]
+"""How the search bot bids: ``valued``, by the expected score of the cheapest bid and of a
+pass from the learned hand evaluator (:mod:`cardroom.bots.thousand.valued_bids`), where the
+table's rules are those it learned (:func:`~cardroom.bots.thousand.evaluator.learned`); or
+``rules``, the rules bot's valuation less :data:`CAUTION`."""
+BIDDINGS: tuple[Bidding, ...] = get_args(Bidding)
+
+
+DEFAULT_BIDDING: Bidding = "rules"
+"""The default level's bidding style (:data:`Bidding`)."""
+
+
 BET_SAMPLES = 6
 """Fewest sampled deals the final bet is chosen on; with fewer solved in time the rules bot's
 valuation names it."""
 
 
 class ThousandSearchBot:
-    """PIMC card play over sampled deals solved double-dummy; the rules bot elsewhere."""
+    """PIMC card play and final bet over sampled deals solved double-dummy; bids in its
+    :data:`Bidding` style; the rules bot elsewhere."""
 
     name = "search"
 
-    def __init__(self, seed: int = 0, level: str = "default") -> None:
+    def __init__(self, seed: int = 0, level: str = "default",
+                 bidding: Bidding = DEFAULT_BIDDING) -> None:
         self.seed = seed
         self.level = LEVELS[level]
+        self.bidding: Bidding = bidding
         self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:thousand-search:{level}:{seed}")
         self.heuristic = ThousandRulesBot(seed, caution=CAUTION)
@@ -328,6 +348,8 @@ class ThousandSearchBot:
         legal: list[str] = view["legal_actions"]
         if view["phase"] == "bet" and len(legal) > 1:
             return self.final_bet(view, time.perf_counter() + self.level.budget)
+        if view["phase"] == "bidding" and len(legal) > 1:
+            return self.bid(view)
         if view["phase"] != "play" or len(legal) == 1:
             return self.heuristic.choose(view)
         self.last_samples = self.last_exact = 0
@@ -337,6 +359,15 @@ class ThousandSearchBot:
             return action
         self.last_reason = "no deal consistent with the view could be sampled"
         log.debug("%s plays by rule at seat %s: %s", self.name, view["seat"], self.last_reason)
+        return self.heuristic.choose(view)
+
+    def bid(self, view: ThousandView) -> str:
+        """A call in the bot's bidding style: valued where the evaluator learned the
+        table's rules and the seat has looked (the rules bot looks first), else by rule."""
+        if self.bidding == "valued" and learned(view["rules"]):
+            call = valued_bid(view)
+            if call is not None:
+                return call
         return self.heuristic.choose(view)
 
     def play(self, view: ThousandView, deadline: float) -> str | None:
