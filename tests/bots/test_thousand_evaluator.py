@@ -185,10 +185,12 @@ def test_the_arena_builds_1000s_search_bot_in_a_bidding_style() -> None:
     bot = bot_choice("search:fast@valued", "1000")(2)  # type: ignore[operator]
     assert isinstance(bot, ThousandSearchBot) and bot.bidding == "valued"
     assert bot_choice("search@rules", "1000")(2).bidding == "rules"  # type: ignore[operator]
+    read = bot_choice("search@rules/learned", "1000")(2)  # type: ignore[operator]
+    assert read.reading == "learned" and read.bidding == "rules"
     with pytest.raises(ValueError, match="bidding style of 1000"):
         bot_choice("search@sampled", "1000")
     with pytest.raises(ValueError, match="bidding style of 1000"):
-        bot_choice("search@valued/rules", "1000")  # 1000's search reads no calls
+        bot_choice("search@valued/rules", "1000")  # 1000 reads the calls learned, or not
 
 
 def test_the_context_reads_the_calls_before_the_seat() -> None:

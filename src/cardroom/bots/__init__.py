@@ -29,7 +29,10 @@ from cardroom.bots.levels import LEVEL_NAMES, search_bot_name
 from cardroom.bots.random_bot import RandomBot
 from cardroom.bots.thousand import ThousandRulesBot, ThousandSearchBot
 from cardroom.bots.thousand.analysis import review_deal
+from cardroom.bots.thousand.reading import READINGS as THOUSAND_READINGS
+from cardroom.bots.thousand.reading import Reading as ThousandReading
 from cardroom.bots.thousand.search import BIDDINGS as THOUSAND_BIDDINGS
+from cardroom.bots.thousand.search import DEFAULT_READING as DEFAULT_THOUSAND_READING
 from cardroom.bots.thousand.search import LEVELS as THOUSAND_LEVELS
 from cardroom.bots.thousand.search import Bidding as ThousandBidding
 
@@ -106,7 +109,7 @@ class StyledSearch:
     levels: tuple[str, ...]
     biddings: tuple[str, ...]
     readings: tuple[str, ...]
-    """Empty: the game's search bot reads the calls one way only."""
+    """The ways its sampled deals may read the other seats' calls."""
     make: Callable[[str, str, str | None], Callable[[int], Bot]]
 
 
@@ -116,13 +119,15 @@ def _five_hundred_styled(level: str, bidding: str, reading: str | None) -> Calla
 
 
 def _thousand_styled(level: str, bidding: str, reading: str | None) -> Callable[[int], Bot]:
-    return partial(ThousandSearchBot, level=level, bidding=cast(ThousandBidding, bidding))
+    return partial(ThousandSearchBot, level=level, bidding=cast(ThousandBidding, bidding),
+                   reading=cast(ThousandReading, reading or DEFAULT_THOUSAND_READING))
 
 
 GAME_STYLED_SEARCH: dict[str, StyledSearch] = {
     "500": StyledSearch(tuple(FIVE_HUNDRED_LEVELS), get_args(FiveHundredBidding),
                         get_args(ReadingStyle), _five_hundred_styled),
-    "1000": StyledSearch(tuple(THOUSAND_LEVELS), THOUSAND_BIDDINGS, (), _thousand_styled)}
+    "1000": StyledSearch(tuple(THOUSAND_LEVELS), THOUSAND_BIDDINGS, THOUSAND_READINGS,
+                         _thousand_styled)}
 """Each game's search bot in a bidding style, by game name (the arena's ``search@rules``)."""
 
 REFUSE = "refuse"

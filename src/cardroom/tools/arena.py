@@ -451,10 +451,11 @@ def bot_choice(text: str, game: str = "500") -> BotChoice:
     """A team given on the command line: a registry name, or a search bot's name with a
     bidding style after ``@`` (``search@rules``: the default level bidding as the rules bot
     does; 500's :data:`~cardroom.bots.five_hundred.search.Bidding`, 1000's
-    :data:`~cardroom.bots.thousand.search.Bidding`), and in 500 optionally a style of
-    reading the calls after ``/`` (``search@valued/rules``: see
-    :data:`~cardroom.bots.five_hundred.reading.ReadingStyle`), for comparing bidding or
-    reading with the same card play in ``game``."""
+    :data:`~cardroom.bots.thousand.search.Bidding`), and optionally a style of reading the
+    calls after ``/`` (``search@valued/rules``: 500's
+    :data:`~cardroom.bots.five_hundred.reading.ReadingStyle`, 1000's
+    :data:`~cardroom.bots.thousand.reading.Reading`), for comparing bidding or reading with
+    the same card play in ``game``."""
     if "@" not in text:
         return text
     from cardroom.bots import GAME_STYLED_SEARCH
@@ -465,11 +466,10 @@ def bot_choice(text: str, game: str = "500") -> BotChoice:
     level = "default" if name == "search" else name.removeprefix("search:")
     if (level not in styled.levels or style not in styled.biddings
             or (slash and reading not in styled.readings)):
-        readings = (f" and optionally a reading ({', '.join(styled.readings)})"
-                    if styled.readings else "")
         raise ValueError(f"{text!r}: a search level and a bidding style of {game} "
-                         f"({', '.join(styled.biddings)}){readings} are needed, as in "
-                         "search@rules" + (" or search@valued/rules" if readings else ""))
+                         f"({', '.join(styled.biddings)}) and optionally a reading "
+                         f"({', '.join(styled.readings)}) are needed, as in search@rules or "
+                         f"search@valued/{styled.readings[0]}")
     return styled.make(level, style, reading or None)
 
 

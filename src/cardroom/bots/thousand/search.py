@@ -39,6 +39,7 @@ from typing import Literal, get_args
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.thousand.evaluator import learned
 from cardroom.bots.thousand.knowledge import Seen
+from cardroom.bots.thousand.reading import CallReader, Reading
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.bots.thousand.solver import (
     Deal,
@@ -117,9 +118,11 @@ class Sampler:
     (:meth:`~cardroom.bots.five_hundred.search.Knowledge.sample`: a kitty and folded hands
     are "elsewhere", and deals are fitted to the bidding)."""
 
-    def __init__(self, seen: Seen) -> None:
+    def __init__(self, seen: Seen, reader: CallReader | None = None) -> None:
         view = seen.view
         self.seen = seen
+        self.reader = reader if reader is not None and reader.reads else None
+        """Weighs the deals drawn by the other seats' calls (``None``: every deal alike)."""
         self.sizes: dict[int, int] = {}
         self.fixed: dict[int, int] = {}
         for seat in seen.active:
@@ -149,7 +152,13 @@ class Sampler:
         return places
 
     def sample(self, rng: random.Random) -> dict[int, int] | None:
-        """Hands for every other seat (and the discard pile under ``PILE``), or ``None``."""
+        """Hands for every other seat (and the discard pile under ``PILE``), or ``None``;
+        with a reader, one of several drawn, kept by how well it explains the calls."""
+        if self.reader is not None:
+            return self.reader.choose(lambda: self._draw(rng), rng)
+        return self._draw(rng)
+
+    def _draw(self, rng: random.Random) -> dict[int, int] | None:
         for strict in (True, True, True, False):
             dealt = self._try(rng, strict)
             if dealt is not None:
@@ -314,6 +323,9 @@ BIDDINGS: tuple[Bidding, ...] = get_args(Bidding)
 
 DEFAULT_BIDDING: Bidding = "rules"
 """The default level's bidding style (:data:`Bidding`)."""
+DEFAULT_READING: Reading = "none"
+"""How the default level's sampled deals read the calls (:data:`~cardroom.bots.thousand.
+reading.Reading`)."""
 
 
 BET_SAMPLES = 6
@@ -328,10 +340,13 @@ class ThousandSearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, level: str = "default",
-                 bidding: Bidding = DEFAULT_BIDDING) -> None:
+                 bidding: Bidding = DEFAULT_BIDDING, reading: Reading = DEFAULT_READING) -> None:
         self.seed = seed
         self.level = LEVELS[level]
         self.bidding: Bidding = bidding
+        self.reading: Reading = reading
+        """How the sampled deals read the other seats' calls
+        (:mod:`cardroom.bots.thousand.reading`)."""
         self.name = search_bot_name(level)
         self.rng = random.Random(f"cardroom-bot:thousand-search:{level}:{seed}")
         self.heuristic = ThousandRulesBot(seed, caution=CAUTION)
@@ -361,6 +376,10 @@ class ThousandSearchBot:
         log.debug("%s plays by rule at seat %s: %s", self.name, view["seat"], self.last_reason)
         return self.heuristic.choose(view)
 
+    def sampler(self, seen: Seen) -> Sampler:
+        """The sampler of the deals the bot solves, reading the calls in its style."""
+        return Sampler(seen, CallReader(seen) if self.reading == "learned" else None)
+
     def bid(self, view: ThousandView) -> str:
         """A call in the bot's bidding style: valued where the evaluator learned the
         table's rules and the seat has looked (the rules bot looks first), else by rule."""
@@ -374,7 +393,7 @@ class ThousandSearchBot:
         """The play with the best average margin over sampled deals (``None``: no sample).
         The first deal is always searched, later ones while time is left."""
         seen = Seen(view)
-        sampler = Sampler(seen)
+        sampler = self.sampler(seen)
         texts = {(Card.parse(text.split()[1]).index, text.endswith("marriage")): text
                  for text in view["legal_actions"]}
         totals = dict.fromkeys(texts.values(), 0.0)
@@ -428,7 +447,7 @@ class ThousandSearchBot:
         (the first with whatever time is left; at most the level's samples; with the
         level's node limit a deal too big for it is left out, else a probe out of time ends
         the sampling)."""
-        sampler = Sampler(seen)
+        sampler = self.sampler(seen)
         level = self.level
         highest: list[int] = []
         start = 0
