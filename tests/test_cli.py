@@ -350,3 +350,12 @@ def test_evaluator_generate_goes_on_where_it_stopped_and_train_refuses_too_littl
     thousand = runner.invoke(app, ["evaluator", "train", "--game", "1000", "--data", str(out),
                                    "--model", str(tmp_path / "thousand.npz")])
     assert thousand.exit_code == 1 and "deals of 500, not 1000" in thousand.output
+    # 1000's deals have their own folder label and the shipped model's seed by default
+    thousand_out = tmp_path / "thousand"
+    made = runner.invoke(app, ["evaluator", "generate", "--game", "1000", "--out",
+                               str(thousand_out), "--deals", "1"])
+    assert made.exit_code == 0 and "1 chunks written" in made.output, made.output
+    assert (thousand_out / "seed.txt").read_text().strip() == "evaluator-1000 (1000)"
+    four = runner.invoke(app, ["evaluator", "train", "--data", str(thousand_out),
+                               "--model", str(tmp_path / "four.npz")])
+    assert four.exit_code == 1 and "deals of 1000, not 500" in four.output

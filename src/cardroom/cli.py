@@ -36,6 +36,7 @@ from cardroom.web.http_limits import (
 
 if TYPE_CHECKING:
     from cardroom.store.backup import Outcome
+    from cardroom.tools.evaluator_data import Dataset
 
 
 class _FlagsTakeNoValue:
@@ -557,7 +558,7 @@ PlayersOption = Annotated[int | None, typer.Option(
          "data folder.")]
 
 
-def _dataset(console: Console, game: str, players: int | None) -> Any:
+def _dataset(console: Console, game: str, players: int | None) -> Dataset:
     """The evaluator of ``game`` at ``players``, or a clear failure naming those there are."""
     from cardroom.tools.evaluator_data import dataset_for
 
@@ -575,7 +576,8 @@ def evaluator_generate(
     deals: Annotated[int, typer.Option(help="Deals in all (chunks already written are "
                                             "kept: a stopped run goes on where it was).")]
     = 20_000,
-    seed: Annotated[str, typer.Option(help="Seed of the deals.")] = "evaluator-1",
+    seed: Annotated[str | None, typer.Option(
+        help="Seed of the deals (default: the seed the shipped model learned from).")] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
     game: GameOption = "500",
     players: PlayersOption = None,
@@ -594,7 +596,7 @@ def evaluator_generate(
     try:
         with Progress(*columns, console=console) as progress:
             task = progress.add_task("deals solved", total=deals)
-            written = generate(out, deals, seed, jobs,
+            written = generate(out, deals, seed or dataset.seed, jobs,
                                lambda done: progress.update(task, completed=done), dataset)
     except ValueError as error:  # the folder holds another seed's deals
         raise _fail(console, str(error)) from None

@@ -37,27 +37,30 @@ def _true_deal(game: Game, seat: int) -> dict[int, int]:
     return deal
 
 
-def _contested(preset: str) -> tuple[Game, list[int]]:
+def _contested(preset: str, phase: str = "play", tricks: int = 1) -> tuple[Game, list[int]]:
     """The first deal of ``preset`` whose bidding had a call besides the forced opening,
-    played one trick in."""
+    played until ``phase`` and ``tricks`` tricks (by default one trick into the play)."""
     for seed in range(200):
-        game, dealt = _played_until(preset, seed, "play", 1)
+        game, dealt = _played_until(preset, seed, phase, tricks)
         calls = game.view(None)["bidding"]
-        if any(call["bid"] != "pass" for call in calls[1:]) or len(calls) > 2:
+        if any(call["bid"] != "pass" for call in calls[1:]):
             return game, dealt
     raise AssertionError("no contested bidding in 200 deals")
 
 
 @pytest.mark.parametrize("preset", ["seed", "russian"])
-def test_the_hands_as_dealt_are_read_back_from_the_real_deal(preset: str) -> None:
-    game, dealt = _contested(preset)
+@pytest.mark.parametrize(("phase", "tricks"), [("bet", 0), ("play", 1), ("play", 3)])
+def test_the_hands_as_dealt_are_read_back_from_the_real_deal(preset: str, phase: str,
+                                                             tricks: int) -> None:
+    """At the final bet, and one and three tricks into the play."""
+    game, dealt = _contested(preset, phase, tricks)
     contractor = game.contractor
     for seat in game.active:
         reader = CallReader(Seen(game.view(seat)))
         readable = set(reader.known)
         expected = {other for other in game.active if other != seat}
         if preset == "russian" and seat != contractor:
-            expected = set()  # the gifts to the other defender's hand are unseen
+            expected = set()  # the contractor's gift to the other defender is unseen
         assert readable == expected, (seat, contractor)
         for other in readable:
             assert reader.dealt_hand(other, _true_deal(game, seat)) == dealt[other], other
@@ -87,6 +90,7 @@ def test_a_deal_that_explains_the_calls_weighs_more_than_one_that_does_not() -> 
     """The contractor weighs two deals of the same two defenders' hands: the one that gives
     the 150 bidder the hand likelier to make 150 weighs more."""
     model = shipped()
+    compared = 0
     for seed in range(4):
         game, bidder, passer = _scripted(seed)
         reader = CallReader(Seen(game.view(game.contractor)))
@@ -100,6 +104,8 @@ def test_a_deal_that_explains_the_calls_weighs_more_than_one_that_does_not() -> 
         strong, weak = hands if chances[0] > chances[1] else hands[::-1]
         weights = reader.weights([{bidder: strong, passer: weak}, {bidder: weak, passer: strong}])
         assert weights[0] > weights[1], seed
+        compared += 1
+    assert compared >= 1, "no two hands that read apart"
 
 
 def test_the_kept_deals_lean_towards_the_hands_the_calls_describe() -> None:

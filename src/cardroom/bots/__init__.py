@@ -102,9 +102,9 @@ GAME_CLAIMS: dict[str, ClaimJudge] = {
 
 @dataclass(frozen=True)
 class StyledSearch:
-    """A game's search bot built with a bidding style (and, in 500, a style of reading the
-    calls) for comparing bidding or reading with the same card play: ``make(level, bidding,
-    reading)`` (``reading`` ``None``: the bot's own)."""
+    """A game's search bot built with a bidding style and a style of reading the calls, for
+    comparing bidding or reading with the same card play: ``make(level, bidding, reading)``
+    (``reading`` ``None``: the bot's own)."""
 
     levels: tuple[str, ...]
     biddings: tuple[str, ...]

@@ -35,8 +35,9 @@ class Network:
         return out
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        """Each row's probability of each outcome (a yes-or-no model: of no, then of yes)."""
-        logits = self.logits(rows)
+        """Each row's probability of each outcome (a yes-or-no model: of no, then of yes),
+        reckoned in double precision."""
+        logits = self.logits(rows).astype(np.float64)
         if logits.shape[1] == 1:
             yes = 1.0 / (1.0 + np.exp(-logits[:, 0]))
             return np.stack([1.0 - yes, yes], axis=1)

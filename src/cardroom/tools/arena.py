@@ -462,10 +462,10 @@ def bot_choice(text: str, game: str = "500") -> BotChoice:
 
     styled = GAME_STYLED_SEARCH[game]
     name, styles = text.split("@", 1)
-    style, slash, reading = styles.partition("/")
+    style, _, reading = styles.partition("/")
     level = "default" if name == "search" else name.removeprefix("search:")
     if (level not in styled.levels or style not in styled.biddings
-            or (slash and reading not in styled.readings)):
+            or (reading and reading not in styled.readings)):
         raise ValueError(f"{text!r}: a search level and a bidding style of {game} "
                          f"({', '.join(styled.biddings)}) and optionally a reading "
                          f"({', '.join(styled.readings)}) are needed, as in search@rules or "

@@ -227,6 +227,8 @@ class Dataset:
     thresholds: dict[str, tuple[tuple[str, int], ...]]
     """For each model of counted outcomes, the bids its calibration is reported at: a
     bid's name and the least outcome that makes it."""
+    seed: str
+    """The seed of the deals the shipped model was fitted on (the generator's default)."""
 
     @property
     def key(self) -> tuple[str, int]:
@@ -259,7 +261,7 @@ def _thousand_dataset() -> Dataset:
                    float(thousand_evaluator.BET_STEP), "points",
                    {thousand_evaluator.MODEL: tuple(
                        (str(bet), thousand_evaluator.outcome_of(bet))
-                       for bet in (100, 110, 120, 150, 200))})
+                       for bet in (100, 110, 120, 150, 200))}, "evaluator-1000")
 
 
 def _five_hundred_dataset(players: int) -> Dataset:
@@ -271,7 +273,8 @@ def _five_hundred_dataset(players: int) -> Dataset:
                    "cardroom.bots.five_hundred", MODEL_FILES[players],
                    partial(Evaluator.from_arrays, table_play_loss=TABLE_PLAY_LOSS[players]),
                    1.0, "tricks", {kind: tuple((str(level), level) for level in (7, 8, 9, 10))
-                                   for kind in ("suit", "no_trumps")})
+                                   for kind in ("suit", "no_trumps")},
+                   "evaluator-1" if players == 4 else f"evaluator-{players}")
 
 
 @cache

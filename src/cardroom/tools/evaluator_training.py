@@ -101,13 +101,13 @@ def network_of(model: Any, mean: np.ndarray, scale: np.ndarray, outputs: int) ->
                    tuple(biases))
 
 
-def _scores(probabilities: np.ndarray, targets: np.ndarray,
+def _scores(probabilities: np.ndarray, targets: np.ndarray, yes_or_no: bool,
             place_value: float) -> tuple[float, float]:
     """Log loss, and the mean absolute error of the expected outcome times ``place_value``
     (a yes-or-no model: the Brier score)."""
     chosen = np.clip(probabilities[np.arange(len(targets)), targets], 1e-12, 1.0)
     log_loss = float(-np.log(chosen).mean())
-    if probabilities.shape[1] == 2:
+    if yes_or_no:
         return log_loss, float(((probabilities[:, 1] - targets) ** 2).mean())
     expected = probabilities @ np.arange(probabilities.shape[1])
     return log_loss, float(np.abs(expected - targets).mean() * place_value)
@@ -135,7 +135,7 @@ def fit_kind(split: Split, outputs: int, seed: int, hidden: tuple[int, ...] = HI
         model.fit(train, split.train_y)
         network = network_of(model, mean, scale, outputs)
         probabilities = network.probabilities(split.test_x.astype(np.float32))
-        scored[name] = (network, *_scores(probabilities.astype(np.float64), split.test_y,
+        scored[name] = (network, *_scores(probabilities, split.test_y, outputs == 1,
                                           place_value))
     chosen = min(scored, key=lambda name: scored[name][1])
     network, log_loss, error = scored[chosen]

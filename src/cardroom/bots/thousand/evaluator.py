@@ -48,7 +48,7 @@ BETS: tuple[int, ...] = tuple(range(LOWEST_BET, HIGHEST_BET + 1, BET_STEP))
 """The bets the outcomes name, lowest first."""
 OUTCOMES = len(BETS) + 1
 """Outcome 0: not even :data:`LOWEST_BET` made; outcome ``k``: ``BETS[k - 1]`` the highest made."""
-LEARNED = {"min_bid": LOWEST_BET, "max_bid": HIGHEST_BET}
+LEARNED = {"min_bid": LOWEST_BET, "max_bid": HIGHEST_BET, "raise_after_bank": True}
 """The options the model's deals were bid under (the ``seed`` and ``russian`` presets' own);
 other house options beside these (who may declare when, how the bank is used) are read as
 features."""
@@ -98,6 +98,19 @@ def view_calls(view: Mapping[str, Any]) -> list[tuple[int, int | None]]:
     """The calls of a view's bidding so far, as :func:`context_of` reads them."""
     return [(call["seat"], None if call["bid"] == "pass" else int(call["bid"]))
             for call in view["bidding"]]
+
+
+def opener_of(view: Mapping[str, Any]) -> int:
+    """The seat that opens the bidding: the first to call, or the seat to act when nobody
+    has."""
+    calls = view["bidding"]
+    return int(calls[0]["seat"]) if calls else int(view["to_act"])
+
+
+def is_forced_opening(rules: Mapping[str, Any], index: int, bid: int | None) -> bool:
+    """Whether call number ``index`` of the bidding, ``bid``, is an opening the rules force:
+    the first call, the lowest bid, where the first bidder must bid."""
+    return index == 0 and bool(rules["first_bidder_must_bid"]) and bid == rules["min_bid"]
 
 
 def hand_features(hand: int) -> list[float]:

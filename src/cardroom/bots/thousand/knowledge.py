@@ -23,6 +23,10 @@ from cardroom.games.thousand.deck import (
 )
 from cardroom.games.thousand.shapes import ThousandView
 
+PILE = -1
+"""The place of the contractor's unseen discards in a sampled deal (unseen by the others):
+where the search bot deals them and its reading of the calls finds them."""
+
 
 def suit_letter(letter: str | None) -> int | None:
     """A suit letter of the view as a suit number (``None`` stays ``None``)."""

@@ -12,7 +12,8 @@ one of them with a chance in proportion to its weight.
 
 A seat's seven cards as dealt are read back from the sampled deal: the cards it holds and has
 played, less what it took from the bank or was given, plus what it put away. Where that is not
-known (a defender's gift to the other defender's hand is unseen; a bank that was not shown),
+known (the contractor's gift to the other defender is unseen by a defender; a bank that was
+not shown),
 the seat's calls are not read. A blind bid says nothing of the hand, and a forced opening
 nothing either.
 """
@@ -32,13 +33,16 @@ from cardroom.bots.thousand.evaluator import (
     Evaluator,
     context_of,
     features,
+    is_forced_opening,
     learned,
     made_chance,
+    opener_of,
     shipped,
     view_calls,
 )
-from cardroom.bots.thousand.knowledge import Seen
+from cardroom.bots.thousand.knowledge import PILE, Seen
 from cardroom.games.cards import Card
+from cardroom.games.thousand.deck import marriages_in
 from cardroom.games.thousand.shapes import ThousandView
 
 Reading = Literal["learned", "none"]
@@ -52,9 +56,6 @@ UNLIKELY = 0.1
 """The least a call weighs a deal, however badly the hand explains it."""
 READ_TRIES = 4
 """Deals drawn for each sampled deal kept when calls are read."""
-PILE = -1
-"""The place of the contractor's unseen discards in a sampled deal (as the sampler deals
-them)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ class Call:
     next_bid: int
     """For a pass: the cheapest bid it declined."""
     context: Context
+    capped: bool = False
+    """For a pass: the bid declined needed a marriage in hand (the rules' cap), so a hand
+    without one had no choice."""
 
 
 class CallReader:
@@ -78,8 +82,8 @@ class CallReader:
         self.evaluator = evaluator
         self.calls: list[Call] = []
         self.known: dict[int, int] = {}
-        """By readable seat: the cards of its hand as dealt this seat can place (played,
-        put away and seen), before the sampled cards are added."""
+        """By readable seat: the cards it has played (part of its hand as dealt, with the
+        sampled cards it still holds)."""
         self.taken: dict[int, int] = {}
         """By readable seat: cards it holds now that were not dealt to it (bank, gifts)."""
         self.pile_seat: int | None = None
@@ -131,6 +135,9 @@ class CallReader:
         weights = np.ones(len(deals))
         for index, distribution in enumerate(chances):
             call = self.calls[index % len(self.calls)]
+            deal = deals[index // len(self.calls)]
+            if call.capped and not marriages_in(self.dealt_hand(call.seat, deal)):
+                continue  # a pass the rules forced on a hand without a marriage
             weights[index // len(self.calls)] *= call_weight(call, distribution)
         return weights
 
@@ -181,14 +188,15 @@ def _calls_of(view: ThousandView, seat: int) -> list[Call]:
     rules = view["rules"]
     lowest, step = int(rules["min_bid"]), int(rules["bid_step"])
     calls = view_calls(view)
-    opener = calls[0][0] if calls else None
+    opener = opener_of(view)
     read: list[Call] = []
     high: int | None = None
     for index, ((caller, bid), entry) in enumerate(zip(calls, view["bidding"], strict=True)):
-        forced = index == 0 and bool(rules["first_bidder_must_bid"]) and bid == lowest
-        if caller == seat and not entry["blind"] and not forced:
+        if caller == seat and not entry["blind"] and not is_forced_opening(rules, index, bid):
             context = context_of(rules, seat, calls[:index], seat == opener)
-            read.append(Call(seat, bid, lowest if high is None else high + step, context))
+            cheapest = lowest if high is None else high + step
+            cap = rules["marriage_cap"]
+            read.append(Call(seat, bid, cheapest, context, cap is not None and cheapest > cap))
         if bid is not None:
             high = bid
     return read

@@ -38,7 +38,7 @@ from typing import Literal, get_args
 
 from cardroom.bots.levels import Level, search_bot_name
 from cardroom.bots.thousand.evaluator import learned
-from cardroom.bots.thousand.knowledge import Seen
+from cardroom.bots.thousand.knowledge import PILE, Seen
 from cardroom.bots.thousand.reading import CallReader, Reading
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.bots.thousand.solver import (
@@ -66,8 +66,6 @@ from cardroom.games.thousand.shapes import ThousandView
 
 log = logging.getLogger(__name__)
 
-PILE = -1
-"""The place of the contractor's discards in a sampled deal (unseen by the others)."""
 
 
 @dataclass(frozen=True)

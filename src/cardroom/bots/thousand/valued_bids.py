@@ -33,7 +33,8 @@ from cardroom.bots.thousand.evaluator import (
     BETS,
     Evaluator,
     context_of,
-    made_chance,
+    is_forced_opening,
+    opener_of,
     shipped,
     view_calls,
 )
@@ -95,16 +96,14 @@ def valued_bid(view: ThousandView, evaluator: Evaluator | None = None) -> str | 
     evaluator = evaluator or shipped()
     seat = seat_of(view)
     calls = view_calls(view)
-    opener = _opener(view)
-    context = context_of(view["rules"], seat, calls, seat == opener)
+    context = context_of(view["rules"], seat, calls, seat == opener_of(view))
     distribution = evaluator.distribution(mask_of_texts(hand_of(view)), context)
     others = [other for other in view["active"] if other != seat]
     bid = int(bids[0].split()[1])
     win = winning_value(distribution, bid, [defence_of(view, other) for other in others])
     high = view["high_bid"]  # {"seat", "bid", "blind"}, or None
     rules = view["rules"]
-    forced = bool(rules["first_bidder_must_bid"]) and _only_the_opening(
-        calls, opener, int(rules["min_bid"]))
+    forced = _only_the_opening(rules, calls)
     passing = 0.0  # nobody has bid, and nobody must: a deal all pass is void
     if high:
         third = next(other for other in others if other != high["seat"])
@@ -113,23 +112,7 @@ def valued_bid(view: ThousandView, evaluator: Evaluator | None = None) -> str | 
     return bids[0] if win > passing else "pass"
 
 
-def bid_made_chance(view: ThousandView, bid: int, evaluator: Evaluator | None = None) -> float:
-    """The evaluator's chance that the seat makes ``bid`` as contractor, for its debug output
-    and tests."""
-    evaluator = evaluator or shipped()
-    seat = seat_of(view)
-    context = context_of(view["rules"], seat, view_calls(view), seat == _opener(view))
-    return made_chance(evaluator.distribution(mask_of_texts(hand_of(view)), context), bid)
-
-
-def _opener(view: Mapping[str, Any]) -> int:
-    """The seat that opens the bidding: the first to call, or the seat to act when nobody has."""
-    calls = view["bidding"]
-    return int(calls[0]["seat"]) if calls else int(view["to_act"])
-
-
-def _only_the_opening(calls: Sequence[tuple[int, int | None]], opener: int,
-                      lowest: int) -> bool:
-    """Whether the only bid so far is the opener's lowest bid (a forced opening), or none."""
-    bids = [(caller, value) for caller, value in calls if value is not None]
-    return not bids or bids == [(opener, lowest)]
+def _only_the_opening(rules: Mapping[str, Any], calls: Sequence[tuple[int, int | None]]) -> bool:
+    """Whether the only bid so far is a forced opening, or there is none."""
+    bids = [(index, value) for index, (_, value) in enumerate(calls) if value is not None]
+    return not bids or (len(bids) == 1 and is_forced_opening(rules, *bids[0]))
