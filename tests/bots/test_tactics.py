@@ -149,3 +149,30 @@ def test_a_bot_made_by_its_registry_name_says_its_calls_tactic() -> None:
     searching = make_bot("search", seed=0)
     searching.choose(after_seven_hearts([350, 0]))
     assert searching.call_tactic == "stop"
+
+
+def test_at_five_players_a_safe_winning_bid_keeps_the_second_partner() -> None:
+    """A five-handed hand worth 8 or 9 with two called partners is worth less with one:
+    stepping down to a 'safe' seven would call one partner, and its seven must be judged by
+    that hand's worth with one. Each view is the first bidder's, near the target; the bot
+    is the search bot's rules bot, which counts a second called partner (the plain rules
+    bot counts every partner alike)."""
+    checked = 0
+    for seed in range(300):
+        game = Game.new("five-handed", seed)
+        view = game.view(game.to_act)
+        bot = SearchBot(game.to_act).heuristic
+        table = Table(view)
+        one = bot._one_partner_levels(table)
+        levels = bot.levels(table)
+        assert one is not None  # five players: a seven calls one partner, an eight two
+        side = view["side_of"][game.to_act]
+        view["scores"][side] = view["rules"]["target"] - 100  # any made seven wins now
+        action = bot.choose(view)
+        if not action.startswith("bid ") or bot.call_tactic != "safe":
+            continue
+        bid = Bid.parse(action[4:])
+        worth = one if bid.tricks < 8 else levels
+        assert worth[bid.trump] >= bid.tricks, (seed, action, one, levels)
+        checked += 1
+    assert checked >= 5

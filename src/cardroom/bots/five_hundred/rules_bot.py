@@ -238,7 +238,9 @@ class RulesBot:
         score makes of that."""
         levels = self.levels(table)
         choice = self._hand_bid(table, legal, levels)
-        call = match_bid(table.view, levels, choice) if self.match_tactics else MatchCall(choice)
+        call = (match_bid(table.view, levels, choice,
+                          one_partner_levels=self._one_partner_levels(table))
+                if self.match_tactics else MatchCall(choice))
         self.call_tactic = call.tactic
         return call.action
 
@@ -270,15 +272,28 @@ class RulesBot:
             levels[partner_bid.trump] = max(levels[partner_bid.trump], raised)
         return levels
 
+    def _partners(self, table: Table) -> tuple[float, float]:
+        """The partners a contract below eight and one from eight up count on (they differ
+        at five players, where eight and up calls two)."""
+        worth = self.partner_worth
+        return (expected_partners(table.view, table.seat, worth),
+                expected_partners(table.view, table.seat, worth, two_called=True))
+
+    def _one_partner_levels(self, table: Table) -> dict[Suit | None, int] | None:
+        """At a table whose contractor calls two partners from eight up (five players), the
+        hand's levels with one called partner's worth: what a bid below eight, which calls
+        one, is worth; ``None`` elsewhere."""
+        one, two = self._partners(table)
+        return None if two == one else hand_levels(table.hand, table.deck, table.kitty_size,
+                                                   one)
+
     def _own_levels(self, table: Table) -> dict[Suit | None, int]:
         """The hand's levels with the usual allowance for partners: at five players one
         called partner's worth, and from the level that calls two partners up the two
         partners' worth wherever it reaches that level."""
-        worth = self.partner_worth
-        partners = expected_partners(table.view, table.seat, worth)
-        levels = hand_levels(table.hand, table.deck, table.kitty_size, partners)
-        two = expected_partners(table.view, table.seat, worth, two_called=True)
-        if two == partners:
+        one, two = self._partners(table)
+        levels = hand_levels(table.hand, table.deck, table.kitty_size, one)
+        if two == one:
             return levels
         high = hand_levels(table.hand, table.deck, table.kitty_size, two)
         return {strain: high[strain] if high[strain] >= TWO_PARTNERS_FROM else level

@@ -25,6 +25,7 @@ from cardroom.bots.five_hundred.knowledge import legal_trick_bids
 from cardroom.bots.seen import seat_of
 from cardroom.games.cards import Suit
 from cardroom.games.five_hundred import Bid
+from cardroom.games.five_hundred.exchange import partners_called
 from cardroom.games.five_hundred.shapes import FiveHundredView, HighBid
 
 STOP_STRETCH = 3
@@ -48,11 +49,16 @@ class MatchCall(NamedTuple):
 
 
 def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str,
-              safe_levels: dict[Suit | None, int] | None = None) -> MatchCall:
+              safe_levels: dict[Suit | None, int] | None = None,
+              one_partner_levels: dict[Suit | None, int] | None = None) -> MatchCall:
     """``choice`` (the hand's own bid or pass), changed where the match score calls for it:
     a stop bid stretches from ``levels``; a safe winning bid stays within ``safe_levels``
     (``levels`` when not given: the rules bot's levels are made nine times in ten, a learned
-    evaluator's level may be a coin flip)."""
+    evaluator's level may be a coin flip), and, at five players, a safe bid below
+    :data:`~cardroom.games.five_hundred.exchange.TWO_PARTNERS_FROM` within
+    ``one_partner_levels``: it calls one partner where the levels from eight up count two
+    (stepping an eight down to a "safe" seven lost that partner, and 42% of those sevens
+    over 400 five-handed matches: bench/RESULTS.md)."""
     if view["phase"] != "bidding" or view.get("game", "500") != "500":
         return MatchCall(choice)
     side = view["side_of"][seat_of(view)]
@@ -67,7 +73,7 @@ def match_bid(view: FiveHundredView, levels: dict[Suit | None, int], choice: str
         return MatchCall(choice) if stop is None else MatchCall(stop, "stop")
     if bidding and rules["target"] is not None:
         safe = _safe_winning_bid(view, levels if safe_levels is None else safe_levels,
-                                 legal, side)
+                                 legal, side, one_partner_levels)
         if safe is not None and safe != choice:
             return MatchCall(safe, "safe")
     return MatchCall(choice)
@@ -113,12 +119,16 @@ def _stopping_bid(view: FiveHundredView, levels: dict[Suit | None, int], legal: 
 
 
 def _safe_winning_bid(view: FiveHundredView, levels: dict[Suit | None, int],
-                      legal: list[Bid], side: int) -> str | None:
+                      legal: list[Bid], side: int,
+                      one_partner_levels: dict[Suit | None, int] | None = None) -> str | None:
     """Of the bids the hand is worth that win the match when made, the one with most tricks
-    to spare (then the fewest tricks), or ``None`` if none wins the match."""
+    to spare (then the fewest tricks), or ``None`` if none wins the match; a bid that calls
+    one partner judged by ``one_partner_levels`` when given."""
     options = []
     for bid in legal:
-        spare = levels.get(bid.trump, 0) - bid.tricks
+        worth = (one_partner_levels if one_partner_levels is not None
+                 and partners_called(bid.tricks) == 1 else levels)
+        spare = worth.get(bid.trump, 0) - bid.tricks
         if spare >= 0 and _reaches(view, view["scores"][side] + bid.value):
             options.append((spare, -bid.tricks, bid))
     if not options:
