@@ -29,6 +29,7 @@ from cardroom.bots.thousand.evaluator import (
 from cardroom.bots.thousand.rules_bot import ThousandRulesBot
 from cardroom.bots.thousand.search import highest_made
 from cardroom.bots.thousand.solver import Position
+from cardroom.bots.thousand.valued_bids import open_bids
 from cardroom.games.thousand import Game, Rules
 from cardroom.tools.evaluator_data import Rows
 
@@ -70,7 +71,7 @@ def won_by(game: Game, contractor: int) -> Game:
         assert seat is not None, "a seat is to act before the play"
         view = game.view(seat)
         legal: list[str] = view["legal_actions"]
-        bids = [text for text in legal if text.startswith("bid ") and not text.endswith("blind")]
+        bids = open_bids(legal)
         if phase == "bidding":
             action = ("look" if "look" in legal else bids[0] if seat == contractor or
                       "pass" not in legal else "pass")

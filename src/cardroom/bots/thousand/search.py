@@ -67,7 +67,6 @@ from cardroom.games.thousand.shapes import ThousandView
 log = logging.getLogger(__name__)
 
 
-
 @dataclass(frozen=True)
 class SolverLevel(Level):
     """A level of the search bot: the budget and sample cap of :class:`Level`, and the

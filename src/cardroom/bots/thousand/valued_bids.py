@@ -78,6 +78,11 @@ def passing_value(high_bid: int, forced: bool, own_defence: float,
     return own_defence - (contractor + other_defence) / 2
 
 
+def open_bids(legal: Sequence[str]) -> list[str]:
+    """The bids among ``legal`` made with the cards seen (not blind), cheapest first."""
+    return [text for text in legal if text.startswith("bid ") and not text.endswith("blind")]
+
+
 def defence_of(view: Mapping[str, Any], seat: int) -> float:
     """What ``seat`` is expected to take as a defender: nothing on the barrel."""
     barrel = view["barrel"][seat]
@@ -88,7 +93,7 @@ def valued_bid(view: ThousandView, evaluator: Evaluator | None = None) -> str | 
     """The call with the better expected score of the cheapest bid and a pass, for a seat
     that has looked at its cards (``None``: no bid or pass to weigh, as before looking)."""
     legal: list[str] = view["legal_actions"]
-    bids = [text for text in legal if text.startswith("bid ") and not text.endswith("blind")]
+    bids = open_bids(legal)
     if not bids:
         return None
     if "pass" not in legal:
